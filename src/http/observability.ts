@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Keeps a caller's sane `x-request-id`, otherwise makes one; it is logged with every line. */
+export function requestIdFrom(header: string | string[] | undefined): string {
+  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+export interface ReadinessCheck {
+  (): Promise<void>;
+}
+
+/** `x-request-id` echo, Prometheus metrics at /metrics, liveness at /health, readiness at /ready. */
+export function registerObservability(app: FastifyInstance, isReady: ReadinessCheck): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    duration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  const hidden = { hide: true };
+  app.get('/health', { config: { public: true }, schema: hidden }, async () => ({ status: 'ok' }));
+  app.get('/ready', { config: { public: true }, schema: hidden }, async (_request, reply) => {
+    try {
+      await isReady();
+      return { status: 'ready' };
+    } catch {
+      return reply.status(503).send({ code: 'INTERNAL_SERVER_ERROR', message: 'database unreachable' });
+    }
+  });
+  app.get('/metrics', { config: { public: true }, schema: hidden }, async (_request, reply) =>
+    reply.type(registry.contentType).send(await registry.metrics()),
+  );
+  return registry;
+}

@@ -1,0 +1,41 @@
+import { Type, type TSchema } from 'typebox';
+
+/** Shape A error body. */
+export const ErrorBody = Type.Object({ code: Type.String(), message: Type.String() }, { $id: 'RestErrorResponse' });
+/** Shape B error body, for the operations the spec lists with it. */
+export const MessageBody = Type.Object({ message: Type.String() });
+
+export const PaginationMeta = Type.Object({
+  page: Type.Integer({ minimum: 0 }),
+  per_page: Type.Integer({ minimum: 0 }),
+  total_items: Type.Integer({ minimum: 0 }),
+  total_pages: Type.Integer({ minimum: 0 }),
+});
+
+/** `page`, `per_page` and `order_by` of every list, validated again by kernel/paging for the message. */
+export const PageQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 0, description: 'Page number (0-indexed)' })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Items per page (1-100, default 10)' })),
+};
+
+export function orderByQuery(columns: readonly string[], fallback: string) {
+  return Type.Optional(
+    Type.String({
+      description: `Sort order. Format: \`column.direction\`. Allowed columns: ${columns.map((c) => `\`${c}\``).join(', ')}. Direction: \`asc\` or \`desc\`. Default: \`${fallback}\`.`,
+    }),
+  );
+}
+
+export function listResponse(item: TSchema) {
+  return Type.Object({ data: Type.Array(item), pagination_meta: PaginationMeta });
+}
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Standard error responses an operation documents, in shape A unless told otherwise. */
+export function errorResponses(statuses: number[], body: TSchema = ErrorBody): Record<number, TSchema> {
+  return Object.fromEntries(statuses.map((status) => [status, body]));
+}
+
+export const iso = (value: Date): string => value.toISOString();
+export const isoOrNull = (value: Date | null | undefined): string | null => (value ? value.toISOString() : null);

@@ -1,0 +1,117 @@
+import type { Queryable } from '../../db/pool.js';
+import { scoped } from '../../db/tenant-scope.js';
+
+export type Environment = 'production' | 'sandbox';
+
+export interface TenantRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  environment: Environment;
+  disable_emails: boolean;
+  created_at: Date;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  hint: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface ApiKeyLookup {
+  key_id: string;
+  tenant_id: string;
+  organization_id: string;
+  environment: Environment;
+}
+
+// Users and organizations sit above tenants, so these statements are not tenant-scoped.
+export async function insertUser(db: Queryable, user: { id: string; email: string; passwordHash: string; createdAt: Date }): Promise<void> {
+  await db.query(`INSERT INTO users (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)`, [
+    user.id,
+    user.email,
+    user.passwordHash,
+    user.createdAt,
+  ]);
+}
+
+export async function findUserByEmail(db: Queryable, email: string): Promise<{ id: string; email: string; password_hash: string } | undefined> {
+  const result = await db.query<{ id: string; email: string; password_hash: string }>(
+    `SELECT id, email, password_hash FROM users WHERE lower(email) = lower($1)`,
+    [email],
+  );
+  return result.rows[0];
+}
+
+export async function insertOrganization(db: Queryable, org: { id: string; name: string; createdAt: Date }, ownerUserId: string): Promise<void> {
+  await db.query(`INSERT INTO organizations (id, name, created_at) VALUES ($1, $2, $3)`, [org.id, org.name, org.createdAt]);
+  await db.query(`INSERT INTO organization_members (organization_id, user_id, role, created_at) VALUES ($1, $2, 'ADMIN', $3)`, [
+    org.id,
+    ownerUserId,
+    org.createdAt,
+  ]);
+}
+
+export async function insertTenant(db: Queryable, tenant: Omit<TenantRow, 'disable_emails'> & { disable_emails?: boolean }): Promise<void> {
+  await db.query(
+    `INSERT INTO tenants (id, organization_id, name, environment, disable_emails, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+    [tenant.id, tenant.organization_id, tenant.name, tenant.environment, tenant.disable_emails ?? false, tenant.created_at],
+  );
+}
+
+export async function countOrganizations(db: Queryable): Promise<number> {
+  const result = await db.query<{ n: bigint }>(`SELECT count(*) AS n FROM organizations`);
+  return Number(result.rows[0]?.n ?? 0n);
+}
+
+export async function findTenant(db: Queryable, tenantId: string): Promise<TenantRow | undefined> {
+  return scoped(db, tenantId).one<TenantRow>(
+    `SELECT id, organization_id, name, environment, disable_emails, created_at FROM tenants WHERE tenant_id = $1`,
+  );
+}
+
+export async function updateTenantSettings(db: Queryable, tenantId: string, settings: { disable_emails?: boolean }): Promise<void> {
+  await scoped(db, tenantId).query(`UPDATE tenants SET disable_emails = coalesce($2, disable_emails) WHERE tenant_id = $1`, [
+    settings.disable_emails ?? null,
+  ]);
+}
+
+export async function insertApiKey(db: Queryable, key: ApiKeyRow & { secret_hash: string }): Promise<void> {
+  await scoped(db, key.tenant_id).query(
+    `INSERT INTO api_keys (tenant_id, id, name, hint, secret_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+    [key.id, key.name, key.hint, key.secret_hash, key.created_at],
+  );
+}
+
+export async function listApiKeys(db: Queryable, tenantId: string): Promise<ApiKeyRow[]> {
+  return scoped(db, tenantId).query<ApiKeyRow>(
+    `SELECT id, tenant_id, name, hint, created_at, last_used_at, revoked_at FROM api_keys WHERE tenant_id = $1 ORDER BY id`,
+  );
+}
+
+export async function revokeApiKey(db: Queryable, tenantId: string, keyId: string, at: Date): Promise<ApiKeyRow | undefined> {
+  await scoped(db, tenantId).query(`UPDATE api_keys SET revoked_at = coalesce(revoked_at, $3) WHERE tenant_id = $1 AND id = $2`, [keyId, at]);
+  return scoped(db, tenantId).one<ApiKeyRow>(
+    `SELECT id, tenant_id, name, hint, created_at, last_used_at, revoked_at FROM api_keys WHERE tenant_id = $1 AND id = $2`,
+    [keyId],
+  );
+}
+
+/** Looks a presented key up by its hash; revoked keys never match. Crosses tenants by design. */
+export async function findActiveKeyByHash(db: Queryable, secretHash: string): Promise<ApiKeyLookup | undefined> {
+  const result = await db.query<ApiKeyLookup>(
+    `SELECT k.id AS key_id, k.tenant_id, t.organization_id, t.environment
+     FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+     WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`,
+    [secretHash],
+  );
+  return result.rows[0];
+}
+
+export async function touchApiKey(db: Queryable, keyId: string, at: Date): Promise<void> {
+  await db.query(`UPDATE api_keys SET last_used_at = $2 WHERE id = $1`, [keyId, at]);
+}

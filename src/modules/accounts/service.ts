@@ -1,0 +1,147 @@
+import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
+import type { Clock } from '../../kernel/clock.js';
+import { MS_PER_MINUTE } from '../../kernel/clock.js';
+import { badRequest, conflict, notFound } from '../../kernel/errors.js';
+import { newId } from '../../kernel/ids.js';
+import { hashSecret, randomToken } from '../../kernel/secrets.js';
+import type { Pool, Queryable } from '../../db/pool.js';
+import { isUniqueViolation, withTx } from '../../db/tx.js';
+import type { AuthContext } from '../../http/auth.js';
+import * as repo from './repository.js';
+import type { ApiKeyRow, Environment, TenantRow } from './repository.js';
+
+export type { ApiKeyRow, Environment, TenantRow };
+
+const KEY_PREFIX: Record<Environment, string> = { production: 'sk_prod_', sandbox: 'sk_sandbox_' };
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** last_used_at is written at most this often per key, so authentication is not a write per request. */
+const TOUCH_INTERVAL_MS = MS_PER_MINUTE;
+
+export interface BootstrapInput {
+  email: string;
+  password: string;
+  organization: string;
+}
+
+export interface BootstrapResult {
+  user: { id: string; email: string };
+  organization: { id: string; name: string };
+  tenants: { id: string; environment: Environment; api_key: string }[];
+}
+
+export interface CreatedApiKey extends ApiKeyRow {
+  /** The full secret: returned once, at creation, and never stored. */
+  key: string;
+}
+
+export function hashPassword(password: string): Promise<string> {
+  return argon2Hash(password);
+}
+
+export function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  return argon2Verify(passwordHash, password).catch(() => false);
+}
+
+export function validateCredentials(email: string, password: string): void {
+  if (!EMAIL.test(email)) throw badRequest('email must be a valid e-mail address');
+  if (password.length < 8) throw badRequest('password must be at least 8 characters');
+}
+
+export function createAccountsService(deps: { pool: Pool; clock: Clock }) {
+  const { pool, clock } = deps;
+  const lastTouchMs = new Map<string, number>();
+
+  async function createApiKeyIn(db: Queryable, tenant: { id: string; environment: Environment }, name: string): Promise<CreatedApiKey> {
+    const key = `${KEY_PREFIX[tenant.environment]}${randomToken(32)}`;
+    const row: ApiKeyRow = {
+      id: newId('apiKey', clock.now().getTime()),
+      tenant_id: tenant.id,
+      name,
+      hint: `${key.slice(0, KEY_PREFIX[tenant.environment].length + 4)}...${key.slice(-4)}`,
+      created_at: clock.now(),
+      last_used_at: null,
+      revoked_at: null,
+    };
+    await repo.insertApiKey(db, { ...row, secret_hash: hashSecret(key) });
+    return { ...row, key };
+  }
+
+  /** Creates a user, an organization with a production and a sandbox tenant, and a key for each. */
+  async function bootstrap(input: BootstrapInput): Promise<BootstrapResult> {
+    validateCredentials(input.email, input.password);
+    if (!input.organization.trim()) throw badRequest('organization must not be empty');
+    const passwordHash = await hashPassword(input.password);
+    try {
+      return await withTx(pool, async (tx) => {
+        const now = clock.now();
+        const user = { id: newId('user', now.getTime()), email: input.email, passwordHash, createdAt: now };
+        await repo.insertUser(tx, user);
+        const org = { id: newId('organization', now.getTime()), name: input.organization.trim(), createdAt: now };
+        await repo.insertOrganization(tx, org, user.id);
+        const tenants: BootstrapResult['tenants'] = [];
+        for (const environment of ['production', 'sandbox'] as const) {
+          const tenant = { id: newId('tenant', now.getTime()), organization_id: org.id, name: environment, environment, created_at: now };
+          await repo.insertTenant(tx, tenant);
+          const key = await createApiKeyIn(tx, tenant, 'default');
+          tenants.push({ id: tenant.id, environment, api_key: key.key });
+        }
+        return { user: { id: user.id, email: user.email }, organization: { id: org.id, name: org.name }, tenants };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'users_email_key')) throw conflict(`a user with email ${input.email} already exists`);
+      throw error;
+    }
+  }
+
+  async function getTenant(tenantId: string): Promise<TenantRow> {
+    const tenant = await repo.findTenant(pool, tenantId);
+    if (!tenant) throw notFound('tenant');
+    return tenant;
+  }
+
+  async function createApiKey(tenantId: string, name: string): Promise<CreatedApiKey> {
+    const tenant = await getTenant(tenantId);
+    return createApiKeyIn(pool, tenant, name);
+  }
+
+  async function revokeApiKey(tenantId: string, keyId: string): Promise<ApiKeyRow> {
+    const row = await repo.revokeApiKey(pool, tenantId, keyId, clock.now());
+    if (!row) throw notFound('api key');
+    return row;
+  }
+
+  /** Resolves `sk_...` keys; every call reads the database, so a revoked key fails at once. */
+  async function authenticateApiKey(token: string): Promise<AuthContext | null> {
+    if (!token.startsWith('sk_')) return null;
+    const found = await repo.findActiveKeyByHash(pool, hashSecret(token));
+    if (!found) return null;
+    const nowMs = clock.now().getTime();
+    if (nowMs - (lastTouchMs.get(found.key_id) ?? 0) >= TOUCH_INTERVAL_MS) {
+      lastTouchMs.set(found.key_id, nowMs);
+      await repo.touchApiKey(pool, found.key_id, clock.now());
+    }
+    return {
+      tenantId: found.tenant_id,
+      organizationId: found.organization_id,
+      environment: found.environment,
+      principalId: found.key_id,
+      via: 'api_key',
+    };
+  }
+
+  return {
+    bootstrap,
+    getTenant,
+    updateTenantSettings: async (tenantId: string, settings: { disable_emails?: boolean }) => {
+      await repo.updateTenantSettings(pool, tenantId, settings);
+      return getTenant(tenantId);
+    },
+    createApiKey,
+    listApiKeys: (tenantId: string) => repo.listApiKeys(pool, tenantId),
+    revokeApiKey,
+    authenticateApiKey,
+    hasAnyOrganization: async () => (await repo.countOrganizations(pool)) > 0,
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;
