@@ -31,6 +31,18 @@ export const ID_PREFIXES = {
   webhookEndpoint: 'whe',
   oauthApp: 'app',
   connectedAccount: 'cacc',
+  subscriptionComponent: 'sub_price',
+  subscriptionAddOn: 'sub_add',
+  appliedCoupon: 'sub_cou',
+  invoiceLine: 'inl',
+  payment: 'pay',
+  webhookDelivery: 'whd',
+  emailMessage: 'eml',
+  oauthGrant: 'grant',
+  session: 'ses',
+  document: 'doc',
+  batchJob: 'bjob',
+  customProperty: 'cprop',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
