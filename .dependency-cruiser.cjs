@@ -1,0 +1,58 @@
+/** Import rules of docs/architecture.md, checked in CI by `npm run lint`. */
+module.exports = {
+  forbidden: [
+    {
+      name: 'kernel-is-a-leaf',
+      comment: 'src/kernel imports nothing else from src/',
+      severity: 'error',
+      from: { path: '^src/kernel/' },
+      to: { path: '^src/', pathNot: '^src/kernel/' },
+    },
+    {
+      name: 'domain-is-pure',
+      comment: 'src/domain imports only src/kernel (and itself)',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: '^src/', pathNot: '^src/(kernel|domain)/' },
+    },
+    {
+      name: 'modules-through-index',
+      comment: 'a module imports another module only through its index.ts',
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/' },
+      to: { path: '^src/modules/([^/]+)/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'routes-never-touch-sql',
+      comment: 'routes call services; only repositories hold SQL',
+      severity: 'error',
+      from: { path: '^src/modules/[^/]+/routes\\.ts$' },
+      to: { path: '(repository|db/pool|db/tenant-scope)\\.ts$' },
+    },
+    {
+      name: 'adapters-never-import-services',
+      severity: 'error',
+      from: { path: '^src/adapters/' },
+      to: { path: '^src/(modules|http|jobs)/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'infrastructure-does-not-import-modules',
+      comment: 'db, http and jobs are below the modules; only main.ts and cli.ts wire modules in',
+      severity: 'error',
+      from: { path: '^src/(db|http|jobs|config)/' },
+      to: { path: '^src/modules/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};
