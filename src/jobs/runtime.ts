@@ -35,5 +35,5 @@ export async function startWorker(pool: Pool, tasks: TaskRegistry, concurrency: 
 
 /** Runs every job that is due now, then returns: how tests and one-shot commands drain the queue. */
 export async function drainJobs(pool: Pool, tasks: TaskRegistry): Promise<void> {
-  await runOnce({ pgPool: pool, taskList: toTaskList(tasks), logger: silentLogger() });
+  await runOnce({ pgPool: pool, taskList: toTaskList(tasks), logger: silentLogger(), noHandleSignals: true });
 }
