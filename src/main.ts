@@ -10,28 +10,96 @@ import { startWorker, type TaskRegistry, type Worker } from './jobs/runtime.js';
 import { createAccountsService, accountsRoutes, type AccountsService } from './modules/accounts/index.js';
 import { createProductsService, productRoutes } from './modules/catalog/index.js';
 import { createMetricsService, metricExists, metricRoutes } from './modules/metrics/index.js';
+import { createFeaturesService, featureRoutes } from './modules/features/index.js';
+import { createCouponsService, couponRoutes } from './modules/coupons/index.js';
+import { createPlansService, planRoutes } from './modules/plans/index.js';
+import { createAddOnsService, addOnRoutes } from './modules/addons/index.js';
 import { createCustomersService, customerRoutes } from './modules/customers/index.js';
+import { createSubscriptionsService, subscriptionRoutes, sqlCatalog } from './modules/subscriptions/index.js';
+import { createDeliveryService, createEndpointsService, DELIVER_DUE_TASK, relayOutbox, webhookRoutes, type DeliveryService } from './modules/webhooks/index.js';
+import { postJson } from './adapters/http/post-json.js';
+import { createEmailService, emailRoutes, SEND_EMAIL_TASK, sqlEmailPorts, type EmailPorts } from './modules/emails/index.js';
+import { createSmtpMailer, type Mailer } from './adapters/email/mailer.js';
+import { createInvoicing, scheduleBillingRuns, type Invoicing } from './modules/invoices/index.js';
+import { createCreditNotes } from './modules/credit-notes/index.js';
+import { createIngestService, createUsageQueryService, metricSource, usageRoutes, usageTasks } from './modules/usage/index.js';
+import { connectedAccountRoutes, createAuthorizeService, createConnectService, createOAuthAppsService, createTokenService, createUsersService, oauthAppRoutes, oauthTokenRoutes } from './modules/oauth/index.js';
+import { createSessions, webRoutes } from './modules/web/index.js';
 
 /** Everything the service is made of, wired once: config -> db -> services -> http + jobs. */
 export interface Composition {
   app: App;
   tasks: TaskRegistry;
   accounts: AccountsService;
+  /** Webhook delivery worker; tests call `webhooks.deliverDue()` after moving the clock. */
+  webhooks: DeliveryService;
+  /** Invoices, invoicing entities and their jobs; tests create invoices through `invoicing.invoices`. */
+  invoicing: Invoicing;
 }
 
-export async function compose(deps: { pool: Pool; clock: Clock; config: Config }): Promise<Composition> {
+export async function compose(deps: {
+  pool: Pool;
+  clock: Clock;
+  config: Config;
+  /** Replace third parties or other modules' lookups for e-mails (tests provide a PDF this way). */
+  emailPorts?: Partial<EmailPorts>;
+  mailer?: Mailer;
+}): Promise<Composition> {
   const { pool, clock, config } = deps;
   const accounts = createAccountsService({ pool, clock });
   const metrics = createMetricsService({ pool, clock });
+  const features = createFeaturesService({ pool, clock, metricExists });
+  const coupons = createCouponsService({ pool, clock });
   const products = createProductsService({ pool, clock, metricExists });
-  const customers = createCustomersService({ pool, clock });
+  const plans = createPlansService({ pool, clock, products });
+  const addOns = createAddOnsService({ pool, clock, products });
+  const subscriptions = createSubscriptionsService({ pool, clock, catalog: sqlCatalog });
+  const customers = createCustomersService({ pool, clock, subscriptions: subscriptions.countForCustomer });
+  const webhookEndpoints = createEndpointsService({ pool, clock, allowPrivateUrls: config.webhookAllowPrivateUrls });
+  const webhooks = createDeliveryService({
+    pool,
+    clock,
+    wallClock: systemClock,
+    post: postJson,
+    timeoutMs: config.webhookTimeoutMs,
+    allowPrivateUrls: config.webhookAllowPrivateUrls,
+  });
+  const emails = createEmailService({ pool, clock, mailer: deps.mailer ?? createSmtpMailer(config.smtp), ports: { ...sqlEmailPorts(pool), ...deps.emailPorts } });
 
-  const authenticators: Authenticator[] = [accounts.authenticateApiKey];
-  const routes: RouteModule[] = [accountsRoutes(accounts), productRoutes(products), metricRoutes(metrics), customerRoutes(customers)];
-  const tasks: TaskRegistry = {
-    // Outbox consumers (webhooks, e-mails) hook in here; until then the wake-up is a no-op.
-    'outbox.dispatch': async () => {},
+  // OAuth provider, connected accounts and the sign-in pages (docs/oauth.md).
+  const oauthApps = createOAuthAppsService({ pool, clock });
+  const oauthTokens = createTokenService({ pool, clock });
+  const connect = createConnectService({ pool, clock, publicBaseUrl: config.publicBaseUrl, authenticateApiKey: accounts.authenticateApiKey });
+  const web = {
+    sessions: createSessions({ pool, clock, secretKey: config.secretKey, secureCookies: config.publicBaseUrl?.startsWith('https:') ?? false }),
+    users: createUsersService({ pool, clock }),
+    authorize: createAuthorizeService({ pool, clock }),
+    connect,
   };
+
+  // The x-connected-account authenticator goes first: with that header an API key acts for the account.
+  const authenticators: Authenticator[] = [connect.authenticateConnectedAccount, accounts.authenticateApiKey, oauthTokens.authenticateAccessToken];
+  const routes: RouteModule[] = [accountsRoutes(accounts), productRoutes(products), metricRoutes(metrics), featureRoutes(features), couponRoutes(coupons), planRoutes(plans), addOnRoutes(addOns), customerRoutes(customers), subscriptionRoutes(subscriptions), webhookRoutes(webhookEndpoints), emailRoutes(emails), oauthAppRoutes(oauthApps), connectedAccountRoutes(connect), oauthTokenRoutes(oauthTokens), webRoutes(web)];
+  const tasks: TaskRegistry = {
+    // Fans new outbox events out to webhook deliveries (and e-mails), each exactly once.
+    'outbox.dispatch': async () => {
+      await relayOutbox(pool, [webhooks.outboxConsumer, emails.outboxConsumer]);
+    },
+    [DELIVER_DUE_TASK]: async () => {
+      await webhooks.deliverDue();
+    },
+    [SEND_EMAIL_TASK]: emails.send,
+  };
+
+  // Usage metering: event ingestion, usage queries, hourly rollups.
+  const usageMetrics = metricSource(pool, metrics);
+  routes.push(usageRoutes(createIngestService({ pool, clock, metrics: usageMetrics }), createUsageQueryService({ pool, metrics: usageMetrics })));
+  Object.assign(tasks, usageTasks({ pool, clock, metrics: usageMetrics }));
+
+  // Invoicing: invoices, invoicing entities, PDFs, grace-period finalizer.
+  const invoicing = createInvoicing({ pool, clock });
+  routes.push(invoicing.routes, createCreditNotes({ pool, clock }).routes);
+  Object.assign(tasks, invoicing.tasks);
 
   const app = await buildApp({
     pool,
@@ -43,7 +111,7 @@ export async function compose(deps: { pool: Pool; clock: Clock; config: Config }
     authenticators,
     routes,
   });
-  return { app, tasks, accounts };
+  return { app, tasks, accounts, webhooks, invoicing };
 }
 
 export interface Database {
@@ -89,6 +157,8 @@ export async function serve(config: Config, clock: Clock = systemClock): Promise
   const db = await openDatabase(config);
   const { app, tasks, accounts } = await compose({ pool: db.pool, clock, config });
   const worker: Worker | undefined = config.runWorker ? await startWorker(db.pool, tasks, config.workerConcurrency) : undefined;
+  // The billing run reschedules itself; this queues the first one (a no-op if one is pending).
+  if (worker) await scheduleBillingRuns(db.pool);
   const listeningOn = await app.listen({ port: config.port, host: config.host });
   const baseUrl = config.publicBaseUrl ?? listeningOn;
 

@@ -19,6 +19,8 @@ export interface Config {
   workerConcurrency: number;
   /** Allow webhook URLs on private/loopback addresses for production tenants too. */
   webhookAllowPrivateUrls: boolean;
+  /** How long one webhook attempt may take (connect, response and body) before it counts as failed. */
+  webhookTimeoutMs: number;
   smtp: { host: string; port: number; secure: boolean; user?: string; password?: string; from: string };
   /** Secret that keys the HMAC of API keys and tokens. */
   secretKey: string;
@@ -59,6 +61,7 @@ export function loadConfig(env: Env = process.env): Config {
     runWorker: bool(env, 'RUN_WORKER', true),
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 4),
     webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
     smtp: {
       host: env.SMTP_HOST || '127.0.0.1',
       port: int(env, 'SMTP_PORT', 2525),

@@ -9,3 +9,4 @@ export * from './discounts.js';
 export * from './tax.js';
 export * from './invoice.js';
 export * from './credit-notes.js';
+export * from './billing/index.js';

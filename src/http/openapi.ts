@@ -15,7 +15,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         description: 'Subscription billing and usage invoicing. Money values are decimal strings.',
       },
       components: {
-        securitySchemes: { bearer_auth: { type: 'http', scheme: 'bearer' } },
+        securitySchemes: {
+          bearer_auth: { type: 'http', scheme: 'bearer' },
+          // OAuth token, introspection and revocation endpoints take client credentials.
+          basic_auth: { type: 'http', scheme: 'basic' },
+        },
       },
       security: [{ bearer_auth: [] }],
     },

@@ -43,6 +43,7 @@ export const ID_PREFIXES = {
   document: 'doc',
   batchJob: 'bjob',
   customProperty: 'cprop',
+  customerBalanceTransaction: 'cbt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

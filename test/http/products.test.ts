@@ -37,11 +37,14 @@ describe('products', () => {
   it('creates each fee type and validates its structure', async () => {
     const h = harness();
     const family = await createFamily();
+    const metric = await h.request('POST', '/api/v1/metrics', { body: { name: 'Calls', code: 'calls', aggregation_type: 'COUNT', product_family_id: family.id } });
+    expect(metric.statusCode, metric.body).toBe(201);
+    const metricId = metric.json().id as string;
     const structures = [
       { type: 'RATE' },
       { type: 'SLOT', slot_unit_name: 'seat', upgrade_policy: 'PRORATED', downgrade_policy: 'REMOVE_AT_END_OF_PERIOD' },
-      { type: 'CAPACITY', metric_id: 'bm_X' },
-      { type: 'USAGE', metric_id: 'bm_X', model: 'TIERED' },
+      { type: 'CAPACITY', metric_id: metricId },
+      { type: 'USAGE', metric_id: metricId, model: 'TIERED' },
       { type: 'EXTRA_RECURRING', billing_type: 'ARREARS' },
       { type: 'ONE_TIME' },
     ];
@@ -53,8 +56,13 @@ describe('products', () => {
     const bad = await h.request('POST', '/api/v1/products', { body: { name: 'x', product_family_id: family.id, fee_structure: { type: 'USAGE', model: 'PER_UNIT' } } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('fee_structure.metric_id') });
-    const badModel = await h.request('POST', '/api/v1/products', { body: { name: 'x', product_family_id: family.id, fee_structure: { type: 'USAGE', metric_id: 'bm_1', model: 'LINEAR' } } });
+    const badModel = await h.request('POST', '/api/v1/products', { body: { name: 'x', product_family_id: family.id, fee_structure: { type: 'USAGE', metric_id: metricId, model: 'LINEAR' } } });
     expect(badModel.json().message).toContain('fee_structure.model');
+    const unknownMetric = await h.request('POST', '/api/v1/products', { body: { name: 'x', product_family_id: family.id, fee_structure: { type: 'USAGE', metric_id: 'bm_unknown', model: 'PER_UNIT' } } });
+    expect(unknownMetric.statusCode).toBe(400);
+    expect(unknownMetric.json().message).toContain('fee_structure.metric_id');
+    const otherTenantMetric = await h.request('POST', '/api/v1/products', { key: h.other.apiKey, body: { name: 'x', product_family_id: (await h.request('POST', '/api/v1/product_families', { key: h.other.apiKey, body: { name: 'O' } })).json().id, fee_structure: { type: 'USAGE', metric_id: metricId, model: 'PER_UNIT' } } });
+    expect(otherTenantMetric.statusCode).toBe(400);
     const badType = await h.request('POST', '/api/v1/products', { body: { name: 'x', product_family_id: family.id, fee_structure: { type: 'WEIRD' } } });
     expect(badType.statusCode).toBe(400);
     expect(badType.json().message).toContain('fee_structure.type');

@@ -1,0 +1,156 @@
+// Usage metering figures: bulk HTTP ingestion vs a raw COPY ceiling, single-event POSTs, usage
+// query latency with a large tenant, and ingest-to-visible delay. Sizes via env (see docs/usage.md).
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { loadConfig } from '../src/config/index.js';
+import { systemClock } from '../src/kernel/clock.js';
+import { createPool } from '../src/db/pool.js';
+import { migrate } from '../src/db/migrate.js';
+import { startEmbeddedPostgres } from '../src/db/embedded.js';
+import { compose } from '../src/main.js';
+
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const BULK_EVENTS = env('BENCH_BULK_EVENTS', 500_000);
+const BATCH = env('BENCH_BATCH', 5_000);
+const QUERY_EVENTS = env('BENCH_QUERY_EVENTS', 10_000_000);
+const CUSTOMERS = env('BENCH_CUSTOMERS', 200);
+const DURATION_S = env('BENCH_SECONDS', 10);
+
+function withDatabase(url: string, name: string) {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+function copyIn(url: string, table: string, columns: string, rows: Iterable<string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('psql', [url, '-q', '-c', `\\copy ${table} (${columns}) FROM STDIN WITH (FORMAT csv)`], { stdio: ['pipe', 'inherit', 'inherit'] });
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`psql exited ${code}`))));
+    let chunk = '';
+    for (const row of rows) {
+      chunk += row;
+      if (chunk.length > 1 << 20) {
+        child.stdin.write(chunk);
+        chunk = '';
+      }
+    }
+    child.stdin.end(chunk);
+  });
+}
+
+export async function run(): Promise<void> {
+  let adminUrl = process.env.BENCH_DATABASE_URL;
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  let dataDir: string | undefined;
+  if (!adminUrl) {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'billing-bench-pg-'));
+    chmodSync(dataDir, 0o755);
+    const server = await startEmbeddedPostgres(dataDir, 54000 + Math.floor(Math.random() * 1000));
+    adminUrl = server.url;
+    stopEmbedded = () => server.stop();
+  }
+  const dbName = `billing_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const url = withDatabase(adminUrl, dbName);
+  const pool = createPool(url, 20);
+  try {
+    await migrate(pool);
+    const config = { ...loadConfig({}), logLevel: 'silent', rateLimit: { requestsPerWindow: 1e9, windowMs: 1000 }, bodyLimitBytes: 50 * 1024 * 1024 };
+    const service = await compose({ pool, clock: systemClock, config });
+    const boot = await service.accounts.bootstrap({ email: 'bench@example.com', password: 'bench-password', organization: 'Bench' });
+    const tenant = boot.tenants.find((t) => t.environment === 'sandbox')!;
+    const auth = { authorization: `Bearer ${tenant.api_key}`, 'content-type': 'application/json' };
+    const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
+    const inject = async (method: 'POST' | 'GET', url: string, body?: unknown) => (await service.app.inject({ method, url, headers: auth, payload: body as object })).json();
+
+    const family = await inject('POST', '/api/v1/product_families', { name: 'Bench' });
+    const metric = await inject('POST', '/api/v1/metrics', { name: 'Bytes', code: 'bench', aggregation_type: 'SUM', aggregation_key: 'bytes', usage_group_key: 'region', product_family_id: family.id });
+    const customers: string[] = [];
+    for (let i = 0; i < CUSTOMERS; i++) customers.push((await inject('POST', '/api/v1/customers', { name: `C${i}`, currency: 'EUR', alias: `bench-${i}` })).id);
+
+    // 1. Bulk ingestion through HTTP (4 concurrent clients posting BATCH-event batches).
+    const now = new Date().toISOString();
+    const batches = Math.ceil(BULK_EVENTS / BATCH);
+    const body = (b: number) => JSON.stringify({ events: Array.from({ length: BATCH }, (_, i) => ({ event_id: `bulk-${b}-${i}`, code: 'bench', customer_id: customers[(b * BATCH + i) % customers.length], timestamp: now, properties: { bytes: String(i % 1000), region: i % 2 ? 'eu' : 'us' } })) });
+    let next = 0;
+    const bulkStart = performance.now();
+    await Promise.all(Array.from({ length: 4 }, async () => {
+      while (next < batches) {
+        const b = next++;
+        const res = await fetch(`${address}/api/v1/events/ingest`, { method: 'POST', headers: auth, body: body(b) });
+        if (res.status !== 200) throw new Error(`bulk batch ${b}: ${res.status} ${await res.text()}`);
+      }
+    }));
+    const bulkRate = (batches * BATCH) / ((performance.now() - bulkStart) / 1000);
+
+    // 2. Ceiling: the same number of rows by a raw COPY into the events table.
+    const copyStart = performance.now();
+    await copyIn(url, 'usage_events', 'tenant_id, event_id, code, customer_ref, ts, properties, ingested_at', (function* () {
+      for (let i = 0; i < batches * BATCH; i++) yield `${tenant.id},copy-${i},bench,${customers[i % customers.length]},${now},"{""bytes"": ""${i % 1000}"", ""region"": ""eu""}",${now}\n`;
+    })());
+    const copyRate = (batches * BATCH) / ((performance.now() - copyStart) / 1000);
+
+    // 3. Single events at 50 connections (unique idempotency key per request).
+    let counter = 0;
+    const single = await autocannon({
+      url: `${address}/api/v1/events`,
+      connections: 50,
+      duration: DURATION_S,
+      requests: [{ method: 'POST', headers: auth, setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ idempotency_key: `single-${++counter}`, code: 'bench', customer_id: customers[counter % customers.length], properties: { bytes: '1', region: 'eu' } }) }) }],
+    } as autocannon.Options);
+
+    // 4. A tenant with QUERY_EVENTS events over the last 3 months; rollups folded, then queries.
+    const seedStart = performance.now();
+    const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 1));
+    const from = new Date(monthStart.getTime() - 31 * 86_400_000);
+    for (let m = -2; m <= 1; m++) await pool.query('SELECT usage_events_ensure_partition($1)', [new Date(Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth() + m, 1))]);
+    await pool.query(
+      `INSERT INTO usage_events (tenant_id, event_id, code, customer_ref, ts, properties, ingested_at)
+       SELECT $1, 'seed-' || g, 'bench', ($2::text[])[1 + g % $3], $4::timestamptz + (g % 7776000) * interval '1 second',
+              jsonb_build_object('bytes', (g % 1000)::text, 'region', CASE WHEN g % 2 = 0 THEN 'eu' ELSE 'us' END), now()
+       FROM generate_series(1, $5::int) g`,
+      [tenant.id, customers, customers.length, from, QUERY_EVENTS],
+    );
+    const seedS = (performance.now() - seedStart) / 1000;
+    const rollStart = performance.now();
+    await service.tasks['usage.rollup']!({ tenant_id: tenant.id });
+    const rollS = (performance.now() - rollStart) / 1000;
+    const period = `start_date=${monthStart.toISOString().slice(0, 10)}&end_date=${new Date(Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth() + 1, 1)).toISOString().slice(0, 10)}`;
+    const query = await autocannon({ url: `${address}/api/v1/usage/customer/${customers[7]}?${period}&metric_id=${metric.id}`, connections: 4, duration: DURATION_S, headers: auth });
+
+    // 5. Ingest-to-visible delay: one event, then poll today's usage.
+    const today = new Date().toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const probe = customers[3]!;
+    const usageNow = async () => (await inject('GET', `/api/v1/usage/customer/${probe}?start_date=${today}&end_date=${tomorrow}&metric_id=${metric.id}`)).usage[0].total_value as string;
+    const beforeValue = await usageNow();
+    const visStart = performance.now();
+    await fetch(`${address}/api/v1/events`, { method: 'POST', headers: auth, body: JSON.stringify({ idempotency_key: 'visible-probe', code: 'bench', customer_id: probe, properties: { bytes: '12345', region: 'eu' } }) });
+    while ((await usageNow()) === beforeValue) await new Promise((r) => setTimeout(r, 5));
+    const visibleMs = performance.now() - visStart;
+
+    const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+    process.stdout.write([
+      `bulk HTTP ingestion     ${fmt(bulkRate)} events/s  (${fmt(batches * BATCH)} events, batches of ${BATCH}, 4 clients)`,
+      `raw COPY ceiling        ${fmt(copyRate)} rows/s   -> HTTP ingestion = ${((bulkRate / copyRate) * 100).toFixed(0)}% of COPY`,
+      `single POST /events     ${fmt(single.requests.average)} req/s, p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms (50 connections, ${single.non2xx} non-2xx, ${single.errors} errors)`,
+      `seed ${fmt(QUERY_EVENTS)} events     ${seedS.toFixed(1)} s; rollup fold ${rollS.toFixed(1)} s`,
+      `usage query (1 cust-month, ${fmt(QUERY_EVENTS)} events in tenant)  p50 ${query.latency.p50} ms, p99 ${query.latency.p99} ms, ${fmt(query.requests.average)} req/s (4 connections, ${query.non2xx} non-2xx)`,
+      `ingest -> visible in usage  ${visibleMs.toFixed(1)} ms`,
+      '',
+    ].join('\n'));
+    await service.app.close();
+  } finally {
+    await pool.end();
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+    await stopEmbedded?.();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+}

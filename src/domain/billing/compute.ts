@@ -1,0 +1,247 @@
+// Step 2: EXECUTE the plan of an occasion with the fetched usage: price each charge, then hand
+// the lines to `assembleInvoice` (rounding once per line, coupons, commitment, tax, totals).
+import type { Decimal } from 'decimal.js';
+import { Dec, toMinor, toMinorParts, type CurrencyCode } from '../../kernel/money.js';
+import { BillingRuleError } from '../errors.js';
+import { assembleInvoice, type Invoice, type InvoiceLineInput } from '../invoice.js';
+import { periodAt, prorateByDays } from '../periods.js';
+import { periodStarting } from './grid.js';
+import { priceCapacityOverage, priceMatrix, priceUsage, type PricedUsage, type Tier, type UsageGroup, type UsagePricing } from '../pricing.js';
+import { resolveTax, type TaxCustomer } from '../tax.js';
+import type { Coupon } from '../discounts.js';
+import type { BillingOccasion } from './occasions.js';
+import { planCharges, type PlannedCharge } from './plan.js';
+import { advanceSchedule, snapshotDecimal, subscriptionTermOf, validateSnapshot, type SnapshotUsagePricing, type SubscriptionSnapshot } from './snapshot.js';
+
+/** Aggregated usage of one component for its window: a total, or one quantity per dimension group (matrix). */
+export type ComponentUsage = string | readonly { readonly dimensions: Readonly<Record<string, string>>; readonly quantity: string }[];
+
+export interface InvoicingEntityTax {
+  /** ISO country of the seller. */
+  readonly country: string;
+  /** Standard VAT/GST rate per country, fractions ("0.2" = 20 %). */
+  readonly standardRates: Readonly<Record<string, string>>;
+}
+
+export interface SubLineDetail {
+  readonly name: string;
+  readonly quantity: Decimal;
+  readonly unitPrice: Decimal;
+  readonly totalMinor: bigint;
+  readonly attributes: Readonly<Record<string, unknown>> | null;
+}
+
+/** What the invoice math does not carry: ids and display sub-lines (shape of the invoices module's LineDetail). */
+export interface LineDetail {
+  readonly componentId: string | null;
+  readonly productId: string | null;
+  readonly metricId: string | null;
+  readonly description: string | null;
+  readonly subLines: readonly SubLineDetail[];
+}
+
+export interface ComputedSubscriptionInvoice {
+  readonly occasion: BillingOccasion;
+  readonly invoice: Invoice;
+  /** Same order as `invoice.lines`; the minimum-commitment line gets a detail with null ids. */
+  readonly lineDetails: readonly LineDetail[];
+  /** couponId → display name, for the coupon lines. */
+  readonly couponNames: Readonly<Record<string, string>>;
+  /** Coupons that discounted this invoice: their `invoicesRemaining` drops by one when it is finalized. */
+  readonly couponsUsed: readonly string[];
+  /** Matrix usage groups with no price cell: not billed, reported so the caller can warn. */
+  readonly unmatchedUsage: readonly { readonly componentId: string; readonly group: UsageGroup }[];
+}
+
+interface PricedLine {
+  readonly input: InvoiceLineInput;
+  readonly detail: LineDetail;
+}
+
+function toUsagePricing(pricing: Exclude<SnapshotUsagePricing, { model: 'MATRIX' }>, path: string): UsagePricing {
+  switch (pricing.model) {
+    case 'PER_UNIT':
+      return { model: 'PER_UNIT', unitPrice: snapshotDecimal(pricing.unitPrice, `${path}.unitPrice`) };
+    case 'TIERED':
+    case 'VOLUME': {
+      // Catalog tiers give each tier's first unit; the math wants each tier's inclusive upper bound,
+      // which is the next tier's first unit (a tier [0, 100) holds 100 units: upTo 100).
+      const tiers: Tier[] = pricing.tiers.map((tier, index) => {
+        const next = pricing.tiers[index + 1];
+        return {
+          upTo: next === undefined ? null : snapshotDecimal(next.firstUnit, `${path}.tiers[${index + 1}].firstUnit`),
+          unitPrice: snapshotDecimal(tier.unitPrice, `${path}.tiers[${index}].unitPrice`),
+          flatFee: tier.flatFee == null ? null : snapshotDecimal(tier.flatFee, `${path}.tiers[${index}].flatFee`),
+          cap: tier.flatCap == null ? null : snapshotDecimal(tier.flatCap, `${path}.tiers[${index}].flatCap`),
+        };
+      });
+      return { model: pricing.model, tiers };
+    }
+    case 'PACKAGE':
+      return {
+        model: 'PACKAGE',
+        blockSize: snapshotDecimal(pricing.blockSize, `${path}.blockSize`),
+        pricePerBlock: snapshotDecimal(pricing.pricePerBlock, `${path}.pricePerBlock`),
+        partialBlock: pricing.partialBlock ?? 'UP',
+      };
+  }
+}
+
+function usageTotal(usage: ComponentUsage | undefined, charge: PlannedCharge): Decimal {
+  if (usage === undefined) {
+    throw new BillingRuleError('INVALID_QUANTITY', `usage of component ${charge.component.id} for [${charge.periodStart}, ${charge.periodEnd}) is missing`);
+  }
+  if (typeof usage === 'string') return snapshotDecimal(usage, `usage of component ${charge.component.id}`, true);
+  return usage.reduce((sum, group) => sum.plus(snapshotDecimal(group.quantity, `usage of component ${charge.component.id}`, true)), new Dec(0));
+}
+
+function subLines(priced: PricedUsage, currency: CurrencyCode, attributes: (index: number) => Record<string, unknown> | null): SubLineDetail[] {
+  if (priced.rows.length === 0) return [];
+  const totals = toMinorParts(priced.rows.map((row) => row.amount), currency);
+  return priced.rows.map((row, index) => ({
+    name: row.label,
+    quantity: row.quantity,
+    unitPrice: row.unitPrice,
+    totalMinor: totals[index] ?? 0n,
+    attributes: attributes(index),
+  }));
+}
+
+function describeProration(charge: PlannedCharge): string | null {
+  return charge.days < charge.fullPeriodDays ? `Prorated: ${charge.days} of ${charge.fullPeriodDays} days` : null;
+}
+
+function priceCharge(charge: PlannedCharge, usage: Readonly<Record<string, ComponentUsage>>, currency: CurrencyCode, unmatched: { componentId: string; group: UsageGroup }[]): PricedLine {
+  const { component } = charge;
+  const fee = component.fee;
+  const path = `components[${component.id}].fee`;
+  const base = { componentId: component.id, productId: component.productId ?? null };
+  const period = { periodStart: charge.periodStart, periodEnd: charge.periodEnd };
+  const fixed = (name: string, quantity: Decimal, unitPrice: Decimal, category: InvoiceLineInput['category'] = 'RECURRING'): PricedLine => ({
+    input: { name, category, amount: prorateByDays(quantity.times(unitPrice), charge.days, charge.fullPeriodDays), quantity, unitPrice, ...period },
+    detail: { ...base, metricId: null, description: describeProration(charge), subLines: [] },
+  });
+  if (charge.proration !== undefined) {
+    const category = charge.timing === 'ONCE' ? 'ONE_TIME' : 'PRORATION';
+    const quantity = fee.kind === 'ONE_TIME' || fee.kind === 'EXTRA_RECURRING' ? snapshotDecimal(fee.quantity, `${path}.quantity`) : fee.kind === 'SLOT' ? new Dec(fee.quantity) : null;
+    const description = category === 'PRORATION' ? `${charge.days} of ${charge.fullPeriodDays} days` : null;
+    return { input: { name: charge.proration.name, category, amount: charge.proration.amount, quantity, unitPrice: null, ...period }, detail: { ...base, metricId: null, description, subLines: [] } };
+  }
+  switch (fee.kind) {
+    case 'RATE':
+      return fixed(component.name, new Dec(1), snapshotDecimal(fee.price, `${path}.price`));
+    case 'SLOT':
+      return fixed(component.name, new Dec(fee.quantity), snapshotDecimal(fee.unitPrice, `${path}.unitPrice`));
+    case 'EXTRA_RECURRING':
+      return fixed(component.name, snapshotDecimal(fee.quantity, `${path}.quantity`), snapshotDecimal(fee.unitPrice, `${path}.unitPrice`));
+    case 'ONE_TIME':
+      return { input: { name: component.name, category: 'ONE_TIME', amount: snapshotDecimal(fee.quantity, `${path}.quantity`).times(snapshotDecimal(fee.unitPrice, `${path}.unitPrice`)), quantity: snapshotDecimal(fee.quantity, `${path}.quantity`), unitPrice: snapshotDecimal(fee.unitPrice, `${path}.unitPrice`), ...period }, detail: { ...base, metricId: null, description: null, subLines: [] } };
+    case 'CAPACITY': {
+      if (charge.part === 'CAPACITY_BASE') return fixed(component.name, new Dec(1), snapshotDecimal(fee.basePrice, `${path}.basePrice`));
+      // The commitment shrinks with the window, like the base price billed for it.
+      const included = prorateByDays(snapshotDecimal(fee.includedQuantity, `${path}.includedQuantity`), charge.days, charge.fullPeriodDays);
+      const used = usageTotal(usage[component.id], charge);
+      const overageUnitPrice = snapshotDecimal(fee.overageUnitPrice, `${path}.overageUnitPrice`);
+      const priced = priceCapacityOverage(used, included, overageUnitPrice);
+      const quantity = priced.rows[0]?.quantity ?? new Dec(0);
+      return {
+        input: { name: `${component.name} (overage)`, category: 'USAGE', amount: priced.amount, quantity, unitPrice: overageUnitPrice, ...period },
+        detail: { ...base, metricId: fee.metricId, description: `${used.toString()} used, ${included.toString()} included`, subLines: [] },
+      };
+    }
+    case 'USAGE': {
+      const componentUsage = usage[component.id];
+      if (fee.pricing.model === 'MATRIX') {
+        if (typeof componentUsage !== 'object') {
+          usageTotal(componentUsage, charge); // throws when missing
+          throw new BillingRuleError('INVALID_QUANTITY', `usage of matrix component ${component.id} must be a list of dimension groups`);
+        }
+        const groups: UsageGroup[] = componentUsage.map((group) => ({ dimensions: group.dimensions, quantity: snapshotDecimal(group.quantity, `usage of component ${component.id}`, true) }));
+        const rates = fee.pricing.cells.map((cell, index) => ({ dimensions: cell.dimensions, unitPrice: snapshotDecimal(cell.unitPrice, `${path}.pricing.cells[${index}].unitPrice`) }));
+        const priced = priceMatrix(rates, groups);
+        priced.unmatched.forEach((group) => unmatched.push({ componentId: component.id, group }));
+        const quantity = priced.rows.reduce((sum, row) => sum.plus(row.quantity), new Dec(0));
+        return {
+          input: { name: component.name, category: 'USAGE', amount: priced.amount, quantity, unitPrice: null, ...period },
+          detail: { ...base, metricId: fee.metricId, description: null, subLines: subLines(priced, currency, () => null) },
+        };
+      }
+      const quantity = usageTotal(componentUsage, charge);
+      const pricing = toUsagePricing(fee.pricing, `${path}.pricing`);
+      const priced = priceUsage(pricing, quantity);
+      const perUnit = pricing.model === 'PER_UNIT';
+      return {
+        input: { name: component.name, category: 'USAGE', amount: priced.amount, quantity, unitPrice: perUnit ? pricing.unitPrice : null, ...period },
+        detail: {
+          ...base,
+          metricId: fee.metricId,
+          description: null,
+          subLines: perUnit ? [] : subLines(priced, currency, (i) => ({ flatFee: priced.rows[i]!.flatFee.toString() })),
+        },
+      };
+    }
+  }
+}
+
+function activeCoupons(snapshot: SubscriptionSnapshot): Coupon[] {
+  return (snapshot.coupons ?? [])
+    .filter((coupon) => coupon.invoicesRemaining === null || coupon.invoicesRemaining > 0)
+    .map((coupon, index): Coupon =>
+      coupon.kind === 'PERCENTAGE'
+        ? { couponId: coupon.couponId, kind: 'PERCENTAGE', percent: snapshotDecimal(coupon.percent, `coupons[${index}].percent`) }
+        : { couponId: coupon.couponId, kind: 'FIXED', amountMinor: toMinor(snapshotDecimal(coupon.amount, `coupons[${index}].amount`), coupon.currency), currency: coupon.currency },
+    );
+}
+
+/** The commitment for the advance period of a FIRST or RENEWAL invoice, prorated when it is partial. */
+function commitmentFor(snapshot: SubscriptionSnapshot, occasion: BillingOccasion): Decimal | null {
+  if (snapshot.minimumCommitment == null || (occasion.kind !== 'FIRST' && occasion.kind !== 'RENEWAL')) return null;
+  const schedule = advanceSchedule(snapshot, subscriptionTermOf(snapshot));
+  const period = occasion.kind === 'FIRST' ? periodAt(schedule, 0) : periodStarting(schedule, occasion.invoiceDate);
+  if (period === null) return null;
+  return prorateByDays(snapshotDecimal(snapshot.minimumCommitment, 'minimumCommitment'), period.days, period.fullPeriodDays);
+}
+
+/**
+ * Prices an occasion (from `invoicesDue`) with the usage fetched for `usageQueries` and assembles
+ * the invoice. Usage: decimal strings per component id (a list of groups for matrix pricing).
+ * Coupons apply to recurring invoices only, never to ADJUSTMENT invoices.
+ */
+export function computeSubscriptionInvoice(
+  snapshot: SubscriptionSnapshot,
+  occasion: BillingOccasion,
+  usageByComponent: Readonly<Record<string, ComponentUsage>>,
+  customerTax: TaxCustomer,
+  entity: InvoicingEntityTax,
+  options: { readonly customerBalanceMinor?: bigint } = {},
+): ComputedSubscriptionInvoice {
+  validateSnapshot(snapshot);
+  const { currency } = snapshot;
+  const unmatched: { componentId: string; group: UsageGroup }[] = [];
+  const priced = planCharges(snapshot, occasion).map((charge) => priceCharge(charge, usageByComponent, currency, unmatched));
+  const standardRates = Object.fromEntries(Object.entries(entity.standardRates).map(([country, rate]) => [country, snapshotDecimal(rate, `standardRates.${country}`)]));
+  const tax = resolveTax({ entityCountry: entity.country, customer: customerTax, standardRates });
+  const coupons = occasion.invoiceType === 'RECURRING' ? activeCoupons(snapshot) : [];
+  const invoice = assembleInvoice({
+    currency,
+    taxInclusive: snapshot.taxInclusive === true,
+    lines: priced.map((line) => line.input),
+    coupons,
+    minimumCommitment: commitmentFor(snapshot, occasion),
+    tax,
+    customerBalanceMinor: options.customerBalanceMinor ?? 0n,
+  });
+  const lineDetails: LineDetail[] = invoice.lines.map(
+    (_line, index) => priced[index]?.detail ?? { componentId: null, productId: null, metricId: null, description: null, subLines: [] },
+  );
+  const couponNames = Object.fromEntries((snapshot.coupons ?? []).map((coupon) => [coupon.couponId, coupon.name ?? coupon.couponId]));
+  return {
+    occasion,
+    invoice,
+    lineDetails,
+    couponNames,
+    couponsUsed: invoice.couponApplications.filter((application) => application.discountMinor > 0n).map((application) => application.couponId),
+    unmatchedUsage: unmatched,
+  };
+}
+

@@ -1,0 +1,7 @@
+export { createCouponsService } from './service.js';
+export type { CouponsService, PlanExists } from './service.js';
+export { couponRoutes } from './routes.js';
+export { checkCouponApplicable, redeemCoupon } from './redemption.js';
+export type { Coupon, ApplyCouponContext } from './redemption.js';
+export { whyNotApplicable, couponStatus, isExpired, isExhausted } from './rules.js';
+export type { CouponDiscount, CouponTerms } from './rules.js';

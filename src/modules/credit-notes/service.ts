@@ -1,0 +1,238 @@
+import type { Clock } from '../../kernel/clock.js';
+import { badRequest, conflict, notFound } from '../../kernel/errors.js';
+import { newId } from '../../kernel/ids.js';
+import { parseAmountMinor, Dec } from '../../kernel/money.js';
+import { paginationMeta, parseOrderBy, pageRequest, type Page } from '../../kernel/paging.js';
+import type { Pool, Queryable } from '../../db/pool.js';
+import { withTx } from '../../db/tx.js';
+import { scoped } from '../../db/tenant-scope.js';
+import { writeOutboxEvent } from '../../db/outbox.js';
+import { computeCreditNote, type CreditableLine, type CreditRequest, type TaxTreatment } from '../../domain/index.js';
+import { creditBalance, findEntity, findInvoice, formatDocumentNumber, invoiceEventData, loadDetail, type InvoiceRow } from '../invoices/index.js';
+import { creditNoteEventData } from './events.js';
+import * as repo from './repository.js';
+import { CREDIT_NOTE_STATUSES, type CreditNoteDetail, type CreditNoteRow, type CreditNoteStatus, type CreditType } from './repository.js';
+
+export interface CreateCreditNoteInput {
+  invoice_id: string;
+  reason: string;
+  credit_type: CreditType;
+  memo?: string | null;
+  /** Absent: everything still uncredited on the invoice. Amounts are net (before tax) decimal strings. */
+  lines?: { invoice_line_id: string; amount: string }[];
+}
+
+export interface ListCreditNotesQuery {
+  invoice_id?: string;
+  customer_id?: string;
+  statuses?: string[];
+  order_by?: string;
+  page?: number;
+  per_page?: number;
+}
+
+async function emit(tx: Queryable, tenantId: string, clock: Clock, type: string, note: CreditNoteRow): Promise<void> {
+  await writeOutboxEvent(scoped(tx, tenantId), clock, { type, objectId: note.id, data: creditNoteEventData(note) });
+}
+
+export function createCreditNotesService(deps: { pool: Pool; clock: Clock }) {
+  const { pool, clock } = deps;
+
+  async function detail(db: Queryable, tenantId: string, note: CreditNoteRow): Promise<CreditNoteDetail> {
+    return { note, lines: await repo.loadLines(db, tenantId, [note.id]) };
+  }
+
+  async function create(tenantId: string, input: CreateCreditNoteInput): Promise<CreditNoteDetail> {
+    if (!input.reason.trim()) throw badRequest('reason must not be empty');
+    return withTx(pool, async (tx) => {
+      // The invoice lock serialises credit notes of one invoice, so two cannot both take the same remainder.
+      const invoice = await findInvoice(tx, tenantId, input.invoice_id, true);
+      if (!invoice) throw badRequest(`invoice_id '${input.invoice_id}' is not an invoice of this tenant`);
+      if (invoice.status !== 'FINALIZED') throw conflict(`invoice is ${invoice.status}; credit notes are issued against FINALIZED invoices`);
+      const { lines } = await loadDetail(tx, tenantId, invoice);
+      const credited = await repo.creditedByLine(tx, tenantId, invoice.id);
+      const creditable: CreditableLine[] = lines.map((line) => ({
+        lineId: line.id,
+        name: line.name,
+        taxableMinor: line.taxable_minor,
+        taxMinor: line.tax_minor,
+        tax: { treatment: line.tax_treatment as TaxTreatment, rate: new Dec(line.tax_rate), country: line.tax_country },
+        creditedTaxableMinor: credited.get(line.id)?.taxableMinor ?? 0n,
+        creditedTaxMinor: credited.get(line.id)?.taxMinor ?? 0n,
+      }));
+      const request: CreditRequest = input.lines === undefined
+        ? { scope: 'INVOICE' }
+        : {
+            scope: 'LINES',
+            lines: input.lines.map((line, index) => {
+              if (!lines.some((l) => l.id === line.invoice_line_id)) {
+                throw badRequest(`lines[${index}].invoice_line_id '${line.invoice_line_id}' is not a line of invoice ${invoice.id}`);
+              }
+              try {
+                return { lineId: line.invoice_line_id, amountMinor: parseAmountMinor(line.amount, invoice.currency) };
+              } catch {
+                throw badRequest(`lines[${index}].amount must be a decimal string with at most the ${invoice.currency} minor-unit digits`);
+              }
+            }),
+          };
+      if (request.scope === 'LINES' && request.lines.length === 0) throw badRequest('lines must not be empty; omit it to credit the whole invoice');
+      const draft = computeCreditNote(creditable, request, invoice.currency);
+      if (draft.lines.length === 0) throw conflict('invoice has nothing left to credit');
+      const now = clock.now();
+      const note: CreditNoteRow = {
+        id: newId('creditNote', now.getTime()),
+        invoice_id: invoice.id,
+        invoicing_entity_id: invoice.invoicing_entity_id,
+        customer_id: invoice.customer_id,
+        credit_note_number: null,
+        status: 'DRAFT',
+        credit_type: input.credit_type,
+        reason: input.reason.trim(),
+        memo: input.memo ?? null,
+        currency: invoice.currency,
+        subtotal_minor: draft.subtotalMinor,
+        tax_minor: draft.taxMinor,
+        total_minor: draft.totalMinor,
+        debt_cancelled_minor: 0n,
+        credited_minor: 0n,
+        refunded_minor: 0n,
+        pdf_document_id: null,
+        created_at: now,
+        updated_at: now,
+        finalized_at: null,
+        voided_at: null,
+      };
+      const noteLines = draft.lines.map((line, index) => ({
+        id: `${note.id}_${index + 1}`,
+        credit_note_id: note.id,
+        invoice_line_id: line.lineId,
+        position: index + 1,
+        name: line.name,
+        taxable_minor: line.taxableMinor,
+        tax_minor: line.taxMinor,
+        total_minor: line.totalMinor,
+        tax_rate: line.tax.rate.toString(),
+        tax_treatment: line.tax.treatment,
+        tax_country: line.tax.country,
+      }));
+      await repo.insertCreditNote(tx, tenantId, note, noteLines);
+      await emit(tx, tenantId, clock, 'credit_note.created', note);
+      return { note, lines: noteLines };
+    });
+  }
+
+  async function get(tenantId: string, id: string): Promise<CreditNoteDetail> {
+    const note = await repo.findCreditNote(pool, tenantId, id);
+    if (!note) throw notFound('credit note');
+    return detail(pool, tenantId, note);
+  }
+
+  async function list(tenantId: string, query: ListCreditNotesQuery): Promise<Page<CreditNoteDetail>> {
+    const page = pageRequest(query.page, query.per_page);
+    const order = parseOrderBy(query.order_by, ['created_at'] as const, { column: 'created_at', direction: 'desc' });
+    const statuses = (query.statuses ?? []).flatMap((s) => s.split(',')).filter(Boolean);
+    for (const [index, status] of statuses.entries()) {
+      if (!CREDIT_NOTE_STATUSES.includes(status as CreditNoteStatus)) throw badRequest(`statuses[${index}] must be one of ${CREDIT_NOTE_STATUSES.join(', ')}; got '${status}'`);
+    }
+    const { rows, total } = await repo.listCreditNotes(
+      pool, tenantId, { invoiceId: query.invoice_id, customerId: query.customer_id, statuses: statuses as CreditNoteStatus[] }, order.direction, page,
+    );
+    const lines = await repo.loadLines(pool, tenantId, rows.map((row) => row.id));
+    return { data: rows.map((note) => ({ note, lines: lines.filter((line) => line.credit_note_id === note.id) })), pagination_meta: paginationMeta(page, total) };
+  }
+
+  /**
+   * DRAFT -> FINALIZED: takes the entity's next credit-note number (row lock, gapless), then
+   * settles the total: what the invoice still owes is cancelled first (an unpaid invoice is
+   * never "refunded"), the rest goes to the customer balance or is recorded as refunded. A refund
+   * cannot exceed what the customer actually paid on the invoice.
+   */
+  async function finalize(tenantId: string, id: string): Promise<CreditNoteDetail> {
+    return withTx(pool, async (tx) => {
+      const note = await repo.findCreditNote(tx, tenantId, id, true);
+      if (!note) throw notFound('credit note');
+      if (note.status === 'FINALIZED') return detail(tx, tenantId, note);
+      if (note.status !== 'DRAFT') throw conflict(`credit note is ${note.status}; only a DRAFT can be finalized`);
+      const invoice = (await findInvoice(tx, tenantId, note.invoice_id, true))!;
+      const outstandingMinor = invoice.amount_due_minor - invoice.amount_paid_minor;
+      const positiveTotal = note.total_minor > 0n ? note.total_minor : 0n;
+      const cancelMinor = positiveTotal < outstandingMinor ? positiveTotal : outstandingMinor > 0n ? outstandingMinor : 0n;
+      const restMinor = positiveTotal - cancelMinor;
+      if (note.credit_type === 'REFUND' && restMinor > invoice.amount_paid_minor) {
+        throw conflict(`a refund of ${restMinor} minor units exceeds what was paid on the invoice; credit the balance instead`);
+      }
+      const entity = (await findEntity(tx, tenantId, note.invoicing_entity_id, true))!;
+      await scoped(tx, tenantId).query(
+        `UPDATE invoicing_entities SET next_credit_note_number = next_credit_note_number + 1 WHERE tenant_id = $1 AND id = $2`,
+        [entity.id],
+      );
+      const now = clock.now();
+      const next: CreditNoteRow = {
+        ...note,
+        status: 'FINALIZED',
+        credit_note_number: formatDocumentNumber(entity.credit_note_number_prefix, entity.next_credit_note_number),
+        debt_cancelled_minor: cancelMinor,
+        credited_minor: note.credit_type === 'CREDIT_TO_BALANCE' ? restMinor : 0n,
+        refunded_minor: note.credit_type === 'REFUND' ? restMinor : 0n,
+        finalized_at: now,
+        updated_at: now,
+      };
+      if (next.credited_minor > 0n) await creditBalance(tx, tenantId, clock, note.customer_id, next.credited_minor, 'CREDIT_NOTE', invoice.id, next.credit_note_number ?? undefined);
+      if (cancelMinor > 0n) await settleInvoice(tx, tenantId, invoice, -cancelMinor);
+      await repo.updateCreditNote(tx, tenantId, next);
+      await emit(tx, tenantId, clock, 'credit_note.finalized', next);
+      return detail(tx, tenantId, next);
+    });
+  }
+
+  /** Lowers (negative delta) or restores what an invoice asks for, keeping its payment status right. */
+  async function settleInvoice(tx: Queryable, tenantId: string, invoice: InvoiceRow, deltaMinor: bigint): Promise<void> {
+    const amountDueMinor = invoice.amount_due_minor + deltaMinor;
+    const now = clock.now();
+    const paid = invoice.amount_paid_minor >= amountDueMinor;
+    const paymentStatus = paid ? 'PAID' : invoice.amount_paid_minor > 0n ? 'PARTIALLY_PAID' : 'UNPAID';
+    await scoped(tx, tenantId).query(
+      `UPDATE invoices SET amount_due_minor = $3, payment_status = $4, paid_at = $5, updated_at = $6 WHERE tenant_id = $1 AND id = $2`,
+      [invoice.id, amountDueMinor, paymentStatus, paid ? (invoice.paid_at ?? now) : null, now],
+    );
+    if (paid && invoice.payment_status !== 'PAID') {
+      await writeOutboxEvent(scoped(tx, tenantId), clock, {
+        type: 'invoice.paid',
+        objectId: invoice.id,
+        data: invoiceEventData({ ...invoice, amount_due_minor: amountDueMinor, payment_status: 'PAID' }),
+      });
+    }
+  }
+
+  /** A draft is dropped; a finalized note is reversed (balance taken back, invoice debt restored). Refunds already paid out stay final. */
+  async function voidNote(tenantId: string, id: string): Promise<CreditNoteDetail> {
+    return withTx(pool, async (tx) => {
+      const note = await repo.findCreditNote(tx, tenantId, id, true);
+      if (!note) throw notFound('credit note');
+      if (note.status === 'VOIDED') return detail(tx, tenantId, note);
+      if (note.status === 'FINALIZED') {
+        if (note.refunded_minor > 0n) throw conflict('credit note refunded money to the customer; it cannot be voided');
+        if (note.credited_minor > 0n) {
+          try {
+            await creditBalance(tx, tenantId, clock, note.customer_id, -note.credited_minor, 'CREDIT_NOTE_VOIDED', note.invoice_id, note.credit_note_number ?? undefined);
+          } catch {
+            throw conflict('the customer already spent the credit of this note; it cannot be voided');
+          }
+        }
+        if (note.debt_cancelled_minor > 0n) {
+          const invoice = (await findInvoice(tx, tenantId, note.invoice_id, true))!;
+          await settleInvoice(tx, tenantId, invoice, note.debt_cancelled_minor);
+        }
+      }
+      const now = clock.now();
+      const next: CreditNoteRow = { ...note, status: 'VOIDED', voided_at: now, updated_at: now };
+      await repo.updateCreditNote(tx, tenantId, next);
+      await emit(tx, tenantId, clock, 'credit_note.voided', next);
+      return detail(tx, tenantId, next);
+    });
+  }
+
+  return { create, get, list, finalize, voidNote, detail };
+}
+
+export type CreditNotesService = ReturnType<typeof createCreditNotesService>;

@@ -1,0 +1,32 @@
+// What other modules may use from customers.
+import type { Queryable } from '../../db/pool.js';
+import { newId } from '../../kernel/ids.js';
+import * as repo from './repository.js';
+import type { CustomerRow } from './repository.js';
+
+export { createCustomersService } from './service.js';
+export type { CustomersService, CustomerSubscriptionCheck } from './service.js';
+export { customerRoutes } from './routes.js';
+export type { CustomerRow, Address, ShippingAddress, CustomTax } from './repository.js';
+
+/**
+ * The customer with this id or alias in the tenant, or undefined; runs on the caller's
+ * transaction (pass `lock` to hold the row until it commits, e.g. before consuming balance).
+ */
+export function findCustomer(db: Queryable, tenantId: string, idOrAlias: string, options: { lock?: boolean } = {}): Promise<CustomerRow | undefined> {
+  return repo.findCustomer(db, tenantId, idOrAlias, options.lock ?? false);
+}
+
+/**
+ * Moves a customer's credit balance inside the caller's transaction: a negative `amountMinor`
+ * consumes credit (e.g. an invoice paying with it), a positive one adds credit (e.g. a credit
+ * note). Returns the new balance in minor units, or undefined if it would become negative
+ * (nothing is written then). `reason` is a short code such as INVOICE_PAYMENT or CREDIT_NOTE.
+ */
+export function moveCustomerBalance(
+  db: Queryable,
+  tenantId: string,
+  move: { id?: string; customerId: string; amountMinor: bigint; reason: string; invoiceId?: string | null; note?: string | null; at: Date },
+): Promise<bigint | undefined> {
+  return repo.moveBalance(db, tenantId, { ...move, id: move.id ?? newId('customerBalanceTransaction', move.at.getTime()), invoiceId: move.invoiceId ?? null, note: move.note ?? null });
+}

@@ -1,0 +1,147 @@
+import type { Queryable } from '../../db/pool.js';
+import { scoped } from '../../db/tenant-scope.js';
+import type { OrderBy, PageRequest } from '../../kernel/paging.js';
+
+export interface Address {
+  line1: string | null;
+  line2: string | null;
+  city: string | null;
+  state: string | null;
+  zip_code: string | null;
+  country: string | null;
+}
+
+export interface ShippingAddress {
+  same_as_billing: boolean;
+  address: Address | null;
+}
+
+/** A tax rate set on the customer; `rate` is a fraction as a decimal string ("0.2" = 20 %). */
+export interface CustomTax {
+  name: string;
+  rate: string;
+  tax_code: string;
+}
+
+export interface CustomerRow {
+  id: string;
+  name: string;
+  alias: string | null;
+  billing_email: string | null;
+  invoicing_emails: string[];
+  phone: string | null;
+  currency: string;
+  billing_address: Address | null;
+  shipping_address: ShippingAddress | null;
+  vat_number: string | null;
+  is_tax_exempt: boolean;
+  reverse_charge: boolean;
+  custom_taxes: CustomTax[];
+  custom_properties: Record<string, string>;
+  invoicing_entity_id: string | null;
+  connected_account_id: string | null;
+  /** Credit held by the customer, minor units of `currency`. */
+  balance_minor: bigint;
+  created_at: Date;
+  updated_at: Date;
+  archived_at: Date | null;
+}
+
+export type CustomerOrderColumn = 'name' | 'email' | 'alias' | 'created_at';
+
+const COLUMNS = `id, name, alias, billing_email, invoicing_emails, phone, currency, billing_address, shipping_address,
+  vat_number, is_tax_exempt, reverse_charge, custom_taxes, custom_properties, invoicing_entity_id, connected_account_id,
+  balance_minor, created_at, updated_at, archived_at`;
+
+const ORDER_COLUMN: Record<CustomerOrderColumn, string> = {
+  name: 'lower(name)',
+  email: 'billing_email',
+  alias: 'alias',
+  created_at: 'created_at',
+};
+
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+export async function insertCustomer(db: Queryable, tenantId: string, row: CustomerRow): Promise<void> {
+  await scoped(db, tenantId).query(
+    `INSERT INTO customers (tenant_id, id, name, alias, billing_email, invoicing_emails, phone, currency, billing_address,
+       shipping_address, vat_number, is_tax_exempt, reverse_charge, custom_taxes, custom_properties, invoicing_entity_id,
+       connected_account_id, balance_minor, created_at, updated_at, archived_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
+    [
+      row.id, row.name, row.alias, row.billing_email, json(row.invoicing_emails), row.phone, row.currency,
+      json(row.billing_address), json(row.shipping_address), row.vat_number, row.is_tax_exempt, row.reverse_charge,
+      json(row.custom_taxes), json(row.custom_properties), row.invoicing_entity_id, row.connected_account_id,
+      row.balance_minor, row.created_at, row.updated_at, row.archived_at,
+    ],
+  );
+}
+
+/** Writes every editable column (PUT and PATCH both end here with the merged row). */
+export async function updateCustomer(db: Queryable, tenantId: string, row: CustomerRow): Promise<void> {
+  await scoped(db, tenantId).query(
+    `UPDATE customers SET name = $3, alias = $4, billing_email = $5, invoicing_emails = $6, phone = $7, currency = $8,
+       billing_address = $9, shipping_address = $10, vat_number = $11, is_tax_exempt = $12, reverse_charge = $13,
+       custom_taxes = $14, custom_properties = $15, invoicing_entity_id = $16, updated_at = $17, archived_at = $18
+     WHERE tenant_id = $1 AND id = $2`,
+    [
+      row.id, row.name, row.alias, row.billing_email, json(row.invoicing_emails), row.phone, row.currency,
+      json(row.billing_address), json(row.shipping_address), row.vat_number, row.is_tax_exempt, row.reverse_charge,
+      json(row.custom_taxes), json(row.custom_properties), row.invoicing_entity_id, row.updated_at, row.archived_at,
+    ],
+  );
+}
+
+/** By id first, then by alias (an alias may never shadow another customer's id). */
+export async function findCustomer(db: Queryable, tenantId: string, idOrAlias: string, lock = false): Promise<CustomerRow | undefined> {
+  return scoped(db, tenantId).one<CustomerRow>(
+    `SELECT ${COLUMNS} FROM customers WHERE tenant_id = $1 AND (id = $2 OR alias = $2)
+     ORDER BY (id = $2) DESC LIMIT 1${lock ? ' FOR UPDATE' : ''}`,
+    [idOrAlias],
+  );
+}
+
+export async function listCustomers(
+  db: Queryable,
+  tenantId: string,
+  filter: { search?: string; archived?: boolean },
+  order: OrderBy<CustomerOrderColumn>,
+  page: PageRequest,
+): Promise<{ rows: CustomerRow[]; total: number }> {
+  // `archived` absent: active customers only; true: archived only; false: active only.
+  const where = `tenant_id = $1
+    AND ($2::text IS NULL OR name ILIKE '%' || $2 || '%' OR alias ILIKE '%' || $2 || '%' OR billing_email ILIKE '%' || $2 || '%' OR id = $2)
+    AND (archived_at IS NOT NULL) = $3`;
+  const params = [filter.search ?? null, filter.archived ?? false];
+  const direction = order.direction === 'desc' ? 'DESC' : 'ASC';
+  const rows = await scoped(db, tenantId).query<CustomerRow>(
+    `SELECT ${COLUMNS} FROM customers WHERE ${where}
+     ORDER BY ${ORDER_COLUMN[order.column]} ${direction} NULLS LAST, id ${direction} LIMIT $4 OFFSET $5`,
+    [...params, page.perPage, page.page * page.perPage],
+  );
+  const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM customers WHERE ${where}`, params);
+  return { rows, total: Number(count?.n ?? 0n) };
+}
+
+/**
+ * Moves the balance by `amountMinor` (positive = credit added, negative = consumed) and records
+ * the movement. Returns the new balance, or undefined when it would go below zero.
+ */
+export async function moveBalance(
+  db: Queryable,
+  tenantId: string,
+  move: { id: string; customerId: string; amountMinor: bigint; reason: string; invoiceId: string | null; note: string | null; at: Date },
+): Promise<bigint | undefined> {
+  const updated = await scoped(db, tenantId).one<{ balance_minor: bigint }>(
+    `UPDATE customers SET balance_minor = balance_minor + $3, updated_at = $4
+     WHERE tenant_id = $1 AND id = $2 AND balance_minor + $3 >= 0 RETURNING balance_minor`,
+    [move.customerId, move.amountMinor, move.at],
+  );
+  if (!updated) return undefined;
+  await scoped(db, tenantId).query(
+    `INSERT INTO customer_balance_transactions (tenant_id, id, customer_id, amount_minor, balance_after_minor, reason, invoice_id, note, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [move.id, move.customerId, move.amountMinor, updated.balance_minor, move.reason, move.invoiceId, move.note, move.at],
+  );
+  return updated.balance_minor;
+}

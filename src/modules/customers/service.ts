@@ -1,0 +1,250 @@
+import type { Clock } from '../../kernel/clock.js';
+import { badRequest, conflict, notFound } from '../../kernel/errors.js';
+import { newId } from '../../kernel/ids.js';
+import { currencyExponent, parseAmountMinor, parseDecimal } from '../../kernel/money.js';
+import { paginationMeta, parseOrderBy, pageRequest, type Page } from '../../kernel/paging.js';
+import type { Pool, Queryable } from '../../db/pool.js';
+import { isUniqueViolation, withTx } from '../../db/tx.js';
+import { writeOutboxEvent } from '../../db/outbox.js';
+import { scoped } from '../../db/tenant-scope.js';
+import * as repo from './repository.js';
+import type { CustomerOrderColumn, CustomerRow, CustomTax } from './repository.js';
+import type { CustomerCreateBody, CustomerPatchBody, CustomerUpdateBody } from './schemas.js';
+import { customerEventData } from './events.js';
+
+/**
+ * Subscriptions sit after customers in the module order, so they tell us (through this
+ * function, wired in main.ts) whether a customer still has a subscription that is not over.
+ */
+export type CustomerSubscriptionCheck = (db: Queryable, tenantId: string, customerId: string) => Promise<{ live: number; total: number }>;
+
+export interface CustomerListQuery {
+  page?: number;
+  per_page?: number;
+  order_by?: string;
+  search?: string;
+  archived?: boolean;
+}
+
+const MAX_CUSTOM_PROPERTIES = 50;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function checkEmail(value: string | null | undefined, field: string): void {
+  if (value !== null && value !== undefined && !EMAIL.test(value)) throw badRequest(`${field} '${value}' is not an e-mail address`);
+}
+
+function checkTaxes(taxes: CustomTax[]): CustomTax[] {
+  return taxes.map((tax, index) => {
+    let rate;
+    try {
+      rate = parseDecimal(tax.rate);
+    } catch {
+      throw badRequest(`custom_taxes[${index}].rate must be a decimal string such as "0.2"`);
+    }
+    if (rate.lt(0) || rate.gt(1)) throw badRequest(`custom_taxes[${index}].rate must be a fraction between 0 and 1`);
+    return { name: tax.name, rate: tax.rate, tax_code: tax.tax_code };
+  });
+}
+
+/** Checks a merged row before it is written: the invariants every operation shares. */
+function validate(row: CustomerRow): void {
+  if (!row.name.trim()) throw badRequest('name must not be empty');
+  if (row.alias !== null && !row.alias.trim()) throw badRequest('alias must not be blank');
+  currencyExponent(row.currency);
+  checkEmail(row.billing_email, 'billing_email');
+  row.invoicing_emails.forEach((email, index) => checkEmail(email, `invoicing_emails[${index}]`));
+  row.custom_taxes = checkTaxes(row.custom_taxes);
+  if (Object.keys(row.custom_properties).length > MAX_CUSTOM_PROPERTIES) {
+    throw badRequest(`custom_properties may hold at most ${MAX_CUSTOM_PROPERTIES} keys`);
+  }
+  if (row.reverse_charge && !row.vat_number) throw badRequest('reverse_charge needs a vat_number');
+  if (row.reverse_charge && row.is_tax_exempt) throw badRequest('is_tax_exempt and reverse_charge cannot both be true');
+}
+
+export function createCustomersService(deps: { pool: Pool; clock: Clock; subscriptions?: CustomerSubscriptionCheck }) {
+  const { pool, clock } = deps;
+  const subscriptionsOf = (db: Queryable, tenantId: string, customerId: string) =>
+    deps.subscriptions ? deps.subscriptions(db, tenantId, customerId) : Promise.resolve({ live: 0, total: 0 });
+
+  async function requireCustomer(db: Queryable, tenantId: string, idOrAlias: string, lock = false): Promise<CustomerRow> {
+    const row = await repo.findCustomer(db, tenantId, idOrAlias, lock);
+    if (!row) throw notFound('customer');
+    return row;
+  }
+
+  async function write(tx: Queryable, tenantId: string, row: CustomerRow, insert: boolean): Promise<void> {
+    try {
+      if (insert) await repo.insertCustomer(tx, tenantId, row);
+      else await repo.updateCustomer(tx, tenantId, row);
+    } catch (error) {
+      if (isUniqueViolation(error, 'customers_alias_key')) throw conflict(`alias '${row.alias}' is already used by another customer`);
+      throw error;
+    }
+  }
+
+  async function createCustomer(tenantId: string, input: CustomerCreateBody): Promise<CustomerRow> {
+    const now = clock.now();
+    const row: CustomerRow = {
+      id: newId('customer', now.getTime()),
+      name: input.name.trim(),
+      alias: input.alias ?? null,
+      billing_email: input.billing_email ?? null,
+      invoicing_emails: input.invoicing_emails ?? [],
+      phone: input.phone ?? null,
+      currency: input.currency,
+      billing_address: (input.billing_address as CustomerRow['billing_address']) ?? null,
+      shipping_address: (input.shipping_address as CustomerRow['shipping_address']) ?? null,
+      vat_number: input.vat_number ?? null,
+      is_tax_exempt: input.is_tax_exempt ?? false,
+      reverse_charge: input.reverse_charge ?? false,
+      custom_taxes: input.custom_taxes ?? [],
+      custom_properties: input.custom_properties ?? {},
+      invoicing_entity_id: input.invoicing_entity_id ?? null,
+      connected_account_id: input.connected_account_id ?? null,
+      balance_minor: 0n,
+      created_at: now,
+      updated_at: now,
+      archived_at: null,
+    };
+    validate(row);
+    return withTx(pool, async (tx) => {
+      await write(tx, tenantId, row, true);
+      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'customer.created', objectId: row.id, data: customerEventData(row) });
+      return row;
+    });
+  }
+
+  /** Shared tail of PUT and PATCH: currency is frozen once the customer has billing history. */
+  async function saveChanges(tenantId: string, idOrAlias: string, merge: (current: CustomerRow) => CustomerRow): Promise<CustomerRow> {
+    return withTx(pool, async (tx) => {
+      const current = await requireCustomer(tx, tenantId, idOrAlias, true);
+      const next = { ...merge(current), updated_at: clock.now() };
+      validate(next);
+      if (next.currency !== current.currency) {
+        const subscriptions = await subscriptionsOf(tx, tenantId, current.id);
+        if (subscriptions.total > 0 || current.balance_minor !== 0n) {
+          throw badRequest('currency cannot change once the customer has subscriptions or a balance');
+        }
+      }
+      await write(tx, tenantId, next, false);
+      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'customer.updated', objectId: next.id, data: customerEventData(next) });
+      return next;
+    });
+  }
+
+  const replaceCustomer = (tenantId: string, idOrAlias: string, input: CustomerUpdateBody) =>
+    saveChanges(tenantId, idOrAlias, (current) => ({
+      ...current,
+      name: input.name.trim(),
+      alias: input.alias ?? null,
+      billing_email: input.billing_email ?? null,
+      invoicing_emails: input.invoicing_emails,
+      phone: input.phone ?? null,
+      currency: input.currency,
+      billing_address: (input.billing_address as CustomerRow['billing_address']) ?? null,
+      shipping_address: (input.shipping_address as CustomerRow['shipping_address']) ?? null,
+      vat_number: input.vat_number ?? null,
+      is_tax_exempt: input.is_tax_exempt ?? false,
+      reverse_charge: input.reverse_charge ?? false,
+      custom_taxes: input.custom_taxes,
+      custom_properties: input.custom_properties ?? {},
+      invoicing_entity_id: input.invoicing_entity_id ?? null,
+    }));
+
+  const patchCustomer = (tenantId: string, idOrAlias: string, input: CustomerPatchBody) =>
+    saveChanges(tenantId, idOrAlias, (current) => {
+      const pick = <K extends keyof CustomerPatchBody & keyof CustomerRow>(key: K, fallback: CustomerRow[K]): CustomerRow[K] =>
+        input[key] === undefined ? current[key] : ((input[key] ?? fallback) as CustomerRow[K]);
+      return {
+        ...current,
+        // name and currency are required on a customer: null leaves them unchanged.
+        name: input.name?.trim() || current.name,
+        currency: input.currency ?? current.currency,
+        alias: pick('alias', null),
+        billing_email: pick('billing_email', null),
+        invoicing_emails: pick('invoicing_emails', []),
+        phone: pick('phone', null),
+        billing_address: pick('billing_address', null),
+        shipping_address: pick('shipping_address', null),
+        vat_number: pick('vat_number', null),
+        is_tax_exempt: pick('is_tax_exempt', false),
+        reverse_charge: pick('reverse_charge', false),
+        custom_taxes: pick('custom_taxes', []),
+        custom_properties: pick('custom_properties', {}),
+        invoicing_entity_id: pick('invoicing_entity_id', null),
+      };
+    });
+
+  async function listCustomers(tenantId: string, query: CustomerListQuery): Promise<Page<CustomerRow>> {
+    const page = pageRequest(query.page, query.per_page);
+    const order = parseOrderBy<CustomerOrderColumn>(query.order_by, ['name', 'email', 'alias', 'created_at'], { column: 'created_at', direction: 'desc' });
+    const { rows, total } = await repo.listCustomers(pool, tenantId, { search: query.search || undefined, archived: query.archived }, order, page);
+    return { data: rows, pagination_meta: paginationMeta(page, total) };
+  }
+
+  /** Archiving hides the customer and blocks new subscriptions; live subscriptions must end first. */
+  async function archiveCustomer(tenantId: string, idOrAlias: string): Promise<void> {
+    await withTx(pool, async (tx) => {
+      const current = await requireCustomer(tx, tenantId, idOrAlias, true);
+      if (current.archived_at) return;
+      const { live } = await subscriptionsOf(tx, tenantId, current.id);
+      if (live > 0) {
+        throw conflict(`customer has ${live} subscription(s) that are not cancelled or ended; cancel them before archiving`);
+      }
+      const next = { ...current, archived_at: clock.now(), updated_at: clock.now() };
+      await repo.updateCustomer(tx, tenantId, next);
+      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'customer.archived', objectId: next.id, data: customerEventData(next) });
+    });
+  }
+
+  async function unarchiveCustomer(tenantId: string, idOrAlias: string): Promise<CustomerRow> {
+    return withTx(pool, async (tx) => {
+      const current = await requireCustomer(tx, tenantId, idOrAlias, true);
+      if (!current.archived_at) throw badRequest('customer is not archived');
+      const next = { ...current, archived_at: null, updated_at: clock.now() };
+      await repo.updateCustomer(tx, tenantId, next);
+      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'customer.unarchived', objectId: next.id, data: customerEventData(next) });
+      return next;
+    });
+  }
+
+  /** Adds credit to the customer's balance (a decimal string in the customer's currency). */
+  async function topUpBalance(tenantId: string, idOrAlias: string, input: { amount: string; note?: string | null }): Promise<CustomerRow> {
+    return withTx(pool, async (tx) => {
+      const current = await requireCustomer(tx, tenantId, idOrAlias, true);
+      let amountMinor: bigint;
+      try {
+        amountMinor = parseAmountMinor(input.amount, current.currency);
+      } catch (error) {
+        throw badRequest(`amount must be a decimal string with at most ${currencyExponent(current.currency)} decimals for ${current.currency}: ${(error as Error).message}`);
+      }
+      if (amountMinor === 0n) throw badRequest('amount must not be zero');
+      const balance = await repo.moveBalance(tx, tenantId, {
+        id: newId('customerBalanceTransaction', clock.now().getTime()),
+        customerId: current.id,
+        amountMinor,
+        reason: amountMinor > 0n ? 'TOP_UP' : 'MANUAL_DEBIT',
+        invoiceId: null,
+        note: input.note ?? null,
+        at: clock.now(),
+      });
+      if (balance === undefined) throw badRequest('amount would make the balance negative');
+      const next = { ...current, balance_minor: balance, updated_at: clock.now() };
+      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'customer.updated', objectId: next.id, data: customerEventData(next) });
+      return next;
+    });
+  }
+
+  return {
+    createCustomer,
+    getCustomer: (tenantId: string, idOrAlias: string) => requireCustomer(pool, tenantId, idOrAlias),
+    listCustomers,
+    replaceCustomer,
+    patchCustomer,
+    archiveCustomer,
+    unarchiveCustomer,
+    topUpBalance,
+  };
+}
+
+export type CustomersService = ReturnType<typeof createCustomersService>;

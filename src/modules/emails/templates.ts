@@ -1,0 +1,77 @@
+/** What each kind of customer e-mail says. Rendered from the event data stored with the message. */
+export type EmailKind = 'INVOICE' | 'PAYMENT_RECEIPT' | 'CREDIT_NOTE';
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** `49.00 EUR`; amounts arrive as decimal strings in the event data. */
+function amount(data: Record<string, unknown>, field: string): string | undefined {
+  const value = str(data[field]) ?? (typeof data[field] === 'number' || typeof data[field] === 'bigint' ? String(data[field]) : undefined);
+  return value === undefined ? undefined : `${value} ${str(data.currency) ?? ''}`.trim();
+}
+
+function render(subject: string, greeting: string, facts: Array<[string, string | undefined]>, closing: string, senderName: string): RenderedEmail {
+  const shown = facts.filter((f): f is [string, string] => f[1] !== undefined);
+  const text = [greeting, '', ...shown.map(([k, v]) => `${k}: ${v}`), '', closing, '', senderName, ''].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family: sans-serif">',
+    `<p>${escapeHtml(greeting)}</p>`,
+    '<table>',
+    ...shown.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`),
+    '</table>',
+    `<p>${escapeHtml(closing)}</p>`,
+    `<p>${escapeHtml(senderName)}</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject, text, html };
+}
+
+export function renderEmail(kind: EmailKind, data: Record<string, unknown>, senderName: string): RenderedEmail {
+  switch (kind) {
+    case 'INVOICE': {
+      const number = str(data.invoice_number) ?? str(data.invoice_id) ?? '';
+      return render(
+        `Invoice ${number} from ${senderName}`,
+        `Your invoice ${number} is ready; the PDF is attached.`,
+        [['Invoice number', number], ['Total', amount(data, 'total')], ['Amount due', amount(data, 'amount_due')], ['Due date', str(data.due_date)]],
+        'Thank you for your business.',
+        senderName,
+      );
+    }
+    case 'PAYMENT_RECEIPT': {
+      const number = str(data.invoice_number) ?? str(data.invoice_id) ?? '';
+      return render(
+        `Receipt for invoice ${number} from ${senderName}`,
+        `We received your payment for invoice ${number}.`,
+        [['Invoice number', number], ['Amount paid', amount(data, 'total')]],
+        'Thank you for your payment.',
+        senderName,
+      );
+    }
+    case 'CREDIT_NOTE': {
+      const number = str(data.credit_note_number) ?? str(data.credit_note_id) ?? '';
+      return render(
+        `Credit note ${number} from ${senderName}`,
+        `A credit note ${number} was issued for your invoice.`,
+        [['Credit note number', number], ['Total', amount(data, 'total')], ['Refunded', amount(data, 'refunded_amount_cents')], ['Credited to your balance', amount(data, 'credited_amount_cents')]],
+        'The credit note PDF is attached when available.',
+        senderName,
+      );
+    }
+  }
+}
+
+/** Which outbox events mail the customer, and as what. */
+export const EMAIL_KIND_BY_EVENT: Record<string, EmailKind> = {
+  'invoice.finalized': 'INVOICE',
+  'invoice.paid': 'PAYMENT_RECEIPT',
+  'credit_note.finalized': 'CREDIT_NOTE',
+};

@@ -1,0 +1,9 @@
+export { createFeaturesService } from './service.js';
+export type { FeaturesService } from './service.js';
+export { featureRoutes } from './routes.js';
+export { findFeature } from './lookup.js';
+export type { FeatureRef } from './lookup.js';
+export { parseEntitlementValue, parseResetPeriod, FEATURE_STATUSES, FEATURE_TYPES, RESET_PERIOD_TYPES, CALENDAR_UNITS } from './values.js';
+export type { EntitlementValue, ResetPeriod, FeatureStatus, FeatureType, FeatureTypeName, CalendarUnit } from './values.js';
+/** Wire schemas of an entitlement, for modules that return entitlements (plans, add-ons, subscriptions). */
+export { EntitlementSchema, EntitlementValueSchema, ResetPeriodSchema } from './schemas.js';

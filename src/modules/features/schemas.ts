@@ -1,0 +1,89 @@
+import { Type } from 'typebox';
+import { iso, Nullable } from '../../http/schemas.js';
+import type { FeatureRow } from './repository.js';
+import { CALENDAR_UNITS, FEATURE_STATUSES, FEATURE_TYPES, RESET_PERIOD_TYPES } from './values.js';
+
+export const ResetPeriodSchema = Type.Object(
+  {
+    type: Type.Enum(RESET_PERIOD_TYPES),
+    unit: Type.Optional(Type.Enum(CALENDAR_UNITS)),
+    interval: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { description: 'BILLING_CYCLE {}, NEVER {}, CALENDAR | FIXED_WINDOW | SLIDING_WINDOW {unit, interval}' },
+);
+
+/** Tagged by `type` (BOOLEAN or METERED); checked against the feature's type in values.ts. */
+export const EntitlementValueSchema = Type.Object(
+  {
+    type: Type.Optional(Type.Enum(FEATURE_TYPES)),
+    enabled: Type.Optional(Type.Boolean({ description: 'BOOLEAN: required. METERED: kill switch, default true' })),
+    limit: Type.Optional(Nullable(Type.String({ description: 'METERED: decimal cap on usage; null = unlimited' }))),
+    reset_period: Type.Optional(Nullable(ResetPeriodSchema)),
+  },
+  { description: 'BOOLEAN {enabled}, METERED {enabled, limit, reset_period}' },
+);
+
+export const EntitlementSchema = Type.Object({
+  id: Type.String(),
+  feature_id: Type.String(),
+  value: EntitlementValueSchema,
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+
+export const FeatureTypeSchema = Type.Object(
+  { type: Type.Enum(FEATURE_TYPES), metric_id: Type.Optional(Type.String()) },
+  { description: 'BOOLEAN {} or METERED {metric_id}' },
+);
+
+export const Feature = Type.Object({
+  id: Type.String(),
+  code: Type.String({ description: 'Unique key used to reference this feature in your code. Cannot be changed after creation.' }),
+  name: Type.String(),
+  description: Type.Optional(Nullable(Type.String())),
+  status: Type.Enum(FEATURE_STATUSES),
+  feature_type: FeatureTypeSchema,
+  entitlement: Type.Optional(Nullable(EntitlementSchema)),
+  product: Type.Optional(Nullable(Type.Object({ id: Type.String(), name: Type.String() }))),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export const CreateFeatureRequest = Type.Object({
+  code: Type.String({ description: '1 to 128 lower-case letters, digits, - or _; unique per tenant; immutable' }),
+  name: Type.String({ minLength: 1 }),
+  description: Type.Optional(Nullable(Type.String())),
+  feature_type: FeatureTypeSchema,
+  product_id: Type.Optional(Nullable(Type.String())),
+  entitlement: Type.Optional(Nullable(Type.Object({ value: EntitlementValueSchema }, { description: 'feature-level default entitlement' }))),
+});
+
+/** Spec section 4: only name and description; code, feature_type and product are refused as immutable. */
+export const UpdateFeatureRequest = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1 })),
+  description: Type.Optional(Nullable(Type.String())),
+});
+
+export const SetEntitlementRequest = Type.Object({ value: EntitlementValueSchema });
+
+export function featureToWire(row: FeatureRow) {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    description: row.description,
+    status: row.status,
+    feature_type: row.feature_type === 'METERED' ? { type: 'METERED' as const, metric_id: row.metric_id! } : { type: 'BOOLEAN' as const },
+    entitlement:
+      row.default_entitlement_id && row.default_entitlement_value
+        ? {
+            id: row.default_entitlement_id,
+            feature_id: row.id,
+            value: row.default_entitlement_value,
+            created_at: iso(row.default_entitlement_created_at!),
+            updated_at: iso(row.default_entitlement_updated_at!),
+          }
+        : null,
+    product: row.product_id ? { id: row.product_id, name: row.product_name ?? '' } : null,
+    created_at: iso(row.created_at),
+  };
+}

@@ -1,0 +1,19 @@
+// What other modules and the composition root may use from invoices.
+export { createInvoicesService } from './service.js';
+export type { InvoicesService } from './service.js';
+export { createInvoiceLifecycle, finalizeInTx, RENDER_PDF_TASK } from './lifecycle.js';
+export type { InvoiceLifecycle, DraftRefresher } from './lifecycle.js';
+export { createInvoicingEntitiesService, ensureDefaultEntity, findEntity, formatDocumentNumber, sellerDetails } from './entities.js';
+export type { InvoicingEntitiesService, InvoicingEntityRow } from './entities.js';
+export { invoiceRoutes, PdfResponse } from './routes.js';
+export { findInvoice, loadDetail, findDocument, insertDocument } from './repository.js';
+export type { InvoiceRow, InvoiceDetail, InvoiceLineRow, DocumentRow } from './repository.js';
+export { creditBalance } from './customer.js';
+export { partyLines, sha256Hex } from './documents.js';
+export { taxName, type DraftInvoiceInput, type LineDetail } from './drafts.js';
+export { exemptionType, taxBreakdownToWire } from './schemas.js';
+export { createInvoicing, FINALIZE_DUE_TASK, BILLING_RUN_TASK, scheduleBillingRuns } from './module.js';
+export { dueInvoices } from './billing/run.js';
+export type { BillingRun, DueInvoice } from './billing/run.js';
+export type { Invoicing } from './module.js';
+export { invoiceEventData } from './events.js';

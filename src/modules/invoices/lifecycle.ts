@@ -1,0 +1,197 @@
+import type { Clock } from '../../kernel/clock.js';
+import { badRequest, conflict, notFound } from '../../kernel/errors.js';
+import { parseAmountMinor } from '../../kernel/money.js';
+import type { Pool, Queryable } from '../../db/pool.js';
+import { withTx } from '../../db/tx.js';
+import { scoped } from '../../db/tenant-scope.js';
+import { writeOutboxEvent } from '../../db/outbox.js';
+import { enqueueJob } from '../../jobs/queue.js';
+import { addDays } from '../../domain/index.js';
+import { findEntity, formatDocumentNumber } from './entities.js';
+import { consumeBalance, creditBalance } from './customer.js';
+import { invoiceEventData } from './events.js';
+import * as repo from './repository.js';
+import type { InvoiceRow } from './repository.js';
+
+export const RENDER_PDF_TASK = 'invoices.render_pdf';
+
+/** Recomputes a draft from current data (late usage) in the caller's tx; supplied by billing. */
+export type DraftRefresher = (tx: Queryable, tenantId: string, draft: InvoiceRow) => Promise<InvoiceRow>;
+
+async function emit(tx: Queryable, tenantId: string, clock: Clock, type: string, invoice: InvoiceRow): Promise<void> {
+  await writeOutboxEvent(scoped(tx, tenantId), clock, { type, objectId: invoice.id, data: invoiceEventData(invoice) });
+}
+
+/** Payment reference: the number without separators, as bank transfers mangle them. */
+export function paymentReference(invoiceNumber: string): string {
+  return invoiceNumber.replace(/[^A-Za-z0-9]/g, '');
+}
+
+/**
+ * DRAFT -> FINALIZED in the caller's tx: last refresh, gapless number from the entity counter
+ * (row-locked, so concurrent finalizations queue instead of sharing a number), due date, balance
+ * applied, events, then the PDF job. Finalizing a finalized invoice returns it unchanged.
+ */
+export async function finalizeInTx(tx: Queryable, tenantId: string, clock: Clock, invoiceId: string, refresh?: DraftRefresher): Promise<InvoiceRow> {
+  let invoice = await repo.findInvoice(tx, tenantId, invoiceId, true);
+  if (!invoice) throw notFound('invoice');
+  if (invoice.status === 'FINALIZED') return invoice;
+  if (invoice.status !== 'DRAFT') throw conflict(`invoice is ${invoice.status}; only a DRAFT can be finalized`);
+  if (refresh && invoice.subscription_id) invoice = await refresh(tx, tenantId, invoice);
+  const entity = await findEntity(tx, tenantId, invoice.invoicing_entity_id, true);
+  if (!entity) throw notFound('invoicing entity');
+  const now = clock.now();
+  const number = formatDocumentNumber(entity.invoice_number_prefix, entity.next_invoice_number);
+  await scoped(tx, tenantId).query(
+    `UPDATE invoicing_entities SET next_invoice_number = next_invoice_number + 1 WHERE tenant_id = $1 AND id = $2`,
+    [entity.id],
+  );
+  const payableMinor = invoice.total_minor > 0n ? invoice.total_minor : 0n;
+  const appliedMinor = await consumeBalance(tx, tenantId, clock, invoice.customer_id, invoice.currency, payableMinor, invoice.id);
+  const carriedMinor = invoice.total_minor < 0n ? -invoice.total_minor : 0n;
+  if (carriedMinor > 0n) await creditBalance(tx, tenantId, clock, invoice.customer_id, carriedMinor, 'NEGATIVE_INVOICE', invoice.id);
+  const amountDueMinor = payableMinor - appliedMinor;
+  const next: InvoiceRow = {
+    ...invoice,
+    status: 'FINALIZED',
+    invoice_number: number,
+    reference: paymentReference(number),
+    due_date: addDays(invoice.invoice_date, invoice.net_terms),
+    applied_credits_minor: appliedMinor,
+    amount_due_minor: amountDueMinor,
+    credit_carried_forward_minor: carriedMinor,
+    finalize_after: null,
+    finalized_at: now,
+    updated_at: now,
+    // nothing left to pay (100 % coupon, credit, zero usage): settled at once
+    ...(amountDueMinor === 0n ? { payment_status: 'PAID' as const, paid_at: now } : {}),
+  };
+  await repo.updateInvoice(tx, tenantId, next);
+  await emit(tx, tenantId, clock, 'invoice.finalized', next);
+  if (next.payment_status === 'PAID') await emit(tx, tenantId, clock, 'invoice.paid', next);
+  await enqueueJob(tx, RENDER_PDF_TASK, { tenant_id: tenantId, invoice_id: next.id }, { jobKey: `${RENDER_PDF_TASK}:${next.id}` });
+  return next;
+}
+
+export interface MarkPaidInput {
+  /** Decimal string; defaults to what is still due. */
+  amount?: string;
+  paid_at?: string;
+}
+
+export function createInvoiceLifecycle(deps: { pool: Pool; clock: Clock; refresh?: () => DraftRefresher | undefined }) {
+  const { pool, clock } = deps;
+
+  async function locked(tx: Queryable, tenantId: string, invoiceId: string): Promise<InvoiceRow> {
+    const invoice = await repo.findInvoice(tx, tenantId, invoiceId, true);
+    if (!invoice) throw notFound('invoice');
+    return invoice;
+  }
+
+  async function finalize(tenantId: string, invoiceId: string): Promise<InvoiceRow> {
+    return withTx(pool, (tx) => finalizeInTx(tx, tenantId, clock, invoiceId, deps.refresh?.()));
+  }
+
+  /**
+   * VOID: a draft is discarded; a finalized invoice is cancelled if nothing was paid and no
+   * credit note is open against it. Balance it consumed goes back to the customer. Unlike the
+   * reference, voiding never credits the unpaid total to the balance.
+   */
+  async function voidInvoice(tenantId: string, invoiceId: string): Promise<InvoiceRow> {
+    return withTx(pool, async (tx) => {
+      const invoice = await locked(tx, tenantId, invoiceId);
+      if (invoice.status === 'VOID') return invoice;
+      if (invoice.status === 'UNCOLLECTIBLE') throw conflict('invoice is UNCOLLECTIBLE; that status is final');
+      if (invoice.payment_status !== 'UNPAID' && invoice.amount_paid_minor > 0n) {
+        throw conflict(`invoice is ${invoice.payment_status}; issue a credit note instead of voiding it`);
+      }
+      const notes = await scoped(tx, tenantId).one<{ n: bigint }>(
+        `SELECT count(*) AS n FROM credit_notes WHERE tenant_id = $1 AND invoice_id = $2 AND status <> 'VOIDED'`,
+        [invoice.id],
+      );
+      if ((notes?.n ?? 0n) > 0n) throw conflict('invoice has credit notes; void them before voiding the invoice');
+      if (invoice.applied_credits_minor > 0n) {
+        await creditBalance(tx, tenantId, clock, invoice.customer_id, invoice.applied_credits_minor, 'INVOICE_VOIDED', invoice.id);
+      }
+      if (invoice.credit_carried_forward_minor > 0n) {
+        await creditBalance(tx, tenantId, clock, invoice.customer_id, -invoice.credit_carried_forward_minor, 'INVOICE_VOIDED', invoice.id);
+      }
+      const now = clock.now();
+      const next: InvoiceRow = { ...invoice, status: 'VOID', voided_at: now, updated_at: now, finalize_after: null, amount_due_minor: 0n };
+      await repo.updateInvoice(tx, tenantId, next);
+      await emit(tx, tenantId, clock, 'invoice.voided', next);
+      return next;
+    });
+  }
+
+  async function markUncollectible(tenantId: string, invoiceId: string): Promise<InvoiceRow> {
+    return withTx(pool, async (tx) => {
+      const invoice = await locked(tx, tenantId, invoiceId);
+      if (invoice.status === 'UNCOLLECTIBLE') return invoice;
+      if (invoice.status !== 'FINALIZED') throw conflict(`invoice is ${invoice.status}; only a FINALIZED invoice can be marked uncollectible`);
+      if (invoice.payment_status === 'PAID') throw conflict('invoice is PAID; nothing left to collect');
+      const now = clock.now();
+      const next: InvoiceRow = { ...invoice, status: 'UNCOLLECTIBLE', marked_as_uncollectible_at: now, updated_at: now };
+      await repo.updateInvoice(tx, tenantId, next);
+      return next;
+    });
+  }
+
+  /** Records a payment received outside the service (bank transfer, cheque). */
+  async function markPaid(tenantId: string, invoiceId: string, input: MarkPaidInput): Promise<InvoiceRow> {
+    const paidAt = input.paid_at === undefined ? undefined : new Date(input.paid_at);
+    if (paidAt !== undefined && Number.isNaN(paidAt.getTime())) throw badRequest('paid_at must be an RFC 3339 date-time');
+    return withTx(pool, async (tx) => {
+      const invoice = await locked(tx, tenantId, invoiceId);
+      if (invoice.status !== 'FINALIZED') throw conflict(`invoice is ${invoice.status}; only a FINALIZED invoice can be marked paid`);
+      if (invoice.payment_status === 'PAID') throw conflict('invoice is already PAID');
+      const remainingMinor = invoice.amount_due_minor - invoice.amount_paid_minor;
+      let amountMinor = remainingMinor;
+      if (input.amount !== undefined) {
+        try {
+          amountMinor = parseAmountMinor(input.amount, invoice.currency);
+        } catch {
+          throw badRequest(`amount must be a decimal string with at most the ${invoice.currency} minor-unit digits, got '${input.amount}'`);
+        }
+        if (amountMinor <= 0n) throw badRequest('amount must be above zero');
+        if (amountMinor > remainingMinor) throw badRequest(`amount must not exceed what is still due`);
+      }
+      const now = clock.now();
+      const paidMinor = invoice.amount_paid_minor + amountMinor;
+      const fullyPaid = paidMinor >= invoice.amount_due_minor;
+      const next: InvoiceRow = {
+        ...invoice,
+        amount_paid_minor: paidMinor,
+        payment_status: fullyPaid ? 'PAID' : 'PARTIALLY_PAID',
+        paid_at: fullyPaid ? (paidAt ?? now) : invoice.paid_at,
+        updated_at: now,
+      };
+      await repo.updateInvoice(tx, tenantId, next);
+      if (fullyPaid) await emit(tx, tenantId, clock, 'invoice.paid', next);
+      return next;
+    });
+  }
+
+  /**
+   * The grace-period finalizer: every draft whose `finalize_after` has passed on the clock, one
+   * transaction each, so one bad invoice does not hold the others back. Returns how many it finalized.
+   */
+  async function finalizeDueDrafts(limit = 500): Promise<number> {
+    const due = await repo.dueDraftIds(pool, clock.now(), limit);
+    let finalized = 0;
+    for (const { tenant_id: tenantId, id } of due) {
+      await withTx(pool, async (tx) => {
+        const invoice = await repo.findInvoice(tx, tenantId, id, true);
+        if (!invoice || invoice.status !== 'DRAFT') return;
+        await finalizeInTx(tx, tenantId, clock, id, deps.refresh?.());
+        finalized += 1;
+      });
+    }
+    return finalized;
+  }
+
+  return { finalize, voidInvoice, markUncollectible, markPaid, finalizeDueDrafts };
+}
+
+export type InvoiceLifecycle = ReturnType<typeof createInvoiceLifecycle>;
+

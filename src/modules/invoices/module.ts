@@ -1,0 +1,64 @@
+import type { Clock } from '../../kernel/clock.js';
+import type { Pool } from '../../db/pool.js';
+import type { RouteModule } from '../../http/app.js';
+import type { TaskHandler } from '../../jobs/runtime.js';
+import { createInvoicingEntitiesService } from './entities.js';
+import { createInvoiceLifecycle, RENDER_PDF_TASK, type DraftRefresher } from './lifecycle.js';
+import { invoiceRoutes } from './routes.js';
+import { createInvoicesService } from './service.js';
+import { createBillingRun } from './billing/run.js';
+import { upcomingInvoice } from './billing/preview.js';
+import { enqueueJob } from '../../jobs/queue.js';
+import type { Queryable } from '../../db/pool.js';
+
+export const FINALIZE_DUE_TASK = 'invoices.finalize_due';
+/** Creates what is due for every subscription, then finalizes drafts past their grace period. */
+export const BILLING_RUN_TASK = 'billing.run';
+/** Wall-clock pause between two scheduled runs; each run bills as of the business clock. */
+export const BILLING_RUN_INTERVAL_MS = 60_000;
+
+/**
+ * The invoices module assembled for the composition root: services, routes and job tasks.
+ * `setRefresher` lets the billing run plug in the draft refresh (late usage) once it exists.
+ */
+export function createInvoicing(deps: { pool: Pool; clock: Clock }) {
+  const billing = createBillingRun(deps);
+  let refresher: DraftRefresher | undefined = billing.refreshDraft;
+  const entities = createInvoicingEntitiesService(deps);
+  const invoices = createInvoicesService(deps);
+  const lifecycle = createInvoiceLifecycle({ ...deps, refresh: () => refresher });
+  const tasks: Record<string, TaskHandler> = {
+    [RENDER_PDF_TASK]: (payload) => invoices.renderPdfJob(payload),
+    [FINALIZE_DUE_TASK]: async () => {
+      await lifecycle.finalizeDueDrafts();
+    },
+    [BILLING_RUN_TASK]: async (payload) => {
+      try {
+        await billing.runAll();
+        await lifecycle.finalizeDueDrafts();
+      } finally {
+        // periodic: the next run is queued by this one (payload.once stops it, for one-shot runs)
+        if (!payload.once) await scheduleBillingRuns(deps.pool, new Date(Date.now() + BILLING_RUN_INTERVAL_MS));
+      }
+    },
+  };
+  const routes: RouteModule = invoiceRoutes(invoices, lifecycle, entities, (tenantId, subscriptionId) => upcomingInvoice(billing, deps.clock, tenantId, subscriptionId));
+  return {
+    entities,
+    invoices,
+    billing,
+    lifecycle,
+    routes,
+    tasks,
+    setRefresher: (next: DraftRefresher) => {
+      refresher = next;
+    },
+  };
+}
+
+export type Invoicing = ReturnType<typeof createInvoicing>;
+
+/** Queues the periodic billing run (idempotent: one pending run per database, by job key). */
+export async function scheduleBillingRuns(db: Queryable, runAt?: Date): Promise<void> {
+  await enqueueJob(db, BILLING_RUN_TASK, {}, { jobKey: BILLING_RUN_TASK, ...(runAt ? { runAt } : {}) });
+}

@@ -1,0 +1,305 @@
+import type { Queryable } from '../../db/pool.js';
+import { scoped } from '../../db/tenant-scope.js';
+import type { OrderBy, PageRequest } from '../../kernel/paging.js';
+
+export type InvoiceStatus = 'DRAFT' | 'FINALIZED' | 'VOID' | 'UNCOLLECTIBLE';
+export type InvoicePaymentStatus = 'UNPAID' | 'PARTIALLY_PAID' | 'PAID';
+export type InvoiceType = 'RECURRING' | 'ONE_OFF' | 'ADJUSTMENT';
+export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['DRAFT', 'FINALIZED', 'UNCOLLECTIBLE', 'VOID'];
+
+export interface InvoiceRow {
+  id: string;
+  invoicing_entity_id: string;
+  customer_id: string;
+  subscription_id: string | null;
+  invoice_type: InvoiceType;
+  status: InvoiceStatus;
+  payment_status: InvoicePaymentStatus;
+  invoice_number: string | null;
+  currency: string;
+  invoice_date: string;
+  period_start: string | null;
+  period_end: string | null;
+  due_date: string | null;
+  net_terms: number;
+  subtotal_minor: bigint;
+  subtotal_recurring_minor: bigint;
+  discount_minor: bigint;
+  tax_minor: bigint;
+  total_minor: bigint;
+  applied_credits_minor: bigint;
+  amount_due_minor: bigint;
+  amount_paid_minor: bigint;
+  credit_carried_forward_minor: bigint;
+  tax_inclusive: boolean;
+  customer_details: Record<string, unknown>;
+  seller_details: Record<string, unknown>;
+  coupons: { coupon_id: string; name: string; total_minor: string }[];
+  memo: string | null;
+  purchase_order: string | null;
+  reference: string | null;
+  plan_name: string | null;
+  finalize_after: Date | null;
+  pdf_document_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  finalized_at: Date | null;
+  paid_at: Date | null;
+  voided_at: Date | null;
+  marked_as_uncollectible_at: Date | null;
+}
+
+export interface InvoiceLineRow {
+  id: string;
+  invoice_id: string;
+  line_no: number;
+  name: string;
+  description: string | null;
+  category: string;
+  quantity: string | null;
+  unit_price: string | null;
+  start_date: string;
+  end_date: string;
+  amount_minor: bigint;
+  discount_minor: bigint;
+  taxable_minor: bigint;
+  tax_rate: string;
+  tax_treatment: string;
+  tax_country: string | null;
+  tax_minor: bigint;
+  total_minor: bigint;
+  metric_id: string | null;
+}
+
+export interface InvoiceSubLineRow {
+  id: string;
+  invoice_line_id: string;
+  position: number;
+  name: string;
+  quantity: string;
+  unit_price: string;
+  total_minor: bigint;
+  attributes: Record<string, unknown> | null;
+}
+
+export interface TaxBreakdownDbRow {
+  position: number;
+  name: string;
+  treatment: string;
+  tax_rate: string;
+  country: string | null;
+  taxable_minor: bigint;
+  tax_minor: bigint;
+}
+
+/** An invoice with everything the API and the PDF show. */
+export interface InvoiceDetail {
+  invoice: InvoiceRow;
+  lines: (InvoiceLineRow & { sub_lines: InvoiceSubLineRow[] })[];
+  taxBreakdown: TaxBreakdownDbRow[];
+}
+
+const INVOICE_COLUMNS = `id, invoicing_entity_id, customer_id, subscription_id, invoice_type, status, payment_status, invoice_number,
+  currency, invoice_date, period_start, period_end, due_date, net_terms, subtotal_minor, subtotal_recurring_minor, discount_minor,
+  tax_minor, total_minor, applied_credits_minor, amount_due_minor, amount_paid_minor, credit_carried_forward_minor, tax_inclusive,
+  customer_details, seller_details, coupons, memo, purchase_order, reference, plan_name, finalize_after, pdf_document_id,
+  created_at, updated_at, finalized_at, paid_at, voided_at, marked_as_uncollectible_at`;
+
+const LINE_COLUMNS = `id, invoice_id, line_no, name, description, category, quantity, unit_price, start_date, end_date, amount_minor,
+  discount_minor, taxable_minor, tax_rate, tax_treatment, tax_country, tax_minor, total_minor, metric_id`;
+
+function placeholders(count: number): string {
+  return Array.from({ length: count }, (_, index) => `$${index + 1}`).join(', ');
+}
+
+export async function insertInvoice(db: Queryable, tenantId: string, row: InvoiceRow): Promise<void> {
+  await scoped(db, tenantId).query(
+    `INSERT INTO invoices (tenant_id, ${INVOICE_COLUMNS.replace(/\s+/g, ' ')})
+     VALUES (${placeholders(40)})`,
+    [row.id, row.invoicing_entity_id, row.customer_id, row.subscription_id, row.invoice_type, row.status, row.payment_status,
+      row.invoice_number, row.currency, row.invoice_date, row.period_start, row.period_end, row.due_date, row.net_terms,
+      row.subtotal_minor, row.subtotal_recurring_minor, row.discount_minor, row.tax_minor, row.total_minor,
+      row.applied_credits_minor, row.amount_due_minor, row.amount_paid_minor, row.credit_carried_forward_minor, row.tax_inclusive,
+      JSON.stringify(row.customer_details), JSON.stringify(row.seller_details), JSON.stringify(row.coupons), row.memo,
+      row.purchase_order, row.reference, row.plan_name, row.finalize_after, row.pdf_document_id, row.created_at, row.updated_at,
+      row.finalized_at, row.paid_at, row.voided_at, row.marked_as_uncollectible_at],
+  );
+}
+
+/** Writes every mutable column of an invoice back (status, amounts, dates, number...). */
+export async function updateInvoice(db: Queryable, tenantId: string, row: InvoiceRow): Promise<void> {
+  await scoped(db, tenantId).query(
+    `UPDATE invoices SET status = $3, payment_status = $4, invoice_number = $5, due_date = $6, subtotal_minor = $7,
+       subtotal_recurring_minor = $8, discount_minor = $9, tax_minor = $10, total_minor = $11, applied_credits_minor = $12,
+       amount_due_minor = $13, amount_paid_minor = $14, credit_carried_forward_minor = $15, coupons = $16, reference = $17,
+       finalize_after = $18, pdf_document_id = $19, updated_at = $20, finalized_at = $21, paid_at = $22, voided_at = $23,
+       marked_as_uncollectible_at = $24, customer_details = $25
+     WHERE tenant_id = $1 AND id = $2`,
+    [row.id, row.status, row.payment_status, row.invoice_number, row.due_date, row.subtotal_minor, row.subtotal_recurring_minor,
+      row.discount_minor, row.tax_minor, row.total_minor, row.applied_credits_minor, row.amount_due_minor, row.amount_paid_minor,
+      row.credit_carried_forward_minor, JSON.stringify(row.coupons), row.reference, row.finalize_after, row.pdf_document_id,
+      row.updated_at, row.finalized_at, row.paid_at, row.voided_at, row.marked_as_uncollectible_at, JSON.stringify(row.customer_details)],
+  );
+}
+
+export async function findInvoice(db: Queryable, tenantId: string, invoiceId: string, lock = false): Promise<InvoiceRow | undefined> {
+  return scoped(db, tenantId).one<InvoiceRow>(
+    `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE tenant_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+    [invoiceId],
+  );
+}
+
+export async function findPeriodInvoice(
+  db: Queryable, tenantId: string, subscriptionId: string, periodStart: string, periodEnd: string, invoiceType: InvoiceType,
+): Promise<InvoiceRow | undefined> {
+  return scoped(db, tenantId).one<InvoiceRow>(
+    `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE tenant_id = $1 AND subscription_id = $2 AND period_start = $3 AND period_end = $4
+       AND invoice_type = $5`,
+    [subscriptionId, periodStart, periodEnd, invoiceType],
+  );
+}
+
+export interface NewLine {
+  line: InvoiceLineRow;
+  subLines: InvoiceSubLineRow[];
+}
+
+export async function insertLines(db: Queryable, tenantId: string, lines: NewLine[]): Promise<void> {
+  const s = scoped(db, tenantId);
+  for (const { line, subLines } of lines) {
+    await s.query(
+      `INSERT INTO invoice_lines (tenant_id, ${LINE_COLUMNS.replace(/\s+/g, ' ')})
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
+      [line.id, line.invoice_id, line.line_no, line.name, line.description, line.category, line.quantity, line.unit_price,
+        line.start_date, line.end_date, line.amount_minor, line.discount_minor, line.taxable_minor, line.tax_rate, line.tax_treatment,
+        line.tax_country, line.tax_minor, line.total_minor, line.metric_id],
+    );
+    for (const sub of subLines) {
+      await s.query(
+        `INSERT INTO invoice_sub_lines (tenant_id, id, invoice_line_id, invoice_id, position, name, quantity, unit_price, total_minor, attributes)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [sub.id, sub.invoice_line_id, line.invoice_id, sub.position, sub.name, sub.quantity, sub.unit_price, sub.total_minor,
+          sub.attributes === null ? null : JSON.stringify(sub.attributes)],
+      );
+    }
+  }
+}
+
+export async function insertTaxBreakdown(db: Queryable, tenantId: string, invoiceId: string, rows: TaxBreakdownDbRow[]): Promise<void> {
+  for (const row of rows) {
+    await scoped(db, tenantId).query(
+      `INSERT INTO invoice_tax_breakdown (tenant_id, invoice_id, position, name, treatment, tax_rate, country, taxable_minor, tax_minor)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [invoiceId, row.position, row.name, row.treatment, row.tax_rate, row.country, row.taxable_minor, row.tax_minor],
+    );
+  }
+}
+
+/** Drops lines, sub-lines and breakdown of a draft before it is recomputed. */
+export async function deleteContent(db: Queryable, tenantId: string, invoiceId: string): Promise<void> {
+  const s = scoped(db, tenantId);
+  await s.query(`DELETE FROM invoice_tax_breakdown WHERE tenant_id = $1 AND invoice_id = $2`, [invoiceId]);
+  await s.query(`DELETE FROM invoice_sub_lines WHERE tenant_id = $1 AND invoice_id = $2`, [invoiceId]);
+  await s.query(`DELETE FROM invoice_lines WHERE tenant_id = $1 AND invoice_id = $2`, [invoiceId]);
+}
+
+export async function loadDetail(db: Queryable, tenantId: string, invoice: InvoiceRow): Promise<InvoiceDetail> {
+  const [detail] = await loadDetails(db, tenantId, [invoice]);
+  return detail!;
+}
+
+/** Lines, sub-lines and breakdown of several invoices in three statements (lists show them too). */
+export async function loadDetails(db: Queryable, tenantId: string, invoices: InvoiceRow[]): Promise<InvoiceDetail[]> {
+  if (invoices.length === 0) return [];
+  const s = scoped(db, tenantId);
+  const ids = invoices.map((invoice) => invoice.id);
+  const lines = await s.query<InvoiceLineRow>(
+    `SELECT ${LINE_COLUMNS} FROM invoice_lines WHERE tenant_id = $1 AND invoice_id = ANY($2) ORDER BY invoice_id, line_no`,
+    [ids],
+  );
+  const subLines = await s.query<InvoiceSubLineRow>(
+    `SELECT id, invoice_line_id, position, name, quantity, unit_price, total_minor, attributes
+     FROM invoice_sub_lines WHERE tenant_id = $1 AND invoice_id = ANY($2) ORDER BY invoice_line_id, position`,
+    [ids],
+  );
+  const breakdown = await s.query<TaxBreakdownDbRow & { invoice_id: string }>(
+    `SELECT invoice_id, position, name, treatment, tax_rate, country, taxable_minor, tax_minor
+     FROM invoice_tax_breakdown WHERE tenant_id = $1 AND invoice_id = ANY($2) ORDER BY invoice_id, position`,
+    [ids],
+  );
+  const subsByLine = new Map<string, InvoiceSubLineRow[]>();
+  for (const sub of subLines) subsByLine.set(sub.invoice_line_id, [...(subsByLine.get(sub.invoice_line_id) ?? []), sub]);
+  return invoices.map((invoice) => ({
+    invoice,
+    lines: lines.filter((line) => line.invoice_id === invoice.id).map((line) => ({ ...line, sub_lines: subsByLine.get(line.id) ?? [] })),
+    taxBreakdown: breakdown.filter((row) => row.invoice_id === invoice.id).map(({ invoice_id: _invoiceId, ...row }) => row),
+  }));
+}
+
+export interface InvoiceFilter {
+  customerId?: string;
+  subscriptionId?: string;
+  statuses?: InvoiceStatus[];
+}
+
+export type InvoiceOrderColumn = 'invoice_number' | 'customer_name' | 'amount' | 'invoice_date' | 'status' | 'payment_status';
+
+const ORDER_SQL: Record<InvoiceOrderColumn, string> = {
+  invoice_number: 'invoice_number',
+  customer_name: `(customer_details->>'name')`,
+  amount: 'total_minor',
+  invoice_date: 'invoice_date',
+  status: 'status',
+  payment_status: 'payment_status',
+};
+
+export async function listInvoices(
+  db: Queryable, tenantId: string, filter: InvoiceFilter, order: OrderBy<InvoiceOrderColumn>, page: PageRequest,
+): Promise<{ rows: InvoiceRow[]; total: number }> {
+  const where = `tenant_id = $1 AND ($2::text IS NULL OR customer_id = $2 OR customer_details->>'alias' = $2)
+    AND ($3::text IS NULL OR subscription_id = $3) AND ($4::text[] IS NULL OR status = ANY($4))`;
+  const params = [filter.customerId ?? null, filter.subscriptionId ?? null, filter.statuses?.length ? filter.statuses : null];
+  const direction = order.direction === 'desc' ? 'DESC' : 'ASC';
+  const rows = await scoped(db, tenantId).query<InvoiceRow>(
+    `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE ${where}
+     ORDER BY ${ORDER_SQL[order.column]} ${direction} NULLS LAST, id ${direction} LIMIT $5 OFFSET $6`,
+    [...params, page.perPage, page.page * page.perPage],
+  );
+  const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM invoices WHERE ${where}`, params);
+  return { rows, total: Number(count?.n ?? 0n) };
+}
+
+/** Drafts whose grace period is over, oldest first; SKIP LOCKED lets several workers share them. */
+export async function dueDraftIds(db: Queryable, now: Date, limit: number): Promise<{ tenant_id: string; id: string }[]> {
+  // Cross-tenant on purpose: the finalizer job serves every tenant, then works per tenant.
+  const result = await db.query<{ tenant_id: string; id: string }>(
+    `SELECT tenant_id, id FROM invoices WHERE status = 'DRAFT' AND finalize_after IS NOT NULL AND finalize_after <= $1
+     ORDER BY finalize_after, id LIMIT $2`,
+    [now, limit],
+  );
+  return result.rows;
+}
+
+export interface DocumentRow {
+  id: string;
+  kind: 'INVOICE_PDF' | 'CREDIT_NOTE_PDF';
+  object_id: string;
+  content_type: string;
+  sha256: string;
+  content: Buffer;
+  created_at: Date;
+}
+
+export async function insertDocument(db: Queryable, tenantId: string, doc: DocumentRow): Promise<void> {
+  await scoped(db, tenantId).query(
+    `INSERT INTO documents (tenant_id, id, kind, object_id, content_type, sha256, content, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [doc.id, doc.kind, doc.object_id, doc.content_type, doc.sha256, doc.content, doc.created_at],
+  );
+}
+
+export async function findDocument(db: Queryable, tenantId: string, documentId: string): Promise<DocumentRow | undefined> {
+  return scoped(db, tenantId).one<DocumentRow>(
+    `SELECT id, kind, object_id, content_type, sha256, content, created_at FROM documents WHERE tenant_id = $1 AND id = $2`,
+    [documentId],
+  );
+}

@@ -1,0 +1,252 @@
+import { Type } from 'typebox';
+import { iso, isoOrNull, Nullable } from '../../http/schemas.js';
+import { formatMinor } from '../../kernel/money.js';
+import type { InvoicingEntityRow } from './entities.js';
+import type { InvoiceDetail, InvoiceRow, TaxBreakdownDbRow } from './repository.js';
+
+const Amount = (description?: string) => Type.String({ description: description ?? 'Decimal string with the currency\'s minor-unit digits', examples: ['49.00'] });
+const DateOnly = Type.String({ format: 'date' });
+const DateTime = Type.String({ format: 'date-time' });
+
+export const InvoiceStatusSchema = Type.Union([Type.Literal('DRAFT'), Type.Literal('FINALIZED'), Type.Literal('UNCOLLECTIBLE'), Type.Literal('VOID')]);
+export const PaymentStatusSchema = Type.Union([Type.Literal('UNPAID'), Type.Literal('PARTIALLY_PAID'), Type.Literal('PAID')]);
+
+const Address = Type.Object({
+  line1: Nullable(Type.String()),
+  line2: Nullable(Type.String()),
+  city: Nullable(Type.String()),
+  zip_code: Nullable(Type.String()),
+  state: Nullable(Type.String()),
+  country: Nullable(Type.String()),
+});
+
+const CustomerDetails = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  alias: Type.Optional(Nullable(Type.String())),
+  email: Type.Optional(Nullable(Type.String())),
+  vat_number: Type.Optional(Nullable(Type.String())),
+  billing_address: Type.Optional(Nullable(Address)),
+  snapshot_at: DateTime,
+});
+
+const SubLineItem = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  total: Amount(),
+  quantity: Type.String(),
+  unit_price: Type.String(),
+});
+
+const InvoiceLineItem = Type.Object({
+  id: Type.String({ description: 'Line id, used to credit a single line' }),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  start_date: DateOnly,
+  end_date: DateOnly,
+  quantity: Type.Optional(Type.String()),
+  unit_price: Type.Optional(Type.String()),
+  amount_subtotal: Amount('Before discount and tax'),
+  discount: Amount(),
+  taxable_amount: Amount(),
+  tax_rate: Type.String({ description: 'Fraction: 0.2 = 20 %' }),
+  tax_amount: Amount(),
+  amount_total: Amount('taxable_amount + tax_amount'),
+  sub_line_items: Type.Array(SubLineItem),
+});
+
+export const TaxBreakdownItem = Type.Object({
+  name: Type.String(),
+  tax_rate: Type.String(),
+  taxable_amount: Amount(),
+  tax_amount: Amount(),
+  exemption_type: Nullable(Type.Union([Type.Literal('REVERSE_CHARGE'), Type.Literal('TAX_EXEMPT'), Type.Literal('NOT_REGISTERED')])),
+});
+
+const CouponLineItem = Type.Object({ coupon_id: Type.String(), name: Type.String(), total: Amount() });
+
+export const Invoice = Type.Object({
+  id: Type.String(),
+  invoice_number: Type.String({ description: '"draft" until finalized' }),
+  status: InvoiceStatusSchema,
+  payment_status: PaymentStatusSchema,
+  invoice_type: Type.Union([Type.Literal('RECURRING'), Type.Literal('ONE_OFF'), Type.Literal('ADJUSTMENT')]),
+  customer_id: Type.String(),
+  subscription_id: Nullable(Type.String()),
+  invoicing_entity_id: Type.String(),
+  currency: Type.String(),
+  invoice_date: DateOnly,
+  period_start: Nullable(DateOnly),
+  period_end: Nullable(DateOnly),
+  due_date: Nullable(DateOnly),
+  net_terms: Type.Integer(),
+  subtotal: Amount(),
+  subtotal_recurring: Amount(),
+  discount: Amount(),
+  tax_amount: Amount(),
+  total: Amount(),
+  applied_credits: Amount(),
+  amount_due: Amount(),
+  amount_paid: Amount(),
+  line_items: Type.Array(InvoiceLineItem),
+  tax_breakdown: Type.Array(TaxBreakdownItem),
+  coupons: Type.Array(CouponLineItem),
+  transactions: Type.Array(Type.Object({ id: Type.String() }, { additionalProperties: true })),
+  customer_details: CustomerDetails,
+  memo: Nullable(Type.String()),
+  reference: Nullable(Type.String()),
+  purchase_order: Nullable(Type.String()),
+  created_at: DateTime,
+  updated_at: Nullable(DateTime),
+  finalized_at: Nullable(DateTime),
+  paid_at: Nullable(DateTime),
+  voided_at: Nullable(DateTime),
+  marked_as_uncollectible_at: Nullable(DateTime),
+});
+
+export function exemptionType(treatment: string): 'REVERSE_CHARGE' | 'TAX_EXEMPT' | 'NOT_REGISTERED' | null {
+  if (treatment === 'REVERSE_CHARGE') return 'REVERSE_CHARGE';
+  if (treatment === 'EXEMPT') return 'TAX_EXEMPT';
+  if (treatment === 'NO_TAX') return 'NOT_REGISTERED';
+  return null;
+}
+
+export function taxBreakdownToWire(row: Pick<TaxBreakdownDbRow, 'name' | 'tax_rate' | 'treatment' | 'taxable_minor' | 'tax_minor'>, currency: string) {
+  return {
+    name: row.name,
+    tax_rate: row.tax_rate,
+    taxable_amount: formatMinor(row.taxable_minor, currency),
+    tax_amount: formatMinor(row.tax_minor, currency),
+    exemption_type: exemptionType(row.treatment),
+  };
+}
+
+/** The list shows the same invoice object as the detail, as the reference does. */
+export function invoiceToWire(detail: InvoiceDetail) {
+  const { invoice } = detail;
+  const money = (minor: bigint) => formatMinor(minor, invoice.currency);
+  return {
+    id: invoice.id,
+    invoice_number: invoice.invoice_number ?? 'draft',
+    status: invoice.status,
+    payment_status: invoice.payment_status,
+    invoice_type: invoice.invoice_type,
+    customer_id: invoice.customer_id,
+    subscription_id: invoice.subscription_id,
+    invoicing_entity_id: invoice.invoicing_entity_id,
+    currency: invoice.currency,
+    invoice_date: invoice.invoice_date,
+    period_start: invoice.period_start,
+    period_end: invoice.period_end,
+    due_date: invoice.due_date,
+    net_terms: invoice.net_terms,
+    subtotal: money(invoice.subtotal_minor),
+    subtotal_recurring: money(invoice.subtotal_recurring_minor),
+    discount: money(invoice.discount_minor),
+    tax_amount: money(invoice.tax_minor),
+    total: money(invoice.total_minor),
+    applied_credits: money(invoice.applied_credits_minor),
+    amount_due: money(invoice.amount_due_minor),
+    amount_paid: money(invoice.amount_paid_minor),
+    line_items: detail.lines.map((line) => ({
+      id: line.id,
+      name: line.name,
+      description: line.description,
+      start_date: line.start_date,
+      end_date: line.end_date,
+      ...(line.quantity !== null ? { quantity: line.quantity } : {}),
+      ...(line.unit_price !== null ? { unit_price: line.unit_price } : {}),
+      amount_subtotal: money(line.amount_minor),
+      discount: money(line.discount_minor),
+      taxable_amount: money(line.taxable_minor),
+      tax_rate: line.tax_rate,
+      tax_amount: money(line.tax_minor),
+      amount_total: money(line.total_minor),
+      sub_line_items: line.sub_lines.map((sub) => ({
+        id: sub.id,
+        name: sub.name,
+        total: money(sub.total_minor),
+        quantity: sub.quantity,
+        unit_price: sub.unit_price,
+      })),
+    })),
+    tax_breakdown: detail.taxBreakdown.map((row) => taxBreakdownToWire(row, invoice.currency)),
+    coupons: invoice.coupons.map((c) => ({ coupon_id: c.coupon_id, name: c.name, total: money(BigInt(c.total_minor)) })),
+    transactions: [],
+    customer_details: invoice.customer_details as never,
+    memo: invoice.memo,
+    reference: invoice.reference,
+    purchase_order: invoice.purchase_order,
+    created_at: iso(invoice.created_at),
+    updated_at: isoOrNull(invoice.updated_at),
+    finalized_at: isoOrNull(invoice.finalized_at),
+    paid_at: isoOrNull(invoice.paid_at),
+    voided_at: isoOrNull(invoice.voided_at),
+    marked_as_uncollectible_at: isoOrNull(invoice.marked_as_uncollectible_at),
+  };
+}
+
+export type InvoiceSummaryRow = InvoiceRow;
+
+export const InvoicingEntity = Type.Object({
+  id: Type.String(),
+  is_default: Type.Boolean(),
+  legal_name: Type.String(),
+  address_line1: Nullable(Type.String()),
+  address_line2: Nullable(Type.String()),
+  city: Nullable(Type.String()),
+  zip_code: Nullable(Type.String()),
+  state: Nullable(Type.String()),
+  country: Type.String({ description: 'ISO 3166-1 alpha-2' }),
+  vat_number: Nullable(Type.String()),
+  invoice_number_prefix: Type.String(),
+  credit_note_number_prefix: Type.String(),
+  next_invoice_number: Type.Integer({ description: 'Number the next finalized invoice takes (read-only)' }),
+  next_credit_note_number: Type.Integer(),
+  net_terms: Type.Integer({ description: 'Days between invoice date and due date' }),
+  grace_period_hours: Type.Integer({ description: 'Hours after the invoice date during which late usage still updates a draft' }),
+  e_invoicing_enabled: Type.Boolean(),
+  created_at: DateTime,
+  updated_at: DateTime,
+});
+
+const OptionalText = Type.Optional(Nullable(Type.String({ maxLength: 500 })));
+export const UpdateInvoicingEntityRequest = Type.Object({
+  legal_name: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  address_line1: OptionalText,
+  address_line2: OptionalText,
+  city: OptionalText,
+  zip_code: OptionalText,
+  state: OptionalText,
+  country: Type.Optional(Type.String()),
+  vat_number: OptionalText,
+  invoice_number_prefix: Type.Optional(Type.String()),
+  credit_note_number_prefix: Type.Optional(Type.String()),
+  net_terms: Type.Optional(Type.Integer()),
+  grace_period_hours: Type.Optional(Type.Integer()),
+  e_invoicing_enabled: Type.Optional(Type.Boolean()),
+});
+
+export function entityToWire(row: InvoicingEntityRow) {
+  return {
+    id: row.id,
+    is_default: row.is_default,
+    legal_name: row.legal_name,
+    address_line1: row.address_line1,
+    address_line2: row.address_line2,
+    city: row.city,
+    zip_code: row.zip_code,
+    state: row.state,
+    country: row.country,
+    vat_number: row.vat_number,
+    invoice_number_prefix: row.invoice_number_prefix,
+    credit_note_number_prefix: row.credit_note_number_prefix,
+    next_invoice_number: Number(row.next_invoice_number),
+    next_credit_note_number: Number(row.next_credit_note_number),
+    net_terms: row.net_terms,
+    grace_period_hours: row.grace_period_hours,
+    e_invoicing_enabled: row.e_invoicing_enabled,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}

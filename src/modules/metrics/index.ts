@@ -1,0 +1,7 @@
+export { createMetricsService } from './service.js';
+export type { MetricsService } from './service.js';
+export { metricRoutes } from './routes.js';
+export { metricExists, loadMetricDefinition, loadMetricDefinitionsByCode } from './lookup.js';
+export type { MetricDefinition } from './lookup.js';
+export { AGGREGATION_TYPES, UNIT_ROUNDINGS, groupByKeys } from './definition.js';
+export type { AggregationType, UnitRounding, UnitConversion, SegmentationMatrix, MetricDimension } from './definition.js';

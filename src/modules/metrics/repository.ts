@@ -1,0 +1,117 @@
+import type { Queryable } from '../../db/pool.js';
+import { scoped } from '../../db/tenant-scope.js';
+import type { OrderBy, PageRequest } from '../../kernel/paging.js';
+import type { AggregationType, SegmentationMatrix, UnitRounding } from './definition.js';
+
+export interface MetricRow {
+  id: string;
+  product_family_id: string;
+  product_id: string | null;
+  name: string;
+  description: string | null;
+  code: string;
+  aggregation_type: AggregationType;
+  aggregation_key: string | null;
+  unit_conversion_factor: number | null;
+  unit_conversion_rounding: UnitRounding | null;
+  segmentation_matrix: SegmentationMatrix | null;
+  usage_group_key: string | null;
+  created_at: Date;
+  archived_at: Date | null;
+}
+
+export type MetricOrderColumn = 'name' | 'code' | 'created_at';
+
+const COLUMNS = `id, product_family_id, product_id, name, description, code, aggregation_type, aggregation_key,
+  unit_conversion_factor, unit_conversion_rounding, segmentation_matrix, usage_group_key, created_at, archived_at`;
+
+export async function insertMetric(db: Queryable, tenantId: string, row: MetricRow): Promise<void> {
+  await scoped(db, tenantId).query(
+    `INSERT INTO billable_metrics (tenant_id, id, product_family_id, product_id, name, description, code, aggregation_type,
+       aggregation_key, unit_conversion_factor, unit_conversion_rounding, segmentation_matrix, usage_group_key, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+    [
+      row.id,
+      row.product_family_id,
+      row.product_id,
+      row.name,
+      row.description,
+      row.code,
+      row.aggregation_type,
+      row.aggregation_key,
+      row.unit_conversion_factor,
+      row.unit_conversion_rounding,
+      row.segmentation_matrix === null ? null : JSON.stringify(row.segmentation_matrix),
+      row.usage_group_key,
+      row.created_at,
+    ],
+  );
+}
+
+export async function findMetric(db: Queryable, tenantId: string, metricId: string, lock = false): Promise<MetricRow | undefined> {
+  return scoped(db, tenantId).one<MetricRow>(
+    `SELECT ${COLUMNS} FROM billable_metrics WHERE tenant_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+    [metricId],
+  );
+}
+
+/** Every metric reading events of `code` (several may aggregate the same events differently). */
+export async function findMetricsByCode(db: Queryable, tenantId: string, code: string, includeArchived: boolean): Promise<MetricRow[]> {
+  return scoped(db, tenantId).query<MetricRow>(
+    `SELECT ${COLUMNS} FROM billable_metrics WHERE tenant_id = $1 AND code = $2 AND ($3::boolean OR archived_at IS NULL) ORDER BY id`,
+    [code, includeArchived],
+  );
+}
+
+export async function listMetrics(
+  db: Queryable,
+  tenantId: string,
+  filter: { productFamilyId?: string; search?: string },
+  order: OrderBy<MetricOrderColumn>,
+  page: PageRequest,
+): Promise<{ rows: MetricRow[]; total: number }> {
+  const where = `tenant_id = $1 AND ($2::text IS NULL OR product_family_id = $2)
+    AND ($3::text IS NULL OR name ILIKE '%' || $3 || '%' OR code ILIKE '%' || $3 || '%')`;
+  const params = [filter.productFamilyId ?? null, filter.search ?? null];
+  const direction = order.direction === 'desc' ? 'DESC' : 'ASC';
+  const rows = await scoped(db, tenantId).query<MetricRow>(
+    `SELECT ${COLUMNS} FROM billable_metrics WHERE ${where} ORDER BY ${order.column} ${direction}, id ${direction} LIMIT $4 OFFSET $5`,
+    [...params, page.perPage, page.page * page.perPage],
+  );
+  const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM billable_metrics WHERE ${where}`, params);
+  return { rows, total: Number(count?.n ?? 0n) };
+}
+
+export async function updateMetric(db: Queryable, tenantId: string, row: MetricRow): Promise<void> {
+  await scoped(db, tenantId).query(
+    `UPDATE billable_metrics SET name = $3, description = $4, unit_conversion_factor = $5, unit_conversion_rounding = $6,
+       segmentation_matrix = $7, archived_at = $8
+     WHERE tenant_id = $1 AND id = $2`,
+    [
+      row.id,
+      row.name,
+      row.description,
+      row.unit_conversion_factor,
+      row.unit_conversion_rounding,
+      row.segmentation_matrix === null ? null : JSON.stringify(row.segmentation_matrix),
+      row.archived_at,
+    ],
+  );
+}
+
+/** The product family (by id or alias) of this tenant, for checking a metric's owner. */
+export async function findFamilyId(db: Queryable, tenantId: string, idOrAlias: string): Promise<string | undefined> {
+  const row = await scoped(db, tenantId).one<{ id: string }>(
+    `SELECT id FROM product_families WHERE tenant_id = $1 AND (id = $2 OR alias = $2) ORDER BY (id = $2) DESC LIMIT 1`,
+    [idOrAlias],
+  );
+  return row?.id;
+}
+
+export async function findProductFamilyOf(db: Queryable, tenantId: string, productId: string): Promise<string | undefined> {
+  const row = await scoped(db, tenantId).one<{ product_family_id: string }>(
+    `SELECT product_family_id FROM products WHERE tenant_id = $1 AND id = $2`,
+    [productId],
+  );
+  return row?.product_family_id;
+}

@@ -1,0 +1,65 @@
+import type { Clock } from '../../kernel/clock.js';
+import { badRequest, conflict } from '../../kernel/errors.js';
+import { newId } from '../../kernel/ids.js';
+import type { Pool } from '../../db/pool.js';
+import { isUniqueViolation, withTx } from '../../db/tx.js';
+import { hashPassword, validateCredentials, verifyPassword } from '../accounts/index.js';
+import * as members from './members-repository.js';
+
+export interface SignedInUser {
+  id: string;
+  email: string;
+}
+
+/** Merchant users of the sign-in pages: sign-up, sign-in and the organizations they belong to. */
+export function createUsersService(deps: { pool: Pool; clock: Clock }) {
+  const { pool, clock } = deps;
+  // Verifying against a real hash when the e-mail is unknown keeps both answers equally slow.
+  let decoyHash: Promise<string> | undefined;
+
+  /** A user, and when `organizationName` is given an organization with a production and a sandbox tenant. */
+  async function signUp(input: { email: string; password: string; organizationName?: string }): Promise<SignedInUser> {
+    const email = input.email.trim();
+    validateCredentials(email, input.password);
+    const orgName = input.organizationName?.trim();
+    if (orgName !== undefined && orgName.length > 200) throw badRequest('organization name must be at most 200 characters');
+    const passwordHash = await hashPassword(input.password);
+    try {
+      return await withTx(pool, async (tx) => {
+        const now = clock.now();
+        const user = { id: newId('user', now.getTime()), email, passwordHash, createdAt: now };
+        await members.insertUser(tx, user);
+        if (orgName) {
+          const orgId = newId('organization', now.getTime());
+          await members.insertOrganization(tx, { id: orgId, name: orgName, createdAt: now }, user.id);
+          for (const environment of ['production', 'sandbox'] as const) {
+            await members.insertTenant(tx, { id: newId('tenant', now.getTime()), organizationId: orgId, environment, createdAt: now });
+          }
+        }
+        return { id: user.id, email };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'users_email_key')) throw conflict('an account with this e-mail already exists; sign in instead');
+      throw error;
+    }
+  }
+
+  async function signIn(email: string, password: string): Promise<SignedInUser | null> {
+    const user = await members.findUserByEmail(pool, email.trim());
+    if (!user) {
+      decoyHash ??= hashPassword('decoy-password-for-timing');
+      await verifyPassword(await decoyHash, password);
+      return null;
+    }
+    return (await verifyPassword(user.password_hash, password)) ? { id: user.id, email: user.email } : null;
+  }
+
+  return {
+    signUp,
+    signIn,
+    findUser: (userId: string) => members.findUserById(pool, userId),
+    memberships: (userId: string) => members.listMemberships(pool, userId),
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,0 +1,93 @@
+// What subscriptions need from the catalog (plans, add-ons, features, coupons), as a port. The
+// composition root wires it; `catalog-sql.ts` is the default reading the catalog tables.
+import type { Queryable } from '../../db/pool.js';
+
+export type Term = 'MONTHLY' | 'QUARTERLY' | 'SEMIANNUAL' | 'ANNUAL';
+
+/** A plan fee as the plans module stores it (prices are decimal strings). */
+export type CatalogFee =
+  | { type: 'RATE'; rates: { term: Term; price: string }[] }
+  | { type: 'SLOT'; rates: { term: Term; price: string }[]; slot_unit_name: string; minimum_count: number | null; quota: number | null }
+  | { type: 'CAPACITY'; metric_id: string; cadence: Term; thresholds: { included_amount: number; price: string; per_unit_overage: string }[] }
+  | { type: 'USAGE'; metric_id: string; cadence: Term; pricing: Record<string, unknown> & { type: string } }
+  | { type: 'EXTRA_RECURRING'; unit_price: string; quantity: number; billing_type: 'ADVANCE' | 'ARREARS'; cadence: Term }
+  | { type: 'ONE_TIME'; unit_price: string; quantity: number };
+
+export interface CatalogPlanVersion {
+  planId: string;
+  planName: string;
+  planDescription: string | null;
+  planType: 'STANDARD' | 'FREE' | 'CUSTOM';
+  planStatus: string;
+  versionId: string;
+  version: number;
+  isDraft: boolean;
+  currency: string;
+  netTerms: number;
+  periodStartDay: number | null;
+  trialDurationDays: number | null;
+  trialIsFree: boolean;
+  trialingPlanId: string | null;
+  components: { id: string; name: string; productId: string; fee: CatalogFee }[];
+  /** Add-ons offered with this version (price and max overrides applied). */
+  addOns: { addOnId: string; priceId: string | null; maxInstances: number | null }[];
+}
+
+export interface CatalogAddOn {
+  id: string;
+  name: string;
+  productId: string;
+  priceId: string;
+  currency: string;
+  fee: CatalogFee;
+  maxInstances: number | null;
+  archived: boolean;
+}
+
+/** Entitlement value as the reference's EntitlementValue (tagged by `type`). */
+export type EntitlementValue =
+  | { type: 'BOOLEAN'; enabled: boolean }
+  | { type: 'METERED'; enabled: boolean; limit: string | null; reset_period: Record<string, unknown> };
+
+export interface CatalogFeature {
+  id: string;
+  code: string;
+  name: string;
+  status: string;
+  metricId: string | null;
+  product: { id: string; name: string } | null;
+  /** The feature-level default entitlement (lowest priority), if any. */
+  defaultValue: EntitlementValue | null;
+}
+
+/** A coupon validated for one subscription; the coupons module owns the rules. */
+export interface CouponSnapshot {
+  id: string;
+  code: string;
+  [field: string]: unknown;
+}
+
+export interface CouponRedemption {
+  codeOrId: string;
+  customerId: string;
+  subscriptionId: string;
+  planId: string;
+  currency: string;
+  at: Date;
+}
+
+export interface SubscriptionCatalog {
+  /** A version by id, or a plan's current published version (or a given version number). */
+  findPlanVersion(db: Queryable, tenantId: string, selector: { planVersionId: string } | { planId: string; version?: number }): Promise<CatalogPlanVersion | undefined>;
+  findAddOn(db: Queryable, tenantId: string, addOnId: string): Promise<CatalogAddOn | undefined>;
+  /** Entitlements granted by plan versions or add-ons: owner id -> feature id -> value. */
+  entitlementsOf(db: Queryable, tenantId: string, owner: 'plan_version' | 'add_on', ownerIds: string[]): Promise<Map<string, Map<string, EntitlementValue>>>;
+  /** Every active feature of the tenant. */
+  features(db: Queryable, tenantId: string): Promise<CatalogFeature[]>;
+  /**
+   * Validates a coupon for this subscription and records its redemption, in the caller's
+   * transaction; throws a 400 naming the coupon when it cannot apply. Absent until the coupons
+   * module provides it (then coupon codes are refused).
+   */
+  redeemCoupon?: (db: Queryable, tenantId: string, redemption: CouponRedemption) => Promise<CouponSnapshot>;
+}

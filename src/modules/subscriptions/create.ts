@@ -1,0 +1,205 @@
+// Creating a subscription: resolve customer and plan version, snapshot the fees, place the
+// subscription on the status machine. Runs inside the caller's transaction so checkout
+// completion can reuse it.
+import type { Clock } from '../../kernel/clock.js';
+import { badRequest } from '../../kernel/errors.js';
+import { newId } from '../../kernel/ids.js';
+import type { Queryable } from '../../db/pool.js';
+import { scoped } from '../../db/tenant-scope.js';
+import { writeOutboxEvent } from '../../db/outbox.js';
+import { addDays, compareDates, parseLocalDate } from '../../domain/dates.js';
+import { periodContaining } from '../../domain/periods.js';
+import { findCustomer } from '../customers/index.js';
+import type { SubscriptionCatalog, Term } from './catalog.js';
+import { checkSlots, mrrMinor, overrideFee, resolveFee, subscriptionTerm, type FeeParameters } from './fees.js';
+import { nextTransitionOn, statusOn } from './lifecycle.js';
+import * as repo from './repository.js';
+import type { AddOnRow, ComponentRow, SubscriptionRow } from './repository.js';
+import { subscriptionEventData } from './events.js';
+
+export interface CreateSubscriptionInput {
+  customer_id_or_alias: string;
+  plan_id?: string;
+  plan_version_id?: string;
+  version?: number;
+  start_date: string;
+  end_date?: string | null;
+  billing_start_date?: string | null;
+  billing_day_anchor?: number | null;
+  net_terms?: number | null;
+  trial_days?: number | null;
+  activation_condition?: 'ON_START' | 'ON_CHECKOUT' | 'MANUAL';
+  coupon_codes?: string[];
+  add_ons?: { add_on_id: string; quantity?: number; customization?: ({ type?: string } & FeeParameters) | null }[];
+  price_components?: {
+    parameterized_components?: { component_id: string; parameters: FeeParameters }[];
+    overridden_components?: { component_id: string; name?: string | null; fee: Record<string, unknown> }[];
+    remove_components?: string[];
+  } | null;
+  skip_past_invoices?: boolean;
+  invoice_memo?: string | null;
+  purchase_order?: string | null;
+  auto_advance_invoices?: boolean | null;
+  charge_automatically?: boolean | null;
+  payment_methods_config?: Record<string, unknown> | null;
+}
+
+export const today = (clock: Clock) => clock.now().toISOString().slice(0, 10);
+
+function checkDate(value: string, field: string): void {
+  try {
+    parseLocalDate(value);
+  } catch {
+    throw badRequest(`${field} must be a date YYYY-MM-DD, got '${value}'`);
+  }
+}
+
+/** Resolves the add-ons requested for a subscription into snapshot rows starting `from`. */
+export async function resolveAddOns(
+  db: Queryable,
+  tenantId: string,
+  catalog: SubscriptionCatalog,
+  version: { currency: string; addOns: { addOnId: string; maxInstances: number | null }[] },
+  requested: NonNullable<CreateSubscriptionInput['add_ons']>,
+  subscriptionId: string,
+  from: string,
+  now: Date,
+  field = 'add_ons',
+): Promise<AddOnRow[]> {
+  const rows: AddOnRow[] = [];
+  for (const [index, item] of requested.entries()) {
+    const path = `${field}[${index}]`;
+    const offered = version.addOns.find((a) => a.addOnId === item.add_on_id);
+    const addOn = await catalog.findAddOn(db, tenantId, item.add_on_id);
+    if (!addOn || addOn.archived) throw badRequest(`${path}.add_on_id '${item.add_on_id}' is not an add-on of this tenant`);
+    if (!offered) throw badRequest(`${path}.add_on_id '${item.add_on_id}' is not offered with this plan version`);
+    if (addOn.currency !== version.currency) throw badRequest(`${path}.add_on_id is priced in ${addOn.currency}, the plan in ${version.currency}`);
+    const quantity = item.quantity ?? 1;
+    const max = offered.maxInstances ?? addOn.maxInstances;
+    if (!Number.isInteger(quantity) || quantity < 1) throw badRequest(`${path}.quantity must be a whole number >= 1`);
+    if (max !== null && quantity > max) throw badRequest(`${path}.quantity must be at most ${max} (max instances per subscription)`);
+    const resolved = resolveFee(addOn.fee, item.customization ?? {}, `${path}.customization`);
+    rows.push({
+      id: newId('subscriptionAddOn', now.getTime()), subscription_id: subscriptionId, add_on_id: addOn.id, product_id: addOn.productId,
+      price_id: addOn.priceId, name: addOn.name, fee: resolved.fee, period: resolved.period, quantity, effective_from: from, effective_to: null, created_at: now,
+    });
+  }
+  return rows;
+}
+
+export async function createSubscriptionInTx(
+  tx: Queryable,
+  deps: { clock: Clock; catalog: SubscriptionCatalog },
+  tenantId: string,
+  input: CreateSubscriptionInput,
+  origin: { checkoutSessionId?: string } = {},
+): Promise<SubscriptionRow> {
+  const { clock, catalog } = deps;
+  const now = clock.now();
+  const todayDate = today(clock);
+  checkDate(input.start_date, 'start_date');
+  if (input.end_date) checkDate(input.end_date, 'end_date');
+  if (input.billing_start_date) checkDate(input.billing_start_date, 'billing_start_date');
+  if ((input.activation_condition ?? 'ON_START') !== 'ON_START') {
+    throw badRequest('activation_condition: only ON_START is supported; use a checkout session to activate on payment');
+  }
+  const customer = await findCustomer(tx, tenantId, input.customer_id_or_alias, { lock: true });
+  if (!customer) throw badRequest(`customer_id_or_alias '${input.customer_id_or_alias}' is not a customer of this tenant`);
+  if (customer.archived_at) throw badRequest(`customer '${input.customer_id_or_alias}' is archived and cannot get new subscriptions`);
+
+  const selector = input.plan_version_id ? { planVersionId: input.plan_version_id } : input.plan_id ? { planId: input.plan_id, version: input.version } : undefined;
+  if (!selector) throw badRequest('plan_id (or plan_version_id) is required');
+  const version = await catalog.findPlanVersion(tx, tenantId, selector);
+  const planField = input.plan_version_id ? 'plan_version_id' : 'plan_id';
+  if (!version) throw badRequest(`${planField} '${input.plan_version_id ?? input.plan_id}' has no published version in this tenant`);
+  if (version.isDraft) throw badRequest(`${planField}: version ${version.version} is a draft; publish it first`);
+  if (version.planStatus === 'ARCHIVED') throw badRequest(`${planField}: the plan is archived`);
+  if (version.currency !== customer.currency) {
+    throw badRequest(`${planField}: the plan is priced in ${version.currency} but the customer is billed in ${customer.currency}`);
+  }
+
+  const id = newId('subscription', now.getTime());
+  // Trial: the subscription's trial_days (0 = none) override the plan's.
+  const trialDays = input.trial_days ?? version.trialDurationDays ?? 0;
+  if (!Number.isInteger(trialDays) || trialDays < 0) throw badRequest('trial_days must be a whole number >= 0');
+  const trialEnd = trialDays > 0 ? addDays(input.start_date, trialDays) : null;
+  const freeTrial = trialEnd !== null && version.trialIsFree;
+  const billingStart = input.billing_start_date ?? (freeTrial ? trialEnd! : input.start_date);
+  if (compareDates(billingStart, input.start_date) < 0) throw badRequest('billing_start_date must not be before start_date');
+  if (freeTrial && compareDates(billingStart, trialEnd!) < 0) throw badRequest(`billing_start_date must not be inside the free trial (ends ${trialEnd})`);
+  if (input.end_date && compareDates(input.end_date, input.start_date) <= 0) throw badRequest('end_date must be after start_date');
+  const anchor = input.billing_day_anchor ?? version.periodStartDay ?? parseLocalDate(billingStart).day;
+  if (!Number.isInteger(anchor) || anchor < 1 || anchor > 31) throw badRequest('billing_day_anchor must be between 1 and 31');
+  if (input.skip_past_invoices && compareDates(input.start_date, todayDate) >= 0) {
+    throw badRequest('skip_past_invoices needs a start_date in the past');
+  }
+
+  // Fee snapshot: removals, then choices, then price overrides.
+  const pc = input.price_components ?? {};
+  const known = new Set(version.components.map((c) => c.id));
+  const mustKnow = (componentId: string, path: string) => {
+    if (!known.has(componentId)) throw badRequest(`${path} '${componentId}' is not a component of plan version ${version.version}`);
+  };
+  (pc.remove_components ?? []).forEach((cid, i) => mustKnow(cid, `price_components.remove_components[${i}]`));
+  (pc.parameterized_components ?? []).forEach((p, i) => mustKnow(p.component_id, `price_components.parameterized_components[${i}].component_id`));
+  (pc.overridden_components ?? []).forEach((o, i) => mustKnow(o.component_id, `price_components.overridden_components[${i}].component_id`));
+  const components: ComponentRow[] = [];
+  for (const component of version.components) {
+    if (pc.remove_components?.includes(component.id)) continue;
+    const pIndex = (pc.parameterized_components ?? []).findIndex((p) => p.component_id === component.id);
+    const params = pIndex >= 0 ? pc.parameterized_components![pIndex]!.parameters : {};
+    const path = pIndex >= 0 ? `price_components.parameterized_components[${pIndex}].parameters` : `price_components.parameterized_components[component ${component.id}].parameters`;
+    let resolved = resolveFee(component.fee, params, path);
+    const oIndex = (pc.overridden_components ?? []).findIndex((o) => o.component_id === component.id);
+    const override = oIndex >= 0 ? pc.overridden_components![oIndex]! : undefined;
+    if (override) resolved = { ...resolved, fee: overrideFee(resolved.fee, override.fee, `price_components.overridden_components[${oIndex}].fee`) };
+    if (resolved.fee.type === 'SLOT') checkSlots(resolved.fee.initial_slots, resolved.fee.min_slots, resolved.fee.max_slots, `${path}.initial_slot_count`);
+    components.push({
+      id: newId('subscriptionComponent', now.getTime()), subscription_id: id, price_component_id: component.id, product_id: component.productId,
+      name: override?.name ?? component.name, fee: resolved.fee, period: resolved.period, effective_from: input.start_date, effective_to: null, created_at: now,
+    });
+  }
+  const addOns = await resolveAddOns(tx, tenantId, catalog, version, input.add_ons ?? [], id, input.start_date, now);
+  const term: Term = subscriptionTerm([...components, ...addOns].map((c) => c.period));
+
+  // skip_past_invoices: invoicing starts at the period containing today, nothing before it.
+  let invoicingStart = billingStart;
+  if (input.skip_past_invoices && compareDates(todayDate, billingStart) > 0) {
+    const current = periodContaining({ startDate: billingStart, anchorDay: anchor, term, endDate: input.end_date ?? null }, todayDate);
+    invoicingStart = current?.start ?? todayDate;
+  }
+  const dates = { startDate: input.start_date, trialEndDate: trialEnd, endDate: input.end_date ?? null, cancelEffectiveDate: null };
+  const status = statusOn(dates, todayDate);
+  const row: SubscriptionRow = {
+    id, customer_id: customer.id, plan_id: version.planId, plan_version_id: version.versionId, plan_name: version.planName, plan_version: version.version,
+    currency: version.currency, status, next_transition_on: nextTransitionOn(dates, todayDate), start_date: input.start_date, end_date: input.end_date ?? null,
+    billing_start_date: billingStart, invoicing_start_date: invoicingStart, billing_day_anchor: anchor, period: term,
+    net_terms: input.net_terms ?? version.netTerms, trial_duration_days: trialEnd ? trialDays : null, trial_is_free: freeTrial,
+    trialing_plan_id: trialEnd ? version.trialingPlanId : null, trial_end_date: trialEnd, skip_past_invoices: input.skip_past_invoices ?? false,
+    invoice_memo: input.invoice_memo ?? null, purchase_order: input.purchase_order ?? null, auto_advance_invoices: input.auto_advance_invoices ?? true,
+    charge_automatically: input.charge_automatically ?? false, payment_methods_config: input.payment_methods_config ?? null,
+    mrr_minor: mrrMinor([...components, ...addOns], version.currency),
+    activated_at: status === 'PENDING_ACTIVATION' ? null : now, cancel_requested_at: null, cancel_effective_date: null, cancellation_reason: null,
+    ended_at: status === 'COMPLETED' ? now : null, scheduled_plan_change: null, checkout_session_id: origin.checkoutSessionId ?? null,
+    created_at: now, updated_at: now,
+  };
+  if (input.net_terms !== undefined && input.net_terms !== null && (!Number.isInteger(input.net_terms) || input.net_terms < 0)) {
+    throw badRequest('net_terms must be a whole number of days >= 0');
+  }
+  await repo.insertSubscription(tx, tenantId, row);
+  await repo.insertComponents(tx, tenantId, components);
+  await repo.insertAddOns(tx, tenantId, addOns);
+
+  const codes = [...new Set(input.coupon_codes ?? [])];
+  if (codes.length > 0 && !catalog.redeemCoupon) throw badRequest('coupon_codes: coupons are not available yet on this service');
+  for (const [index, code] of codes.entries()) {
+    const coupon = await catalog.redeemCoupon!(tx, tenantId, { codeOrId: code, customerId: customer.id, subscriptionId: id, planId: version.planId, currency: version.currency, at: now })
+      .catch((error: Error) => { throw badRequest(`coupon_codes[${index}] '${code}': ${error.message}`); });
+    await repo.insertCoupon(tx, tenantId, {
+      id: newId('appliedCoupon', now.getTime()), subscription_id: id, coupon_id: coupon.id, coupon, is_active: true, applied_count: 0, applied_amount: null, last_applied_at: null, created_at: now,
+    });
+  }
+  const view = { ...row, customer_name: customer.name, customer_alias: customer.alias };
+  await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'subscription.created', objectId: id, data: subscriptionEventData(view) });
+  return row;
+}

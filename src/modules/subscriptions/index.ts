@@ -1,0 +1,89 @@
+// What other modules may use from subscriptions (invoicing, usage, checkout wiring).
+import type { Queryable } from '../../db/pool.js';
+import * as repo from './repository.js';
+import type { AddOnRow, ComponentRow, CouponRow, SubscriptionView } from './repository.js';
+
+export { createSubscriptionsService, advanceOne } from './service.js';
+export type { SubscriptionsService } from './service.js';
+export { subscriptionRoutes } from './routes.js';
+export { sqlCatalog } from './catalog-sql.js';
+export type { SubscriptionCatalog, CatalogPlanVersion, CatalogAddOn, CatalogFeature, CouponSnapshot, CouponRedemption, EntitlementValue, Term } from './catalog.js';
+export type { SubscriptionFee, FeePeriod } from './fees.js';
+export { statusOn, currentPeriod, stopDate, SUBSCRIPTION_STATUSES, LIVE_STATUSES } from './lifecycle.js';
+export type { SubscriptionStatus } from './lifecycle.js';
+export type { SubscriptionView, ComponentRow as SubscriptionComponentRow, AddOnRow as SubscriptionAddOnRow, CouponRow as SubscriptionCouponRow };
+
+/**
+ * Everything invoicing needs to bill one subscription. Dates are `YYYY-MM-DD`; every end date
+ * is exclusive. Fees and add-ons are the subscription's own snapshot: catalog edits never
+ * change them, and plan/slot/add-on changes close rows (`effective_to`) and open new ones
+ * (`effective_from`), so the fee in force on a day is the row whose range contains it.
+ */
+export interface SubscriptionSnapshot {
+  subscription: SubscriptionView;
+  /** Plan components: fee (SubscriptionFee shape), period (term or ONE_TIME), effective range. */
+  components: ComponentRow[];
+  /** Add-ons with quantity, fee and effective range. */
+  addOns: AddOnRow[];
+  /** Coupons applied, with the coupon as it was when applied. */
+  coupons: CouponRow[];
+  /**
+   * Billing facts, named for invoicing: billing anchor (1..31), billing start (first billable day;
+   * after a free trial it is the trial end), invoicing start (the first day to invoice: billing
+   * start, or the current period start when the subscription was imported with
+   * skip_past_invoices), stop date (earlier of cancellation and end date, exclusive).
+   */
+  billing: {
+    anchorDay: number;
+    term: SubscriptionView['period'];
+    billingStartDate: string;
+    invoicingStartDate: string;
+    netTerms: number;
+    trial: { endDate: string; isFree: boolean } | null;
+    endDate: string | null;
+    cancelEffectiveDate: string | null;
+    stopDate: string | null;
+  };
+}
+
+function snapshotOf(subscription: SubscriptionView, components: ComponentRow[], addOns: AddOnRow[], coupons: CouponRow[]): SubscriptionSnapshot {
+  const stops = [subscription.cancel_effective_date, subscription.end_date].filter((d): d is string => d !== null).sort();
+  return {
+    subscription,
+    components: components.filter((c) => c.subscription_id === subscription.id),
+    addOns: addOns.filter((a) => a.subscription_id === subscription.id),
+    coupons: coupons.filter((c) => c.subscription_id === subscription.id),
+    billing: {
+      anchorDay: subscription.billing_day_anchor,
+      term: subscription.period,
+      billingStartDate: subscription.billing_start_date,
+      invoicingStartDate: subscription.invoicing_start_date,
+      netTerms: subscription.net_terms,
+      trial: subscription.trial_end_date ? { endDate: subscription.trial_end_date, isFree: subscription.trial_is_free } : null,
+      endDate: subscription.end_date,
+      cancelEffectiveDate: subscription.cancel_effective_date,
+      stopDate: stops[0] ?? null,
+    },
+  };
+}
+
+/** One subscription's snapshot in the caller's transaction (`lock` holds the row), or undefined. */
+export async function loadSubscriptionSnapshot(db: Queryable, tenantId: string, subscriptionId: string, options: { lock?: boolean } = {}): Promise<SubscriptionSnapshot | undefined> {
+  const sub = await repo.findSubscription(db, tenantId, subscriptionId, options.lock ?? false);
+  if (!sub) return undefined;
+  const [components, addOns, coupons] = await Promise.all([
+    repo.componentsOf(db, tenantId, [sub.id]),
+    repo.addOnsOf(db, tenantId, [sub.id]),
+    repo.couponsOf(db, tenantId, [sub.id]),
+  ]);
+  return snapshotOf(sub, components, addOns, coupons);
+}
+
+/** Snapshots of every subscription of a tenant (optionally only these statuses), oldest first. */
+export async function listSubscriptionSnapshots(db: Queryable, tenantId: string, options: { statuses?: string[] } = {}): Promise<SubscriptionSnapshot[]> {
+  const subs = await repo.allSubscriptions(db, tenantId, options.statuses);
+  if (subs.length === 0) return [];
+  const ids = subs.map((s) => s.id);
+  const [components, addOns, coupons] = await Promise.all([repo.componentsOf(db, tenantId, ids), repo.addOnsOf(db, tenantId, ids), repo.couponsOf(db, tenantId, ids)]);
+  return subs.map((s) => snapshotOf(s, components, addOns, coupons));
+}

@@ -1,0 +1,272 @@
+import type { Queryable } from '../../db/pool.js';
+import { scoped } from '../../db/tenant-scope.js';
+import type { OrderBy, PageRequest } from '../../kernel/paging.js';
+import type { Term, EntitlementValue } from './catalog.js';
+import type { FeePeriod, SubscriptionFee } from './fees.js';
+import type { SubscriptionStatus } from './lifecycle.js';
+
+export interface SubscriptionRow {
+  id: string;
+  customer_id: string;
+  plan_id: string;
+  plan_version_id: string;
+  plan_name: string;
+  plan_version: number;
+  currency: string;
+  status: SubscriptionStatus;
+  next_transition_on: string | null;
+  start_date: string;
+  end_date: string | null;
+  billing_start_date: string;
+  invoicing_start_date: string;
+  billing_day_anchor: number;
+  period: Term;
+  net_terms: number;
+  trial_duration_days: number | null;
+  trial_is_free: boolean;
+  trialing_plan_id: string | null;
+  trial_end_date: string | null;
+  skip_past_invoices: boolean;
+  invoice_memo: string | null;
+  purchase_order: string | null;
+  auto_advance_invoices: boolean;
+  charge_automatically: boolean;
+  payment_methods_config: Record<string, unknown> | null;
+  mrr_minor: bigint;
+  activated_at: Date | null;
+  cancel_requested_at: Date | null;
+  cancel_effective_date: string | null;
+  cancellation_reason: string | null;
+  ended_at: Date | null;
+  scheduled_plan_change: { plan_version_id: string; effective_date: string; requested_at: string } | null;
+  checkout_session_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ComponentRow {
+  id: string;
+  subscription_id: string;
+  price_component_id: string | null;
+  product_id: string | null;
+  name: string;
+  fee: SubscriptionFee;
+  period: FeePeriod;
+  effective_from: string;
+  effective_to: string | null;
+  created_at: Date;
+}
+
+export interface AddOnRow {
+  id: string;
+  subscription_id: string;
+  add_on_id: string;
+  product_id: string | null;
+  price_id: string | null;
+  name: string;
+  fee: SubscriptionFee;
+  period: FeePeriod;
+  quantity: number;
+  effective_from: string;
+  effective_to: string | null;
+  created_at: Date;
+}
+
+export interface CouponRow {
+  id: string;
+  subscription_id: string;
+  coupon_id: string;
+  coupon: Record<string, unknown>;
+  is_active: boolean;
+  applied_count: number;
+  applied_amount: string | null;
+  last_applied_at: Date | null;
+  created_at: Date;
+}
+
+/** Subscription columns plus the customer's name and alias (shown on every subscription). */
+export type SubscriptionView = SubscriptionRow & { customer_name: string; customer_alias: string | null };
+
+const COLUMNS = `s.id, s.customer_id, s.plan_id, s.plan_version_id, s.plan_name, s.plan_version, s.currency, s.status,
+  s.next_transition_on, s.start_date, s.end_date, s.billing_start_date, s.invoicing_start_date, s.billing_day_anchor, s.period,
+  s.net_terms, s.trial_duration_days, s.trial_is_free, s.trialing_plan_id, s.trial_end_date, s.skip_past_invoices, s.invoice_memo,
+  s.purchase_order, s.auto_advance_invoices, s.charge_automatically, s.payment_methods_config, s.mrr_minor, s.activated_at,
+  s.cancel_requested_at, s.cancel_effective_date, s.cancellation_reason, s.ended_at, s.scheduled_plan_change,
+  s.checkout_session_id, s.created_at, s.updated_at, c.name AS customer_name, c.alias AS customer_alias`;
+const FROM = `subscriptions s JOIN customers c ON c.id = s.customer_id AND c.tenant_id = s.tenant_id`;
+
+const SUB_FIELDS: (keyof SubscriptionRow)[] = [
+  'id', 'customer_id', 'plan_id', 'plan_version_id', 'plan_name', 'plan_version', 'currency', 'status', 'next_transition_on',
+  'start_date', 'end_date', 'billing_start_date', 'invoicing_start_date', 'billing_day_anchor', 'period', 'net_terms',
+  'trial_duration_days', 'trial_is_free', 'trialing_plan_id', 'trial_end_date', 'skip_past_invoices', 'invoice_memo',
+  'purchase_order', 'auto_advance_invoices', 'charge_automatically', 'payment_methods_config', 'mrr_minor', 'activated_at',
+  'cancel_requested_at', 'cancel_effective_date', 'cancellation_reason', 'ended_at', 'scheduled_plan_change',
+  'checkout_session_id', 'created_at', 'updated_at',
+];
+const JSON_FIELDS = new Set<keyof SubscriptionRow>(['payment_methods_config', 'scheduled_plan_change']);
+
+function values(row: SubscriptionRow): unknown[] {
+  return SUB_FIELDS.map((field) => (JSON_FIELDS.has(field) && row[field] !== null ? JSON.stringify(row[field]) : row[field]));
+}
+
+export async function insertSubscription(db: Queryable, tenantId: string, row: SubscriptionRow): Promise<void> {
+  const placeholders = SUB_FIELDS.map((_, i) => `$${i + 2}`).join(', ');
+  await scoped(db, tenantId).query(`INSERT INTO subscriptions (tenant_id, ${SUB_FIELDS.join(', ')}) VALUES ($1, ${placeholders})`, values(row));
+}
+
+/** Writes every column of the row (id and created_at never change). */
+export async function updateSubscription(db: Queryable, tenantId: string, row: SubscriptionRow): Promise<void> {
+  const sets = SUB_FIELDS.map((field, i) => `${field} = $${i + 2}`).join(', ');
+  await scoped(db, tenantId).query(`UPDATE subscriptions SET ${sets} WHERE tenant_id = $1 AND id = $2`, values(row));
+}
+
+export async function findSubscription(db: Queryable, tenantId: string, id: string, lock = false): Promise<SubscriptionView | undefined> {
+  return scoped(db, tenantId).one<SubscriptionView>(
+    `SELECT ${COLUMNS} FROM ${FROM} WHERE s.tenant_id = $1 AND s.id = $2${lock ? ' FOR UPDATE OF s' : ''}`,
+    [id],
+  );
+}
+
+export async function findByCheckoutSession(db: Queryable, tenantId: string, sessionId: string): Promise<SubscriptionView | undefined> {
+  return scoped(db, tenantId).one<SubscriptionView>(`SELECT ${COLUMNS} FROM ${FROM} WHERE s.tenant_id = $1 AND s.checkout_session_id = $2`, [sessionId]);
+}
+
+export type SubscriptionOrderColumn = 'customer_name' | 'plan_name' | 'mrr' | 'billing_start_date' | 'end_date' | 'status' | 'created_at';
+const ORDER_SQL: Record<SubscriptionOrderColumn, string> = {
+  customer_name: 'lower(c.name)',
+  plan_name: 'lower(s.plan_name)',
+  mrr: 's.mrr_minor',
+  billing_start_date: 's.billing_start_date',
+  end_date: 's.end_date',
+  status: 's.status',
+  created_at: 's.created_at',
+};
+
+export async function listSubscriptions(
+  db: Queryable,
+  tenantId: string,
+  filter: { customerId?: string; planId?: string; statuses?: string[] },
+  order: OrderBy<SubscriptionOrderColumn>,
+  page: PageRequest,
+): Promise<{ rows: SubscriptionView[]; total: number }> {
+  const where = `s.tenant_id = $1 AND ($2::text IS NULL OR s.customer_id = $2) AND ($3::text IS NULL OR s.plan_id = $3)
+    AND ($4::text[] IS NULL OR s.status = ANY($4))`;
+  const params = [filter.customerId ?? null, filter.planId ?? null, filter.statuses?.length ? filter.statuses : null];
+  const direction = order.direction === 'desc' ? 'DESC' : 'ASC';
+  const rows = await scoped(db, tenantId).query<SubscriptionView>(
+    `SELECT ${COLUMNS} FROM ${FROM} WHERE ${where} ORDER BY ${ORDER_SQL[order.column]} ${direction} NULLS LAST, s.id ${direction} LIMIT $5 OFFSET $6`,
+    [...params, page.perPage, page.page * page.perPage],
+  );
+  const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM ${FROM} WHERE ${where}`, params);
+  return { rows, total: Number(count?.n ?? 0n) };
+}
+
+/** Every subscription of the tenant (for invoicing), oldest first. */
+export async function allSubscriptions(db: Queryable, tenantId: string, statuses?: string[]): Promise<SubscriptionView[]> {
+  return scoped(db, tenantId).query<SubscriptionView>(
+    `SELECT ${COLUMNS} FROM ${FROM} WHERE s.tenant_id = $1 AND ($2::text[] IS NULL OR s.status = ANY($2)) ORDER BY s.created_at, s.id`,
+    [statuses?.length ? statuses : null],
+  );
+}
+
+/** Ids of the tenant's subscriptions whose status must move on or before `today`. */
+export async function dueForTransition(db: Queryable, tenantId: string, today: string): Promise<string[]> {
+  const rows = await scoped(db, tenantId).query<{ id: string }>(
+    `SELECT id FROM subscriptions WHERE tenant_id = $1 AND next_transition_on <= $2::date ORDER BY id`,
+    [today],
+  );
+  return rows.map((r) => r.id);
+}
+
+export async function countForCustomer(db: Queryable, tenantId: string, customerId: string, liveStatuses: readonly string[]): Promise<{ live: number; total: number }> {
+  const row = await scoped(db, tenantId).one<{ live: bigint; total: bigint }>(
+    `SELECT count(*) FILTER (WHERE status = ANY($3)) AS live, count(*) AS total FROM subscriptions WHERE tenant_id = $1 AND customer_id = $2`,
+    [customerId, [...liveStatuses]],
+  );
+  return { live: Number(row?.live ?? 0n), total: Number(row?.total ?? 0n) };
+}
+
+export async function insertComponents(db: Queryable, tenantId: string, rows: ComponentRow[]): Promise<void> {
+  for (const r of rows) {
+    await scoped(db, tenantId).query(
+      `INSERT INTO subscription_components (tenant_id, id, subscription_id, price_component_id, product_id, name, fee, period, effective_from, effective_to, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [r.id, r.subscription_id, r.price_component_id, r.product_id, r.name, JSON.stringify(r.fee), r.period, r.effective_from, r.effective_to, r.created_at],
+    );
+  }
+}
+
+export async function componentsOf(db: Queryable, tenantId: string, subscriptionIds: string[]): Promise<ComponentRow[]> {
+  return scoped(db, tenantId).query<ComponentRow>(
+    `SELECT id, subscription_id, price_component_id, product_id, name, fee, period, effective_from, effective_to, created_at
+     FROM subscription_components WHERE tenant_id = $1 AND subscription_id = ANY($2) ORDER BY effective_from, created_at, id`,
+    [subscriptionIds],
+  );
+}
+
+/** Closes rows still open after `date` (effective_to = date); rows starting on/after `date` are dropped. */
+export async function closeComponents(db: Queryable, tenantId: string, ids: string[], date: string): Promise<void> {
+  await scoped(db, tenantId).query(`DELETE FROM subscription_components WHERE tenant_id = $1 AND id = ANY($2) AND effective_from >= $3::date`, [ids, date]);
+  await scoped(db, tenantId).query(
+    `UPDATE subscription_components SET effective_to = $3::date WHERE tenant_id = $1 AND id = ANY($2) AND (effective_to IS NULL OR effective_to > $3::date)`,
+    [ids, date],
+  );
+}
+
+export async function insertAddOns(db: Queryable, tenantId: string, rows: AddOnRow[]): Promise<void> {
+  for (const r of rows) {
+    await scoped(db, tenantId).query(
+      `INSERT INTO subscription_add_ons (tenant_id, id, subscription_id, add_on_id, product_id, price_id, name, fee, period, quantity, effective_from, effective_to, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      [r.id, r.subscription_id, r.add_on_id, r.product_id, r.price_id, r.name, JSON.stringify(r.fee), r.period, r.quantity, r.effective_from, r.effective_to, r.created_at],
+    );
+  }
+}
+
+export async function addOnsOf(db: Queryable, tenantId: string, subscriptionIds: string[]): Promise<AddOnRow[]> {
+  return scoped(db, tenantId).query<AddOnRow>(
+    `SELECT id, subscription_id, add_on_id, product_id, price_id, name, fee, period, quantity, effective_from, effective_to, created_at
+     FROM subscription_add_ons WHERE tenant_id = $1 AND subscription_id = ANY($2) ORDER BY effective_from, created_at, id`,
+    [subscriptionIds],
+  );
+}
+
+export async function closeAddOns(db: Queryable, tenantId: string, ids: string[], date: string): Promise<void> {
+  await scoped(db, tenantId).query(`DELETE FROM subscription_add_ons WHERE tenant_id = $1 AND id = ANY($2) AND effective_from >= $3::date`, [ids, date]);
+  await scoped(db, tenantId).query(
+    `UPDATE subscription_add_ons SET effective_to = $3::date WHERE tenant_id = $1 AND id = ANY($2) AND (effective_to IS NULL OR effective_to > $3::date)`,
+    [ids, date],
+  );
+}
+
+export async function insertCoupon(db: Queryable, tenantId: string, row: CouponRow): Promise<void> {
+  await scoped(db, tenantId).query(
+    `INSERT INTO subscription_coupons (tenant_id, id, subscription_id, coupon_id, coupon, is_active, applied_count, applied_amount, last_applied_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [row.id, row.subscription_id, row.coupon_id, JSON.stringify(row.coupon), row.is_active, row.applied_count, row.applied_amount, row.last_applied_at, row.created_at],
+  );
+}
+
+export async function couponsOf(db: Queryable, tenantId: string, subscriptionIds: string[]): Promise<CouponRow[]> {
+  return scoped(db, tenantId).query<CouponRow>(
+    `SELECT id, subscription_id, coupon_id, coupon, is_active, applied_count, applied_amount, last_applied_at, created_at
+     FROM subscription_coupons WHERE tenant_id = $1 AND subscription_id = ANY($2) ORDER BY created_at, id`,
+    [subscriptionIds],
+  );
+}
+
+export async function upsertEntitlementOverride(db: Queryable, tenantId: string, subscriptionId: string, featureId: string, value: EntitlementValue, at: Date): Promise<void> {
+  await scoped(db, tenantId).query(
+    `INSERT INTO subscription_entitlement_overrides (tenant_id, subscription_id, feature_id, value, created_at) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (subscription_id, feature_id) DO UPDATE SET value = EXCLUDED.value`,
+    [subscriptionId, featureId, JSON.stringify(value), at],
+  );
+}
+
+export async function entitlementOverridesOf(db: Queryable, tenantId: string, subscriptionId: string): Promise<Map<string, EntitlementValue>> {
+  const rows = await scoped(db, tenantId).query<{ feature_id: string; value: EntitlementValue }>(
+    `SELECT feature_id, value FROM subscription_entitlement_overrides WHERE tenant_id = $1 AND subscription_id = $2`,
+    [subscriptionId],
+  );
+  return new Map(rows.map((r) => [r.feature_id, r.value]));
+}

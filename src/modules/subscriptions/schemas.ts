@@ -1,0 +1,171 @@
+import { Type } from 'typebox';
+import { iso, isoOrNull, Nullable } from '../../http/schemas.js';
+import { formatMinor } from '../../kernel/money.js';
+import { compareDates } from '../../domain/dates.js';
+import { currentPeriod, SUBSCRIPTION_STATUSES } from './lifecycle.js';
+import type { SubscriptionDetailsData } from './service.js';
+import type { SubscriptionView } from './repository.js';
+
+const Terms = ['MONTHLY', 'QUARTERLY', 'SEMIANNUAL', 'ANNUAL'] as const;
+const FeePeriods = ['ONE_TIME', ...Terms] as const;
+const Params = Type.Object({
+  billing_period: Type.Optional(Nullable(Type.Enum(Terms))),
+  committed_capacity: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  initial_slot_count: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+}, { additionalProperties: false });
+const FeeOverride = Type.Object({
+  type: Type.Enum(['RATE', 'SLOT', 'CAPACITY', 'RECURRING', 'ONE_TIME']),
+  rate: Type.Optional(Type.String()),
+  unit_rate: Type.Optional(Type.String()),
+  overage_rate: Type.Optional(Type.String()),
+}, { additionalProperties: false, description: 'New price(s) for the component, same type as its fee; decimal strings' });
+export const AddOnRequest = Type.Object({
+  add_on_id: Type.String(),
+  quantity: Type.Optional(Type.Integer({ minimum: 1 })),
+  customization: Type.Optional(Nullable(Type.Object({
+    type: Type.Optional(Type.Literal('PARAMETERIZATION')),
+    billing_period: Type.Optional(Nullable(Type.Enum(Terms))),
+    committed_capacity: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+    initial_slot_count: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  }, { additionalProperties: false }))),
+}, { additionalProperties: false });
+const PaymentMethodsConfig = Type.Record(Type.String(), Type.Unknown());
+
+export const SubscriptionCreateRequest = Type.Object({
+  customer_id_or_alias: Type.String({ minLength: 1 }),
+  plan_id: Type.Optional(Type.String()),
+  plan_version_id: Type.Optional(Type.String({ description: 'A specific version; otherwise plan_id with optional version, default the published one' })),
+  version: Type.Optional(Type.Integer({ minimum: 1 })),
+  start_date: Type.String({ format: 'date' }),
+  end_date: Type.Optional(Nullable(Type.String({ format: 'date' }))),
+  billing_start_date: Type.Optional(Nullable(Type.String({ format: 'date' }))),
+  billing_day_anchor: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 31 }))),
+  net_terms: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  trial_days: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  activation_condition: Type.Optional(Type.Enum(['ON_START', 'ON_CHECKOUT', 'MANUAL'])),
+  coupon_codes: Type.Optional(Type.Array(Type.String())),
+  add_ons: Type.Optional(Type.Array(AddOnRequest)),
+  price_components: Type.Optional(Nullable(Type.Object({
+    parameterized_components: Type.Optional(Type.Array(Type.Object({ component_id: Type.String(), parameters: Params }, { additionalProperties: false }))),
+    overridden_components: Type.Optional(Type.Array(Type.Object({ component_id: Type.String(), name: Type.Optional(Nullable(Type.String())), fee: FeeOverride }, { additionalProperties: false }))),
+    remove_components: Type.Optional(Type.Array(Type.String())),
+  }, { additionalProperties: false }))),
+  skip_past_invoices: Type.Optional(Type.Boolean({ description: 'false: invoices are generated for past periods from start_date; true: start at the current period, nothing billed for the past' })),
+  invoice_memo: Type.Optional(Nullable(Type.String())),
+  purchase_order: Type.Optional(Nullable(Type.String())),
+  auto_advance_invoices: Type.Optional(Nullable(Type.Boolean())),
+  charge_automatically: Type.Optional(Nullable(Type.Boolean())),
+  payment_methods_config: Type.Optional(Nullable(PaymentMethodsConfig)),
+}, { additionalProperties: false });
+
+export const SubscriptionUpdateRequest = Type.Object({
+  net_terms: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  invoice_memo: Type.Optional(Nullable(Type.String())),
+  purchase_order: Type.Optional(Nullable(Type.String())),
+  auto_advance_invoices: Type.Optional(Nullable(Type.Boolean())),
+  charge_automatically: Type.Optional(Nullable(Type.Boolean())),
+  payment_methods_config: Type.Optional(Nullable(PaymentMethodsConfig)),
+}, { additionalProperties: false });
+
+export const CancelSubscriptionRequest = Type.Object({
+  effective_date: Type.Optional(Nullable(Type.String({ format: 'date', description: 'Omitted: the end of the current billing period' }))),
+  reason: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+}, { additionalProperties: false });
+
+const Fee = Type.Record(Type.String(), Type.Unknown(), { description: 'SubscriptionFee tagged by type: RATE, SLOT, CAPACITY, USAGE, RECURRING, ONE_TIME' });
+const Dated = { effective_from: Type.String({ format: 'date' }), effective_to: Nullable(Type.String({ format: 'date' })) };
+
+const listFields = {
+  id: Type.String(),
+  customer_id: Type.String(),
+  customer_name: Type.String(),
+  customer_alias: Nullable(Type.String()),
+  plan_id: Type.String(),
+  plan_name: Type.String(),
+  plan_version: Type.Integer(),
+  plan_version_id: Type.String(),
+  currency: Type.String(),
+  status: Type.Enum(SUBSCRIPTION_STATUSES),
+  start_date: Type.String({ format: 'date' }),
+  end_date: Nullable(Type.String({ format: 'date' })),
+  billing_start_date: Nullable(Type.String({ format: 'date' })),
+  billing_day_anchor: Type.Integer(),
+  current_period_start: Type.String({ format: 'date' }),
+  current_period_end: Nullable(Type.String({ format: 'date' })),
+  period: Type.Enum(Terms),
+  net_terms: Type.Integer(),
+  trial_duration: Nullable(Type.Integer()),
+  invoice_memo: Nullable(Type.String()),
+  purchase_order: Nullable(Type.String()),
+  auto_advance_invoices: Type.Boolean(),
+  charge_automatically: Type.Boolean(),
+  payment_methods_config: Nullable(PaymentMethodsConfig),
+  mrr: Type.String({ description: 'Monthly recurring revenue, decimal string in the subscription currency' }),
+  created_at: Type.String({ format: 'date-time' }),
+  activated_at: Nullable(Type.String({ format: 'date-time' })),
+  cancel_effective_date: Nullable(Type.String({ format: 'date' })),
+  cancellation_reason: Nullable(Type.String()),
+};
+
+export const Subscription = Type.Object(listFields);
+
+export const SubscriptionDetails = Type.Object({
+  ...listFields,
+  trial_is_free: Type.Boolean(),
+  trialing_plan_id: Nullable(Type.String()),
+  skip_past_invoices: Type.Boolean(),
+  next_invoice_date: Nullable(Type.String({ format: 'date' })),
+  scheduled_plan_change: Nullable(Type.Object({ plan_version_id: Type.String(), effective_date: Type.String({ format: 'date' }) })),
+  checkout_url: Nullable(Type.String()),
+  components: Type.Array(Type.Object({ id: Type.String(), price_component_id: Nullable(Type.String()), product_id: Nullable(Type.String()), name: Type.String(), period: Type.Enum(FeePeriods), fee: Fee, ...Dated })),
+  add_ons: Type.Array(Type.Object({ id: Type.String(), add_on_id: Type.String(), name: Type.String(), period: Type.Enum(FeePeriods), quantity: Type.Integer(), fee: Fee, ...Dated })),
+  applied_coupons: Type.Array(Type.Object({
+    applied_coupon: Type.Object({ id: Type.String(), coupon_id: Type.String(), is_active: Type.Boolean(), applied_count: Nullable(Type.Integer()), applied_amount: Nullable(Type.String()), last_applied_at: Nullable(Type.String()), created_at: Type.String() }),
+    coupon: Type.Record(Type.String(), Type.Unknown()),
+  })),
+});
+
+function period(sub: SubscriptionView, todayDate: string) {
+  return currentPeriod({
+    startDate: sub.start_date, trialEndDate: sub.trial_end_date, endDate: sub.end_date, cancelEffectiveDate: sub.cancel_effective_date,
+    billingStartDate: sub.billing_start_date, anchorDay: sub.billing_day_anchor, term: sub.period, status: sub.status,
+  }, todayDate);
+}
+
+export function subscriptionToWire(sub: SubscriptionView, todayDate: string) {
+  const current = period(sub, todayDate);
+  return {
+    id: sub.id, customer_id: sub.customer_id, customer_name: sub.customer_name, customer_alias: sub.customer_alias, plan_id: sub.plan_id,
+    plan_name: sub.plan_name, plan_version: sub.plan_version, plan_version_id: sub.plan_version_id, currency: sub.currency, status: sub.status,
+    start_date: sub.start_date, end_date: sub.end_date, billing_start_date: sub.billing_start_date, billing_day_anchor: sub.billing_day_anchor,
+    current_period_start: current.start, current_period_end: current.end, period: sub.period, net_terms: sub.net_terms,
+    trial_duration: sub.trial_duration_days, invoice_memo: sub.invoice_memo, purchase_order: sub.purchase_order,
+    auto_advance_invoices: sub.auto_advance_invoices, charge_automatically: sub.charge_automatically, payment_methods_config: sub.payment_methods_config,
+    mrr: formatMinor(sub.mrr_minor, sub.currency), created_at: iso(sub.created_at), activated_at: isoOrNull(sub.activated_at),
+    cancel_effective_date: sub.cancel_effective_date, cancellation_reason: sub.cancellation_reason,
+  };
+}
+
+export function detailsToWire(d: SubscriptionDetailsData) {
+  const base = subscriptionToWire(d.subscription, d.today);
+  const sub = d.subscription;
+  // Advance billing: the next invoice is due when the next billed period starts.
+  let nextInvoice: string | null = base.current_period_end;
+  if (compareDates(d.today, sub.billing_start_date) < 0) nextInvoice = sub.billing_start_date;
+  if (sub.status === 'CANCELLED' || sub.status === 'COMPLETED') nextInvoice = null;
+  return {
+    ...base,
+    trial_is_free: sub.trial_is_free,
+    trialing_plan_id: sub.trialing_plan_id,
+    skip_past_invoices: sub.skip_past_invoices,
+    next_invoice_date: nextInvoice,
+    scheduled_plan_change: sub.scheduled_plan_change ? { plan_version_id: sub.scheduled_plan_change.plan_version_id, effective_date: sub.scheduled_plan_change.effective_date } : null,
+    checkout_url: null,
+    components: d.components.map((c) => ({ id: c.id, price_component_id: c.price_component_id, product_id: c.product_id, name: c.name, period: c.period, fee: c.fee, effective_from: c.effective_from, effective_to: c.effective_to })),
+    add_ons: d.addOns.map((a) => ({ id: a.id, add_on_id: a.add_on_id, name: a.name, period: a.period, quantity: a.quantity, fee: a.fee, effective_from: a.effective_from, effective_to: a.effective_to })),
+    applied_coupons: d.coupons.map((c) => ({
+      applied_coupon: { id: c.id, coupon_id: c.coupon_id, is_active: c.is_active, applied_count: c.applied_count, applied_amount: c.applied_amount, last_applied_at: isoOrNull(c.last_applied_at), created_at: iso(c.created_at) },
+      coupon: c.coupon,
+    })),
+  };
+}

@@ -1,0 +1,195 @@
+import type { Clock } from '../../kernel/clock.js';
+import { badRequest, conflict, notFound } from '../../kernel/errors.js';
+import { paginationMeta, parseOrderBy, pageRequest, type Page } from '../../kernel/paging.js';
+import type { Pool, Queryable } from '../../db/pool.js';
+import { withTx } from '../../db/tx.js';
+import { writeOutboxEvent } from '../../db/outbox.js';
+import { scoped } from '../../db/tenant-scope.js';
+import { compareDates, parseLocalDate } from '../../domain/dates.js';
+import { findCustomer } from '../customers/index.js';
+import type { SubscriptionCatalog } from './catalog.js';
+import { createSubscriptionInTx, today, type CreateSubscriptionInput } from './create.js';
+import { currentPeriod, isLive, LIVE_STATUSES, nextTransitionOn, statusOn, transitionEvent, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './lifecycle.js';
+import * as repo from './repository.js';
+import type { AddOnRow, ComponentRow, CouponRow, SubscriptionOrderColumn, SubscriptionRow, SubscriptionView } from './repository.js';
+import { subscriptionEventData } from './events.js';
+
+export interface SubscriptionDetailsData {
+  subscription: SubscriptionView;
+  components: ComponentRow[];
+  addOns: AddOnRow[];
+  coupons: CouponRow[];
+  today: string;
+}
+
+export interface ListSubscriptionsQuery {
+  customer_id?: string;
+  plan_id?: string;
+  statuses?: string[];
+  order_by?: string;
+  page?: number;
+  per_page?: number;
+}
+
+export const lifecycleDates = (s: SubscriptionRow) => ({
+  startDate: s.start_date,
+  trialEndDate: s.trial_end_date,
+  endDate: s.end_date,
+  cancelEffectiveDate: s.cancel_effective_date,
+});
+
+/**
+ * Moves one subscription along the status machine up to `todayDate`, writing the transition's
+ * event. The row must be locked by the caller's transaction.
+ */
+export async function advanceOne(tx: Queryable, clock: Clock, tenantId: string, sub: SubscriptionView, todayDate: string): Promise<SubscriptionView> {
+  const dates = lifecycleDates(sub);
+  const status = statusOn(dates, todayDate);
+  const next: SubscriptionView = { ...sub, status, next_transition_on: nextTransitionOn(dates, todayDate) };
+  if (status === sub.status && next.next_transition_on === sub.next_transition_on) return sub;
+  const now = clock.now();
+  if (sub.status === 'PENDING_ACTIVATION' && status !== 'PENDING_ACTIVATION' && !sub.activated_at) next.activated_at = now;
+  if (!isLive(status) && isLive(sub.status)) next.ended_at = now;
+  next.updated_at = now;
+  await repo.updateSubscription(tx, tenantId, next);
+  const event = transitionEvent(sub.status, status);
+  if (event) await writeOutboxEvent(scoped(tx, tenantId), clock, { type: event, objectId: sub.id, data: subscriptionEventData(next) });
+  return next;
+}
+
+export function createSubscriptionsService(deps: { pool: Pool; clock: Clock; catalog: SubscriptionCatalog }) {
+  const { pool, clock } = deps;
+
+  /** Applies clock-driven transitions that are due for the tenant (cheap: an indexed date). */
+  async function advanceDue(tenantId: string): Promise<number> {
+    const todayDate = today(clock);
+    const ids = await repo.dueForTransition(pool, tenantId, todayDate);
+    for (const id of ids) {
+      await withTx(pool, async (tx) => {
+        const sub = await repo.findSubscription(tx, tenantId, id, true);
+        if (sub) await advanceOne(tx, clock, tenantId, sub, todayDate);
+      });
+    }
+    return ids.length;
+  }
+
+  async function details(db: Queryable, tenantId: string, subscription: SubscriptionView): Promise<SubscriptionDetailsData> {
+    const [components, addOns, coupons] = await Promise.all([
+      repo.componentsOf(db, tenantId, [subscription.id]),
+      repo.addOnsOf(db, tenantId, [subscription.id]),
+      repo.couponsOf(db, tenantId, [subscription.id]),
+    ]);
+    return { subscription, components, addOns, coupons, today: today(clock) };
+  }
+
+  async function requireSubscription(db: Queryable, tenantId: string, id: string, lock = false): Promise<SubscriptionView> {
+    const sub = await repo.findSubscription(db, tenantId, id, lock);
+    if (!sub) throw notFound('subscription');
+    return sub;
+  }
+
+  async function createSubscription(tenantId: string, input: CreateSubscriptionInput): Promise<SubscriptionDetailsData> {
+    const id = await withTx(pool, async (tx) => (await createSubscriptionInTx(tx, deps, tenantId, input)).id);
+    return getSubscription(tenantId, id);
+  }
+
+  async function getSubscription(tenantId: string, id: string): Promise<SubscriptionDetailsData> {
+    await advanceDue(tenantId);
+    return details(pool, tenantId, await requireSubscription(pool, tenantId, id));
+  }
+
+  async function listSubscriptions(tenantId: string, query: ListSubscriptionsQuery): Promise<Page<SubscriptionView>> {
+    const page = pageRequest(query.page, query.per_page);
+    // The reference's column is mrr_cents; ours is mrr (a decimal string), both sort the same.
+    const orderBy = query.order_by?.replace(/^mrr_cents\./, 'mrr.');
+    const order = parseOrderBy<SubscriptionOrderColumn>(orderBy, ['customer_name', 'plan_name', 'mrr', 'billing_start_date', 'end_date', 'status', 'created_at'], { column: 'created_at', direction: 'desc' });
+    for (const [i, status] of (query.statuses ?? []).entries()) {
+      if (!(SUBSCRIPTION_STATUSES as readonly string[]).includes(status)) throw badRequest(`statuses[${i}] must be one of ${SUBSCRIPTION_STATUSES.join(', ')}`);
+    }
+    let customerId: string | undefined;
+    if (query.customer_id) {
+      // Filter by id or alias; an unknown customer simply has no subscriptions.
+      customerId = (await findCustomer(pool, tenantId, query.customer_id))?.id ?? query.customer_id;
+    }
+    await advanceDue(tenantId);
+    const { rows, total } = await repo.listSubscriptions(pool, tenantId, { customerId, planId: query.plan_id, statuses: query.statuses }, order, page);
+    return { data: rows, pagination_meta: paginationMeta(page, total) };
+  }
+
+  /**
+   * Cancels at a date (exclusive end of service), or at the end of the current period when no
+   * date is given. A pending subscription cancelled "at period end" stops before it starts.
+   */
+  async function cancelSubscription(tenantId: string, id: string, input: { effective_date?: string | null; reason?: string | null }): Promise<SubscriptionView> {
+    await advanceDue(tenantId);
+    return withTx(pool, async (tx) => {
+      const sub = await requireSubscription(tx, tenantId, id, true);
+      if (!isLive(sub.status)) throw conflict(`subscription is already ${sub.status.toLowerCase()}`);
+      if (sub.cancel_effective_date) throw conflict(`subscription is already cancelled effective ${sub.cancel_effective_date}`);
+      const todayDate = today(clock);
+      let effective: string;
+      if (input.effective_date) {
+        try {
+          parseLocalDate(input.effective_date);
+        } catch {
+          throw badRequest(`effective_date must be a date YYYY-MM-DD, got '${input.effective_date}'`);
+        }
+        if (compareDates(input.effective_date, todayDate) < 0) throw badRequest('effective_date must not be in the past');
+        effective = input.effective_date;
+      } else {
+        const period = currentPeriod({ ...lifecycleDates(sub), billingStartDate: sub.billing_start_date, anchorDay: sub.billing_day_anchor, term: sub.period, status: sub.status }, todayDate);
+        effective = period.end ?? todayDate;
+      }
+      if (sub.end_date && compareDates(effective, sub.end_date) > 0) effective = sub.end_date;
+      const now = clock.now();
+      const next: SubscriptionView = { ...sub, cancel_requested_at: now, cancel_effective_date: effective, cancellation_reason: input.reason ?? null, scheduled_plan_change: null, updated_at: now };
+      await repo.updateSubscription(tx, tenantId, next);
+      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'subscription.cancellation_scheduled', objectId: id, data: { ...subscriptionEventData(next), cancel_effective_date: effective, reason: next.cancellation_reason } });
+      return advanceOne(tx, clock, tenantId, next, todayDate);
+    });
+  }
+
+  /** What may change after creation: invoicing settings only (money-affecting changes have their own operations). */
+  async function updateSubscription(
+    tenantId: string,
+    id: string,
+    input: { net_terms?: number | null; invoice_memo?: string | null; purchase_order?: string | null; auto_advance_invoices?: boolean | null; charge_automatically?: boolean | null; payment_methods_config?: Record<string, unknown> | null },
+  ): Promise<SubscriptionDetailsData> {
+    await withTx(pool, async (tx) => {
+      const sub = await requireSubscription(tx, tenantId, id, true);
+      if (!isLive(sub.status)) throw conflict(`subscription is ${sub.status.toLowerCase()} and can no longer change`);
+      if (input.net_terms !== undefined && input.net_terms !== null && input.net_terms < 0) throw badRequest('net_terms must be a whole number of days >= 0');
+      const next: SubscriptionView = {
+        ...sub,
+        net_terms: input.net_terms ?? sub.net_terms,
+        invoice_memo: input.invoice_memo === undefined ? sub.invoice_memo : input.invoice_memo,
+        purchase_order: input.purchase_order === undefined ? sub.purchase_order : input.purchase_order,
+        auto_advance_invoices: input.auto_advance_invoices ?? sub.auto_advance_invoices,
+        charge_automatically: input.charge_automatically ?? sub.charge_automatically,
+        payment_methods_config: input.payment_methods_config === undefined ? sub.payment_methods_config : input.payment_methods_config,
+        updated_at: clock.now(),
+      };
+      await repo.updateSubscription(tx, tenantId, next);
+      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'subscription.updated', objectId: id, data: subscriptionEventData(next) });
+    });
+    return getSubscription(tenantId, id);
+  }
+
+  return {
+    /** Today's date (UTC) on the service clock. */
+    today: () => today(clock),
+    createSubscription,
+    getSubscription,
+    listSubscriptions,
+    cancelSubscription,
+    updateSubscription,
+    advanceDue,
+    requireSubscription,
+    details,
+    /** For customers: how many subscriptions a customer has, and how many are not over. */
+    countForCustomer: (db: Queryable, tenantId: string, customerId: string) => repo.countForCustomer(db, tenantId, customerId, LIVE_STATUSES),
+  };
+}
+
+export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;
+export type { SubscriptionStatus };

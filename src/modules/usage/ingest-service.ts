@@ -1,0 +1,207 @@
+import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { Pool, Queryable } from '../../db/pool.js';
+import { withTx } from '../../db/tx.js';
+import { enqueueJob } from '../../jobs/queue.js';
+import type { Clock } from '../../kernel/clock.js';
+import { isIdOf } from '../../kernel/ids.js';
+import { canonicalPayload, checkEvent, type CheckedEvent, type RawEvent } from '../../domain/usage/index.js';
+import { findCustomer } from '../customers/index.js';
+import type { UsageMetricSource } from './metrics.js';
+import { ensurePartition, findPayloadHashes, insertEvents, type EventRow } from './repository.js';
+
+/** Largest batch of POST /api/v1/events/ingest (the reference allows 100). */
+export const MAX_BATCH_EVENTS = 10_000;
+/** Positive customer and code look-ups are reused this long (a hot path for single events). */
+const LOOKUP_CACHE_MS = 30_000;
+const ROLLUP_WAKEUP_EVERY_MS = 1_000;
+
+export interface IngestFailure {
+  index: number;
+  event_id: string;
+  reason: string;
+}
+
+export interface IngestOptions {
+  allowBackfilling: boolean;
+  allowPartialFailures: boolean;
+  /** Refuse events whose code no billable metric reads. */
+  strict: boolean;
+}
+
+export interface IngestResult {
+  /** True when something was stored or every event was a duplicate (nothing refused). */
+  ingested: number;
+  duplicates: number;
+  failures: IngestFailure[];
+  /** False when a bad event made the whole batch refused (nothing stored). */
+  accepted: boolean;
+}
+
+interface Candidate {
+  index: number;
+  event: CheckedEvent;
+  row: EventRow;
+}
+
+function cache<V>() {
+  const entries = new Map<string, { value: V; until: number }>();
+  return {
+    get(key: string): V | undefined {
+      const hit = entries.get(key);
+      if (!hit || hit.until < performance.now()) return undefined;
+      return hit.value;
+    },
+    set(key: string, value: V) {
+      if (entries.size > 100_000) entries.clear();
+      entries.set(key, { value, until: performance.now() + LOOKUP_CACHE_MS });
+    },
+  };
+}
+
+export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: UsageMetricSource }) {
+  const { pool, clock, metrics } = deps;
+  const customerRefs = cache<string>();
+  const knownCodes = cache<true>();
+  const knownMonths = new Set<string>();
+  const lastWakeup = new Map<string, number>();
+
+  /** The stored reference of a customer id or alias, or undefined when no customer has it. */
+  async function resolveCustomer(tenantId: string, ref: string): Promise<string | undefined> {
+    const cacheKey = `${tenantId}\u0000${ref}`;
+    const hit = customerRefs.get(cacheKey);
+    if (hit) return hit;
+    const customer = await findCustomer(pool, tenantId, ref);
+    if (customer) customerRefs.set(cacheKey, customer.id);
+    return customer?.id;
+  }
+
+  async function codeExists(tenantId: string, code: string): Promise<boolean> {
+    const cacheKey = `${tenantId}\u0000${code}`;
+    if (knownCodes.get(cacheKey)) return true;
+    const exists = await metrics.codeExists(tenantId, code);
+    if (exists) knownCodes.set(cacheKey, true);
+    return exists;
+  }
+
+  async function ensurePartitions(events: readonly CheckedEvent[]): Promise<void> {
+    for (const event of events) {
+      const month = event.timestamp.toISOString().slice(0, 7);
+      if (knownMonths.has(month)) continue;
+      await ensurePartition(pool, event.timestamp);
+      knownMonths.add(month);
+    }
+  }
+
+  /** Wakes the rollup worker for this tenant at most once a second (it is idempotent). */
+  async function wakeRollups(tenantId: string): Promise<void> {
+    const nowMs = performance.now();
+    if (nowMs - (lastWakeup.get(tenantId) ?? -Infinity) < ROLLUP_WAKEUP_EVERY_MS) return;
+    lastWakeup.set(tenantId, nowMs);
+    // Outside the ingest transaction on purpose: the wake-up is not state, and one shared job
+    // row updated by every ingest transaction would serialise them.
+    await enqueueJob(pool, 'usage.rollup', { tenant_id: tenantId }, { jobKey: `usage.rollup:${tenantId}` }).catch(() => lastWakeup.delete(tenantId));
+  }
+
+  /**
+   * Checks, resolves and stores a batch. Without partial failures, one bad event refuses the
+   * batch and nothing is stored (the write is one transaction); with them, good events are stored
+   * and the bad ones listed. Duplicates of stored events are counted as such and change nothing.
+   */
+  async function ingest(tenantId: string, raws: readonly RawEvent[], options: IngestOptions): Promise<IngestResult> {
+    const now = clock.now();
+    const failures: IngestFailure[] = [];
+    const checked: { index: number; event: CheckedEvent }[] = [];
+    raws.forEach((raw, index) => {
+      const result = checkEvent(raw, now, options.allowBackfilling);
+      if (result.ok) checked.push({ index, event: result.event });
+      else failures.push({ index, event_id: typeof raw.event_id === 'string' ? raw.event_id : '', reason: result.reason });
+    });
+
+    const refs = new Map<string, string | undefined>();
+    await Promise.all(
+      [...new Set(checked.map((c) => c.event.customerRef))].map(async (ref) => refs.set(ref, await resolveCustomer(tenantId, ref))),
+    );
+    const codes = new Map<string, boolean>();
+    if (options.strict) {
+      await Promise.all([...new Set(checked.map((c) => c.event.code))].map(async (code) => codes.set(code, await codeExists(tenantId, code))));
+    }
+
+    const candidates: Candidate[] = [];
+    const inBatch = new Map<string, Candidate>();
+    let duplicates = 0;
+    for (const { index, event } of checked) {
+      const fail = (reason: string) => failures.push({ index, event_id: event.eventId, reason });
+      let customerRef = refs.get(event.customerRef);
+      if (customerRef === undefined) {
+        // A migration may send historical events before the customer exists: with backfilling,
+        // an alias (anything not shaped like one of our customer ids) is kept and matched when
+        // a customer with that alias appears. Otherwise an unknown customer is refused.
+        if (!options.allowBackfilling || isIdOf('customer', event.customerRef)) {
+          fail(`customer '${event.customerRef}' not found (customer_id takes a customer id or alias)`);
+          continue;
+        }
+        customerRef = event.customerRef;
+      }
+      if (options.strict && !codes.get(event.code)) {
+        fail(`code '${event.code}' is not the code of any billable metric`);
+        continue;
+      }
+      const payloadHash = createHash('sha256').update(canonicalPayload(event, customerRef)).digest();
+      const candidate: Candidate = { index, event, row: { ...event, customerRef, payloadHash } };
+      const earlier = inBatch.get(event.eventId);
+      if (earlier) {
+        if (earlier.row.payloadHash.equals(payloadHash)) duplicates += 1;
+        else fail(`event_id '${event.eventId}' appears earlier in this batch (index ${earlier.index}) with a different payload`);
+        continue;
+      }
+      inBatch.set(event.eventId, candidate);
+      candidates.push(candidate);
+    }
+
+    failures.sort((a, b) => a.index - b.index);
+    if (failures.length > 0 && !options.allowPartialFailures) return { ingested: 0, duplicates: 0, failures, accepted: false };
+    if (candidates.length === 0) return { ingested: 0, duplicates, failures, accepted: true };
+    await ensurePartitions(candidates.map((c) => c.event));
+
+    const write = async (db: Queryable) => {
+      const stored = await insertEvents(db, tenantId, candidates.map((c) => c.row), now);
+      const seen = candidates.filter((c) => !stored.has(c.event.eventId));
+      const conflicts: IngestFailure[] = [];
+      if (seen.length > 0) {
+        const hashes = await findPayloadHashes(db, tenantId, seen.map((c) => c.event.eventId));
+        for (const c of seen) {
+          if (hashes.get(c.event.eventId)?.equals(c.row.payloadHash)) duplicates += 1;
+          else conflicts.push({ index: c.index, event_id: c.event.eventId, reason: `event_id '${c.event.eventId}' was already ingested with a different payload` });
+        }
+      }
+      return { stored: stored.size, conflicts };
+    };
+
+    let outcome: { stored: number; conflicts: IngestFailure[] };
+    if (options.allowPartialFailures) {
+      // One statement is atomic on its own; conflicting ids were simply not inserted.
+      outcome = await write(pool);
+    } else {
+      const refused = new Error('refused');
+      try {
+        outcome = await withTx(pool, async (tx) => {
+          const result = await write(tx);
+          if (result.conflicts.length > 0) throw Object.assign(refused, { result });
+          return result;
+        });
+      } catch (error) {
+        if (error !== refused) throw error;
+        const conflicts = (error as unknown as { result: { conflicts: IngestFailure[] } }).result.conflicts;
+        return { ingested: 0, duplicates: 0, failures: conflicts, accepted: false };
+      }
+    }
+    if (outcome.stored > 0) await wakeRollups(tenantId);
+    const all = [...failures, ...outcome.conflicts].sort((a, b) => a.index - b.index);
+    return { ingested: outcome.stored, duplicates, failures: all, accepted: true };
+  }
+
+  return { ingest };
+}
+
+export type IngestService = ReturnType<typeof createIngestService>;

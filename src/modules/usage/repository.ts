@@ -1,0 +1,181 @@
+import type { Queryable } from '../../db/pool.js';
+import { scoped } from '../../db/tenant-scope.js';
+import type { UsageMetric } from '../../domain/usage/index.js';
+
+/** One event ready to store: the customer is resolved to its stored reference. */
+export interface EventRow {
+  eventId: string;
+  code: string;
+  customerRef: string;
+  timestamp: Date;
+  properties: Record<string, string>;
+  payloadHash: Buffer;
+}
+
+/**
+ * Stores the events whose id the tenant has not seen, in one statement: the dedup ledger row and
+ * the event row commit together, so an id is marked seen only with its event stored. Ids are
+ * inserted in sorted order so concurrent batches sharing ids wait on each other instead of
+ * deadlocking; a concurrent duplicate waits for the first writer and then counts as seen.
+ * Returns the ids actually stored.
+ */
+export async function insertEvents(db: Queryable, tenantId: string, rows: readonly EventRow[], ingestedAt: Date): Promise<Set<string>> {
+  const sorted = [...rows].sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0));
+  const inserted = await scoped(db, tenantId).query<{ event_id: string }>(
+    `WITH input AS (
+       SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[], $7::bytea[])
+         WITH ORDINALITY AS t(event_id, code, customer_ref, ts, properties, payload_hash, n)
+     ), ids AS (
+       INSERT INTO usage_event_ids (tenant_id, event_id, payload_hash)
+       SELECT $1, event_id, payload_hash FROM input ORDER BY n
+       ON CONFLICT DO NOTHING RETURNING event_id
+     )
+     INSERT INTO usage_events (tenant_id, event_id, code, customer_ref, ts, properties, ingested_at)
+     SELECT $1, i.event_id, i.code, i.customer_ref, i.ts, i.properties, $8 FROM input i JOIN ids USING (event_id)
+     RETURNING event_id`,
+    [
+      sorted.map((r) => r.eventId),
+      sorted.map((r) => r.code),
+      sorted.map((r) => r.customerRef),
+      sorted.map((r) => r.timestamp),
+      sorted.map((r) => JSON.stringify(r.properties)),
+      sorted.map((r) => r.payloadHash),
+      ingestedAt,
+    ],
+  );
+  return new Set(inserted.map((r) => r.event_id));
+}
+
+/** Payload hashes of already-seen event ids, to tell retries from conflicting reuse. */
+export async function findPayloadHashes(db: Queryable, tenantId: string, eventIds: readonly string[]): Promise<Map<string, Buffer>> {
+  const rows = await scoped(db, tenantId).query<{ event_id: string; payload_hash: Buffer }>(
+    `SELECT event_id, payload_hash FROM usage_event_ids WHERE tenant_id = $1 AND event_id = ANY($2::text[])`,
+    [eventIds],
+  );
+  return new Map(rows.map((r) => [r.event_id, r.payload_hash]));
+}
+
+/** Creates the monthly partition holding `at` (DDL: global, not tenant data). */
+export async function ensurePartition(db: Queryable, at: Date): Promise<void> {
+  await db.query('SELECT usage_events_ensure_partition($1)', [at]);
+}
+
+export interface RawEventRow {
+  event_id: string;
+  ts: Date;
+  properties: Record<string, string>;
+}
+
+/**
+ * Raw events of a code in [from, to), for some customer references (null = all). With a
+ * watermark, only the events written by transactions at or above it (the rollups' tail).
+ */
+export async function findRawEvents(
+  db: Queryable,
+  tenantId: string,
+  filter: { code: string; customerRefs: readonly string[] | null; from: Date; to: Date; watermark?: string },
+): Promise<RawEventRow[]> {
+  const tail = filter.watermark !== undefined;
+  return scoped(db, tenantId).query<RawEventRow>(
+    `SELECT event_id, ts, properties FROM usage_events
+     WHERE tenant_id = $1 AND code = $2 AND ($3::text[] IS NULL OR customer_ref = ANY($3::text[]))
+       AND ts >= $4 AND ts < $5${tail ? ' AND xid >= $6::xid8' : ''}`,
+    [filter.code, filter.customerRefs, filter.from, filter.to, ...(tail ? [filter.watermark] : [])],
+  );
+}
+
+export interface RollupState {
+  definition_hash: string;
+  watermark: string;
+}
+
+export async function findRollupState(db: Queryable, tenantId: string, metricId: string): Promise<RollupState | undefined> {
+  return scoped(db, tenantId).one<RollupState>(
+    `SELECT definition_hash, watermark::text AS watermark FROM usage_rollup_state WHERE tenant_id = $1 AND metric_id = $2`,
+    [metricId],
+  );
+}
+
+export interface RollupGroupRow {
+  dimensions: Record<string, string>;
+  event_count: bigint;
+  value_sum: string;
+  value_min: string | null;
+  value_max: string | null;
+  latest_ts: Date | null;
+  latest_event_id: string | null;
+  latest_value: string | null;
+}
+
+/** Rollup rows of whole hours in [fromHour, toHour), merged per group in SQL. */
+export async function sumRollups(
+  db: Queryable,
+  tenantId: string,
+  filter: { metricId: string; customerRefs: readonly string[] | null; fromHour: Date; toHour: Date },
+): Promise<RollupGroupRow[]> {
+  return scoped(db, tenantId).query<RollupGroupRow>(
+    `SELECT (array_agg(dimensions))[1] AS dimensions, sum(event_count)::int8 AS event_count, sum(value_sum)::text AS value_sum,
+            min(value_min)::text AS value_min, max(value_max)::text AS value_max,
+            (array_agg(latest_ts ORDER BY latest_ts DESC NULLS LAST, latest_event_id COLLATE "C" DESC NULLS LAST))[1] AS latest_ts,
+            (array_agg(latest_event_id ORDER BY latest_ts DESC NULLS LAST, latest_event_id COLLATE "C" DESC NULLS LAST))[1] AS latest_event_id,
+            (array_agg(latest_value::text ORDER BY latest_ts DESC NULLS LAST, latest_event_id COLLATE "C" DESC NULLS LAST))[1] AS latest_value
+     FROM usage_rollups
+     WHERE tenant_id = $1 AND metric_id = $2 AND ($3::text[] IS NULL OR customer_ref = ANY($3::text[])) AND hour >= $4 AND hour < $5
+     GROUP BY group_key`,
+    [filter.metricId, filter.customerRefs, filter.fromHour, filter.toHour],
+  );
+}
+
+/** Distinct values of whole hours in [fromHour, toHour), per group (COUNT_DISTINCT). */
+export async function findRollupDistinct(
+  db: Queryable,
+  tenantId: string,
+  filter: { metricId: string; customerRefs: readonly string[] | null; fromHour: Date; toHour: Date },
+): Promise<{ dimensions: Record<string, string>; distinct_value: string }[]> {
+  return scoped(db, tenantId).query(
+    `SELECT DISTINCT ON (group_key, distinct_value) dimensions, distinct_value FROM usage_rollup_distinct
+     WHERE tenant_id = $1 AND metric_id = $2 AND ($3::text[] IS NULL OR customer_ref = ANY($3::text[])) AND hour >= $4 AND hour < $5`,
+    [filter.metricId, filter.customerRefs, filter.fromHour, filter.toHour],
+  );
+}
+
+/**
+ * The metric's contribution rules as SQL over `usage_events e`, mirroring the domain's
+ * `contributionOf`: filters, value validity and the group dimensions. Parameters start at
+ * `firstParam`. Group keys only need to be consistent inside the database: readers re-key by
+ * the dimensions.
+ */
+export function contributionSql(metric: UsageMetric, firstParam: number): { where: string; value: string; dimensions: string; groupKey: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const p = (value: unknown) => {
+    params.push(value);
+    return `$${firstParam + params.length - 1}`;
+  };
+  const prop = (key: string) => `coalesce(e.properties->>${p(key)}, '')`;
+  const conditions: string[] = [];
+  for (const [key, allowed] of Object.entries(metric.filters ?? {})) {
+    if (allowed.length > 0) conditions.push(`${prop(key)} = ANY(${p(allowed)}::text[])`);
+  }
+  if (metric.linked) {
+    conditions.push(`coalesce((${p(JSON.stringify(metric.linked.values))}::jsonb -> ${prop(metric.linked.key1)}) ? ${prop(metric.linked.key2)}, false)`);
+  }
+  let value = 'NULL::text';
+  if (metric.aggregation !== 'COUNT') {
+    const raw = `(e.properties->>${p(metric.property ?? '')})`;
+    if (metric.aggregation === 'COUNT_DISTINCT') {
+      conditions.push(`${raw} <> ''`);
+      value = raw;
+    } else {
+      conditions.push(`${raw} ~ '^-?[0-9]{1,40}(\\.[0-9]{1,40})?$'`);
+      value = raw;
+    }
+  }
+  const dims = metric.groupBy.map((key) => [p(key), prop(key)] as const);
+  return {
+    where: conditions.length ? conditions.join(' AND ') : 'true',
+    value,
+    dimensions: dims.length ? `jsonb_build_object(${dims.map(([k, v]) => `${k}::text, ${v}`).join(', ')})` : `'{}'::jsonb`,
+    groupKey: dims.length ? `jsonb_build_array(${dims.map(([, v]) => v).join(', ')})::text` : `'[]'`,
+    params,
+  };
+}

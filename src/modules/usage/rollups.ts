@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import type { Pool } from '../../db/pool.js';
+import { scoped, type TenantScope } from '../../db/tenant-scope.js';
+import { withTx } from '../../db/tx.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { UsageMetric } from '../../domain/usage/index.js';
+import { contributionSql, ensurePartition, findRollupState } from './repository.js';
+
+/** Fingerprint of what the rollups of a metric depend on; a change rebuilds them. */
+export function definitionHash(metric: UsageMetric): string {
+  return createHash('sha256')
+    .update(JSON.stringify([metric.code, metric.aggregation, metric.property, metric.groupBy, metric.filters ?? null, metric.linked ?? null]))
+    .digest('hex');
+}
+
+// Different from the partition lock and the migration lock.
+const ROLLUP_LOCK_NAMESPACE = 727_301;
+
+/**
+ * Folds the events of finished transactions into one metric's hourly rollups. The new watermark
+ * is the oldest transaction still running: every event below it is final and visible, so it is
+ * counted exactly once, either here (below the watermark) or by the query's raw tail (above).
+ * A metric seen for the first time, or whose definition changed, is rebuilt from all its events.
+ */
+async function refreshMetric(db: TenantScope, metric: UsageMetric, now: Date, rebuild: boolean, fromWatermark: string): Promise<void> {
+  const [{ xmin }] = (await db.query<{ xmin: string }>(`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin, $1::text AS tenant_id`)) as [{ xmin: string }];
+  const c = contributionSql(metric, 6);
+  if (rebuild) {
+    await db.query(`DELETE FROM usage_rollups WHERE tenant_id = $1 AND metric_id = $2`, [metric.id]);
+    await db.query(`DELETE FROM usage_rollup_distinct WHERE tenant_id = $1 AND metric_id = $2`, [metric.id]);
+  }
+  // $1 tenant, $2 metric, $3 code, $4 watermark from, $5 watermark to, $6.. contribution params
+  const source = `FROM usage_events e
+    WHERE e.tenant_id = $1 AND e.code = $3 AND e.xid >= $4::xid8 AND e.xid < $5::xid8 AND ${c.where}`;
+  const params = [metric.id, metric.code, rebuild ? '0' : fromWatermark, xmin, ...c.params];
+  const numeric = metric.aggregation !== 'COUNT' && metric.aggregation !== 'COUNT_DISTINCT';
+  const order = `ORDER BY e.ts DESC, e.event_id COLLATE "C" DESC`;
+  // A metric without group-by has a constant key, which GROUP BY refuses.
+  const byGroup = metric.groupBy.length > 0 ? `, ${c.groupKey}` : '';
+  await db.query(
+    `INSERT INTO usage_rollups AS r (tenant_id, metric_id, customer_ref, hour, group_key, dimensions, event_count, value_sum,
+       value_min, value_max, latest_ts, latest_event_id, latest_value)
+     SELECT $1, $2, e.customer_ref, date_trunc('hour', e.ts, 'UTC'), ${c.groupKey}, (array_agg(${c.dimensions}))[1], count(*),
+       ${numeric ? `coalesce(sum((${c.value})::numeric), 0)` : '0'},
+       ${numeric ? `min((${c.value})::numeric)` : 'NULL::numeric'}, ${numeric ? `max((${c.value})::numeric)` : 'NULL::numeric'},
+       ${numeric ? `(array_agg(e.ts ${order}))[1]` : 'NULL::timestamptz'},
+       ${numeric ? `(array_agg(e.event_id ${order}))[1]` : 'NULL::text'},
+       ${numeric ? `(array_agg((${c.value})::numeric ${order}))[1]` : 'NULL::numeric'}
+     ${source}
+     GROUP BY e.customer_ref, date_trunc('hour', e.ts, 'UTC')${byGroup}
+     ON CONFLICT (tenant_id, metric_id, customer_ref, hour, group_key) DO UPDATE SET
+       event_count = r.event_count + EXCLUDED.event_count,
+       value_sum = r.value_sum + EXCLUDED.value_sum,
+       value_min = LEAST(r.value_min, EXCLUDED.value_min),
+       value_max = GREATEST(r.value_max, EXCLUDED.value_max),
+       latest_ts = CASE WHEN r.latest_ts IS NULL OR (EXCLUDED.latest_ts, EXCLUDED.latest_event_id COLLATE "C") > (r.latest_ts, r.latest_event_id COLLATE "C") THEN EXCLUDED.latest_ts ELSE r.latest_ts END,
+       latest_value = CASE WHEN r.latest_ts IS NULL OR (EXCLUDED.latest_ts, EXCLUDED.latest_event_id COLLATE "C") > (r.latest_ts, r.latest_event_id COLLATE "C") THEN EXCLUDED.latest_value ELSE r.latest_value END,
+       latest_event_id = CASE WHEN r.latest_ts IS NULL OR (EXCLUDED.latest_ts, EXCLUDED.latest_event_id COLLATE "C") > (r.latest_ts, r.latest_event_id COLLATE "C") THEN EXCLUDED.latest_event_id ELSE r.latest_event_id END`,
+    params,
+  );
+  if (metric.aggregation === 'COUNT_DISTINCT') {
+    await db.query(
+      `INSERT INTO usage_rollup_distinct (tenant_id, metric_id, customer_ref, hour, group_key, dimensions, distinct_value)
+       SELECT $1, $2, e.customer_ref, date_trunc('hour', e.ts, 'UTC'), ${c.groupKey}, (array_agg(${c.dimensions}))[1], ${c.value}
+       ${source}
+       GROUP BY e.customer_ref, date_trunc('hour', e.ts, 'UTC')${byGroup}, ${c.value}
+       ON CONFLICT DO NOTHING`,
+      params,
+    );
+  }
+  await db.query(
+    `INSERT INTO usage_rollup_state (tenant_id, metric_id, definition_hash, watermark, updated_at) VALUES ($1, $2, $3, $4::xid8, $5)
+     ON CONFLICT (tenant_id, metric_id) DO UPDATE SET definition_hash = EXCLUDED.definition_hash, watermark = EXCLUDED.watermark, updated_at = EXCLUDED.updated_at`,
+    [metric.id, definitionHash(metric), xmin, now],
+  );
+}
+
+/**
+ * Brings every metric's rollups of a tenant up to date, one transaction per metric. Two workers
+ * never fold the same tenant at once (advisory lock); the loser simply skips.
+ */
+export async function refreshTenantRollups(pool: Pool, clock: Clock, tenantId: string, metrics: readonly UsageMetric[]): Promise<void> {
+  for (const metric of metrics) {
+    await withTx(pool, async (tx) => {
+      const db = scoped(tx, tenantId);
+      const locked = await db.one<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock($2, hashtext($1 || ':' || $3)) AS ok, $1::text AS tenant_id`, [ROLLUP_LOCK_NAMESPACE, metric.id]);
+      if (!locked?.ok) return;
+      const state = await findRollupState(tx, tenantId, metric.id);
+      const rebuild = !state || state.definition_hash !== definitionHash(metric);
+      await refreshMetric(db, metric, clock.now(), rebuild, state?.watermark ?? '0');
+    });
+  }
+}
+
+/** Partitions for this month and the next two exist before their first event arrives. */
+export async function ensurePartitionsAhead(pool: Pool, clock: Clock): Promise<void> {
+  const now = clock.now();
+  for (let i = 0; i < 3; i++) {
+    await ensurePartition(pool, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + i, 1)));
+  }
+}

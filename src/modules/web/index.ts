@@ -1,0 +1,17 @@
+import type { RouteModule } from '../../http/app.js';
+import { authPages } from './auth-pages.js';
+import { connectionsPages } from './connections-pages.js';
+import { consentPages } from './consent-pages.js';
+import type { WebDeps } from './deps.js';
+import { onboardingPages } from './onboarding-pages.js';
+
+export { createSessions, SESSION_COOKIE, SESSION_TTL_MS } from './sessions.js';
+export type { Sessions } from './sessions.js';
+export type { WebDeps } from './deps.js';
+
+/** The server-rendered pages: sign-up/in/out, organization picker, consent, connections, express onboarding. */
+export function webRoutes(deps: WebDeps): RouteModule {
+  return async (app) => {
+    for (const register of [authPages, consentPages, connectionsPages, onboardingPages]) await register(deps)(app);
+  };
+}

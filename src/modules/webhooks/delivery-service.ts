@@ -1,0 +1,173 @@
+import type { Clock } from '../../kernel/clock.js';
+import { newId } from '../../kernel/ids.js';
+import type { Pool } from '../../db/pool.js';
+import { withTx, type Tx } from '../../db/tx.js';
+import { scoped } from '../../db/tenant-scope.js';
+import { writeOutboxEvent } from '../../db/outbox.js';
+import { enqueueJob } from '../../jobs/queue.js';
+import type { PostJson } from '../../adapters/http/post-json.js';
+import { privateAddressProblem, urlShapeProblem } from '../../adapters/http/url-guard.js';
+import * as endpoints from './repository.js';
+import * as deliveries from './deliveries-repository.js';
+import type { ClaimedDelivery, DeliveryRow } from './deliveries-repository.js';
+import type { OutboxConsumer, OutboxRecord } from './relay.js';
+import { nextAttemptAt, shouldDisableEndpoint } from './retry-policy.js';
+import { signatureHeaders } from './signing.js';
+
+export const DELIVER_DUE_TASK = 'webhooks.deliver_due';
+const DELIVER_DUE_JOB_KEY = 'webhooks.deliver_due';
+/** The worker re-checks at least this often, so nothing waits on a lost wake-up for long. */
+const MAX_SLEEP_MS = 5 * 60 * 1000;
+const MIN_SLEEP_MS = 1000;
+
+export interface DeliveryDeps {
+  pool: Pool;
+  /** Business time: retry schedule, due times, the disable rule. */
+  clock: Clock;
+  /**
+   * Wall time for what leaves the process: `webhook-timestamp` (receivers check it against their
+   * own clock to refuse replays) and the worker's next wake-up in the job queue.
+   */
+  wallClock: Clock;
+  post: PostJson;
+  timeoutMs: number;
+  allowPrivateUrls: boolean;
+  /** Attempts run side by side per tenant; each holds its own claim. */
+  concurrency?: number;
+}
+
+/** The body receivers get: the reference's `<Kind>Event` = the event data plus id, type, timestamp. */
+export function eventEnvelope(eventId: string, eventType: string, createdAt: Date, data: Record<string, unknown>): Record<string, unknown> {
+  return { ...data, id: eventId, type: eventType, timestamp: createdAt.toISOString() };
+}
+
+/** Wakes the delivery worker now, in the caller's transaction. */
+export async function kickDeliveries(tx: Tx): Promise<void> {
+  await enqueueJob(tx, DELIVER_DUE_TASK, {}, { jobKey: DELIVER_DUE_JOB_KEY });
+}
+
+export function createDeliveryService(deps: DeliveryDeps) {
+  const { pool, clock } = deps;
+
+  /** The webhooks consumer of the outbox: one delivery row per matching enabled endpoint. */
+  const outboxConsumer: OutboxConsumer = {
+    name: 'webhooks',
+    async handle(tx, event: OutboxRecord) {
+      const targets = await endpoints.endpointsFor(tx, event.tenant_id, event.event_type);
+      let created = 0;
+      for (const target of targets) {
+        const row: DeliveryRow = {
+          id: newId('webhookDelivery', clock.now().getTime()),
+          endpoint_id: target.id,
+          event_id: event.id,
+          event_type: event.event_type,
+          object_id: event.object_id,
+          event_seq: event.seq,
+          trigger: 'EVENT',
+          payload: eventEnvelope(event.id, event.event_type, event.created_at, event.payload),
+          status: 'PENDING',
+          attempt_count: 0,
+          next_attempt_at: clock.now(),
+          last_attempt_at: null,
+          last_status_code: null,
+          created_at: clock.now(),
+        };
+        if (await deliveries.insertDelivery(tx, event.tenant_id, row)) created += 1;
+      }
+      if (created > 0) await kickDeliveries(tx);
+    },
+  };
+
+  function secretsOf(delivery: ClaimedDelivery, now: Date): string[] {
+    const secrets = [delivery.secret];
+    if (delivery.previous_secret && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at > now) secrets.push(delivery.previous_secret);
+    return secrets;
+  }
+
+  async function guardProblem(tx: Tx, tenantId: string, url: string): Promise<string | undefined> {
+    const shape = urlShapeProblem(url, 'url');
+    if (shape) return shape;
+    if (deps.allowPrivateUrls || (await endpoints.tenantEnvironment(tx, tenantId)) === 'sandbox') return undefined;
+    return privateAddressProblem(url, 'url');
+  }
+
+  /**
+   * One attempt of one due delivery, in one transaction that holds the claim: if the process
+   * dies mid-request the claim is released and the attempt runs again (at-least-once).
+   */
+  async function attemptOne(tenantId: string): Promise<boolean> {
+    return withTx(pool, async (tx) => {
+      const now = clock.now();
+      const delivery = await deliveries.claimDueDelivery(tx, tenantId, now);
+      if (!delivery) return false;
+      const body = JSON.stringify(delivery.payload);
+      const refused = await guardProblem(tx, tenantId, delivery.url);
+      const outcome = refused
+        ? { statusCode: null, responseExcerpt: null, error: `refused: ${refused}`, durationMs: 0 }
+        : await deps.post(delivery.url, body, signatureHeaders(delivery.event_id, deps.wallClock.now(), body, secretsOf(delivery, now)), deps.timeoutMs);
+      const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+      const attemptNumber = delivery.attempt_count + 1;
+      await deliveries.recordAttempt(tx, tenantId, {
+        delivery_id: delivery.id,
+        attempt_number: attemptNumber,
+        attempted_at: now,
+        status_code: outcome.statusCode,
+        duration_ms: outcome.durationMs,
+        response_excerpt: outcome.responseExcerpt,
+        error: outcome.error ?? (succeeded ? null : `HTTP ${outcome.statusCode}`),
+        succeeded,
+      });
+      const retryAt = succeeded ? null : nextAttemptAt(attemptNumber, now);
+      await deliveries.updateDeliveryAfterAttempt(tx, tenantId, delivery.id, {
+        status: succeeded ? 'SUCCEEDED' : retryAt ? 'PENDING' : 'FAILED',
+        attemptCount: attemptNumber,
+        nextAttemptAt: retryAt,
+        attemptedAt: now,
+        statusCode: outcome.statusCode,
+      });
+      if (succeeded) {
+        await endpoints.markEndpointHealthy(tx, tenantId, delivery.endpoint_id);
+      } else {
+        const failingSince = await endpoints.markEndpointFailing(tx, tenantId, delivery.endpoint_id, now);
+        if (shouldDisableEndpoint(failingSince, now) && (await endpoints.disableFailingEndpoint(tx, tenantId, delivery.endpoint_id, now))) {
+          await writeOutboxEvent(scoped(tx, tenantId), clock, {
+            type: 'webhook_endpoint.disabled',
+            objectId: delivery.endpoint_id,
+            data: { endpoint_id: delivery.endpoint_id, url: delivery.url, reason: 'FAILING', failing_since: failingSince.toISOString(), disabled_at: now.toISOString() },
+          });
+        }
+      }
+      return true;
+    });
+  }
+
+  /**
+   * Attempts every delivery due at `clock.now()`, across tenants, then schedules the worker's
+   * next wake-up. Safe to run in several processes at once: claims skip each other's rows.
+   * Returns the number of attempts made.
+   */
+  async function deliverDue(): Promise<number> {
+    let attempts = 0;
+    const concurrency = deps.concurrency ?? 4;
+    for (const tenantId of await deliveries.tenantsWithDueDeliveries(pool, clock.now())) {
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (await attemptOne(tenantId)) attempts += 1;
+        }),
+      );
+    }
+    await scheduleNextRun();
+    return attempts;
+  }
+
+  async function scheduleNextRun(): Promise<void> {
+    const earliest = await deliveries.earliestPendingAt(pool);
+    if (!earliest) return;
+    const waitMs = Math.min(MAX_SLEEP_MS, Math.max(MIN_SLEEP_MS, earliest.getTime() - clock.now().getTime()));
+    await enqueueJob(pool, DELIVER_DUE_TASK, {}, { jobKey: DELIVER_DUE_JOB_KEY, runAt: new Date(deps.wallClock.now().getTime() + waitMs) });
+  }
+
+  return { outboxConsumer, deliverDue, attemptOne };
+}
+
+export type DeliveryService = ReturnType<typeof createDeliveryService>;

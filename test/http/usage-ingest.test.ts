@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../harness/app.js';
+
+const harness = useHarness();
+let seq = 0;
+
+async function customer(alias?: string, key?: string) {
+  const res = await harness().request('POST', '/api/v1/customers', { body: { name: `C${++seq}`, currency: 'EUR', ...(alias ? { alias } : {}) }, key });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { id: string; alias: string | null };
+}
+
+const ingest = (body: unknown, key?: string) => harness().request('POST', '/api/v1/events/ingest', { body, key });
+const ev = (id: string, customerId: string, extra: Record<string, unknown> = {}) => ({
+  event_id: id,
+  code: 'api_call',
+  customer_id: customerId,
+  timestamp: '2026-03-15T11:00:00Z',
+  properties: { region: 'eu' },
+  ...extra,
+});
+
+async function storedIds(prefix: string): Promise<string[]> {
+  const rows = await harness().db.pool.query<{ event_id: string }>(`SELECT event_id FROM usage_events WHERE event_id LIKE $1 ORDER BY event_id`, [`${prefix}%`]);
+  return rows.rows.map((r) => r.event_id);
+}
+
+describe('POST /api/v1/events/ingest', () => {
+  it('stores a batch, and counts an event sent twice (same batch or two batches) once', async () => {
+    const c = await customer();
+    const first = await ingest({ events: [ev('b1-1', c.id), ev('b1-2', c.id), ev('b1-1', c.id)] });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toEqual({ ingested: 2, duplicates: 1 });
+    const second = await ingest({ events: [ev('b1-2', c.id), ev('b1-3', c.id)] });
+    expect(second.json()).toEqual({ ingested: 1, duplicates: 1 });
+    expect(await storedIds('b1-')).toEqual(['b1-1', 'b1-2', 'b1-3']);
+    const ledger = await harness().db.pool.query(`SELECT count(*)::int AS n FROM usage_event_ids WHERE event_id LIKE 'b1-%'`);
+    expect(ledger.rows[0].n).toBe(3);
+  });
+
+  it('reports the same id with a different payload instead of merging it', async () => {
+    const c = await customer();
+    await ingest({ events: [ev('b2-1', c.id, { properties: { region: 'eu' } })] });
+    const partial = await ingest({ events: [ev('b2-1', c.id, { properties: { region: 'us' } }), ev('b2-2', c.id)], allow_partial_failures: true });
+    expect(partial.statusCode).toBe(200);
+    expect(partial.json()).toEqual({
+      ingested: 1,
+      duplicates: 0,
+      failures: [{ index: 0, event_id: 'b2-1', reason: "event_id 'b2-1' was already ingested with a different payload" }],
+    });
+    const strict = await ingest({ events: [ev('b2-3', c.id), ev('b2-1', c.id, { code: 'other' })] });
+    expect(strict.statusCode).toBe(400);
+    expect(strict.json()).toMatchObject({ code: 'BAD_REQUEST', failures: [{ index: 1, event_id: 'b2-1' }] });
+    expect(await storedIds('b2-')).toEqual(['b2-1', 'b2-2']);
+    const row = await harness().db.pool.query(`SELECT properties FROM usage_events WHERE event_id = 'b2-1'`);
+    expect(row.rows[0].properties).toEqual({ region: 'eu' });
+    const inBatch = await ingest({ events: [ev('b2-4', c.id), ev('b2-4', c.id, { properties: { region: 'us' } })] });
+    expect(inBatch.statusCode).toBe(400);
+    expect(inBatch.json().failures).toEqual([{ index: 1, event_id: 'b2-4', reason: "event_id 'b2-4' appears earlier in this batch (index 0) with a different payload" }]);
+  });
+
+  it('without allow_partial_failures stores nothing of a batch with a bad event; with it stores the good ones', async () => {
+    const c = await customer();
+    const events = [
+      ev('b3-1', c.id),
+      ev('b3-2', 'nobody'),
+      ev('b3-3', c.id, { properties: { bytes: 12 } }),
+      ev('b3-4', c.id, { timestamp: 'yesterday' }),
+      ev('b3-5', c.id),
+    ];
+    const refused = await ingest({ events });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
+      code: 'BAD_REQUEST',
+      message: '3 of 5 events refused; nothing was stored (set allow_partial_failures to store the others)',
+      failures: [
+        { index: 1, event_id: 'b3-2', reason: "customer 'nobody' not found (customer_id takes a customer id or alias)" },
+        { index: 2, event_id: 'b3-3', reason: 'properties.bytes must be a string (send numbers as "123")' },
+        { index: 3, event_id: 'b3-4', reason: "timestamp 'yesterday' is not an RFC 3339 date-time" },
+      ],
+    });
+    expect(await storedIds('b3-')).toEqual([]);
+    const partial = await ingest({ events, allow_partial_failures: true });
+    expect(partial.statusCode).toBe(200);
+    expect(partial.json().ingested).toBe(2);
+    expect(partial.json().failures.map((f: { index: number }) => f.index)).toEqual([1, 2, 3]);
+    expect(await storedIds('b3-')).toEqual(['b3-1', 'b3-5']);
+  });
+
+  it('refuses old events unless backfilling, and events too far in the future always', async () => {
+    const c = await customer();
+    // harness clock: 2026-03-15T12:00:00Z
+    const old = ev('b4-old', c.id, { timestamp: '2026-03-14T11:59:59Z' });
+    const recent = ev('b4-recent', c.id, { timestamp: '2026-03-14T12:00:00Z' });
+    const soon = ev('b4-soon', c.id, { timestamp: '2026-03-15T13:00:00Z' });
+    const future = ev('b4-future', c.id, { timestamp: '2026-03-15T13:00:01Z' });
+    const res = await ingest({ events: [old, recent, soon, future], allow_partial_failures: true });
+    expect(res.json().failures).toEqual([
+      { index: 0, event_id: 'b4-old', reason: 'timestamp 2026-03-14T11:59:59.000Z is more than 24 hours in the past; set allow_backfilling to ingest it' },
+      { index: 3, event_id: 'b4-future', reason: 'timestamp 2026-03-15T13:00:01.000Z is more than 1 hour in the future' },
+    ]);
+    const backfill = await ingest({ events: [old, future, ev('b4-2019', c.id, { timestamp: '2019-06-01T00:00:00+02:00' })], allow_backfilling: true, allow_partial_failures: true });
+    expect(backfill.json()).toMatchObject({ ingested: 2, failures: [{ index: 1, event_id: 'b4-future' }] });
+    expect(await storedIds('b4-')).toEqual(['b4-2019', 'b4-old', 'b4-recent', 'b4-soon']);
+    const partitions = await harness().db.pool.query(`SELECT count(*)::int AS n FROM pg_class WHERE relname = 'usage_events_p201905'`);
+    expect(partitions.rows[0].n).toBe(1); // created on demand (2019-06-01T00:00+02:00 is May 31 UTC)
+  });
+
+  it('refuses unknown codes only when strict', async () => {
+    const c = await customer();
+    const family = (await harness().request('POST', '/api/v1/product_families', { body: { name: 'F' } })).json();
+    await harness().request('POST', '/api/v1/metrics', { body: { name: 'Calls', code: 'known_code', aggregation_type: 'COUNT', product_family_id: family.id } });
+    const res = await ingest({ events: [ev('b5-1', c.id, { code: 'known_code' }), ev('b5-2', c.id, { code: 'typo_code' })], strict: true, allow_partial_failures: true });
+    expect(res.json()).toEqual({ ingested: 1, duplicates: 0, failures: [{ index: 1, event_id: 'b5-2', reason: "code 'typo_code' is not the code of any billable metric" }] });
+    expect((await ingest({ events: [ev('b5-3', c.id, { code: 'typo_code' })] })).json()).toEqual({ ingested: 1, duplicates: 0 });
+  });
+
+  it('validates the request itself with a 400 naming the field', async () => {
+    const empty = await ingest({ events: [] });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toContain('events');
+    const tooMany = await ingest({ events: Array.from({ length: 10_001 }, (_, i) => ev(`x${i}`, 'c')) });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().message).toContain('events');
+    const badType = await ingest({ events: [{ ...ev('b6-1', 'c'), code: 5 }] });
+    expect(badType.statusCode).toBe(400);
+    expect(badType.json()).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('events.0.code') });
+  });
+
+  it('links events sent by alias to the customer, and holds backfilled events of a customer created later', async () => {
+    const known = await customer('acct-42');
+    const res = await ingest({ events: [ev('b7-1', 'acct-42')] });
+    expect(res.json()).toEqual({ ingested: 1, duplicates: 0 });
+    const row = await harness().db.pool.query(`SELECT customer_ref FROM usage_events WHERE event_id = 'b7-1'`);
+    expect(row.rows[0].customer_ref).toBe(known.id);
+    // same event by id: same payload once resolved, so a duplicate
+    expect((await ingest({ events: [ev('b7-1', known.id)] })).json()).toEqual({ ingested: 0, duplicates: 1 });
+
+    // a migration: Stripe-style ids as aliases, events first, customers after
+    const early = ev('b7-2', 'cus_NffrFeUfNV2Hib', { timestamp: '2026-03-01T10:00:00Z' });
+    const notYet = await ingest({ events: [{ ...early, timestamp: '2026-03-15T10:00:00Z' }] });
+    expect(notYet.json().failures[0].reason).toContain("customer 'cus_NffrFeUfNV2Hib' not found");
+    expect((await ingest({ events: [early], allow_backfilling: true })).json()).toEqual({ ingested: 1, duplicates: 0 });
+    const late = await customer('cus_NffrFeUfNV2Hib');
+    const usage = await harness().request('GET', `/api/v1/usage/customer/${late.id}?start_date=2026-03-01&end_date=2026-04-01`);
+    expect(usage.statusCode, usage.body).toBe(200);
+    const counted = usage.json().usage.filter((u: { metric_code: string }) => u.metric_code === 'api_call');
+    expect(counted).toHaveLength(0); // no metric reads api_call yet; the link is checked in usage-query tests
+  });
+
+  it('keeps tenants apart: same event ids are independent, another tenant\'s customer is unknown', async () => {
+    const h = harness();
+    const mine = await customer();
+    const theirs = await customer(undefined, h.other.apiKey);
+    expect((await ingest({ events: [ev('b8-1', mine.id)] })).json()).toEqual({ ingested: 1, duplicates: 0 });
+    expect((await ingest({ events: [ev('b8-1', theirs.id)] }, h.other.apiKey)).json()).toEqual({ ingested: 1, duplicates: 0 });
+    const cross = await ingest({ events: [ev('b8-2', theirs.id)] });
+    expect(cross.statusCode).toBe(400);
+    expect(cross.json().failures[0].reason).toContain(`customer '${theirs.id}' not found`);
+    expect((await ingest({ events: [ev('b8-1', mine.id)] }, null)).statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/v1/events', () => {
+  it('ingests one event keyed by idempotency_key; retries (also concurrent) are counted once', async () => {
+    const h = harness();
+    const c = await customer();
+    const body = { idempotency_key: 's1-1', code: 'api_call', customer_id: c.id, timestamp: '2026-03-15T11:30:00Z', properties: { n: '1' } };
+    const answers = await Promise.all(Array.from({ length: 12 }, () => h.request('POST', '/api/v1/events', { body })));
+    const statuses = answers.map((a) => a.statusCode).sort();
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(answers.find((a) => a.statusCode === 201)!.json()).toEqual({ event_id: 's1-1', duplicate: false });
+    expect(answers.find((a) => a.statusCode === 200)!.json()).toEqual({ event_id: 's1-1', duplicate: true });
+    expect(await storedIds('s1-')).toEqual(['s1-1']);
+  });
+
+  it('counts concurrent overlapping batches once', async () => {
+    const c = await customer();
+    const batch = (from: number) => ({ events: Array.from({ length: 50 }, (_, i) => ev(`s2-${String(from + i).padStart(3, '0')}`, c.id)) });
+    const answers = await Promise.all([ingest(batch(0)), ingest(batch(25)), ingest(batch(0)), ingest(batch(40))]);
+    const ingested = answers.reduce((n, a) => n + a.json().ingested, 0);
+    expect(ingested).toBe(90);
+    expect(await storedIds('s2-')).toHaveLength(90);
+  });
+
+  it('answers 409 for a reused key with another payload and 400 for bad events', async () => {
+    const h = harness();
+    const c = await customer();
+    const body = { idempotency_key: 's3-1', code: 'api_call', customer_id: c.id };
+    expect((await h.request('POST', '/api/v1/events', { body })).statusCode).toBe(201);
+    const reuse = await h.request('POST', '/api/v1/events', { body: { ...body, code: 'other' } });
+    expect(reuse.statusCode).toBe(409);
+    expect(reuse.json()).toEqual({ code: 'CONFLICT', message: "event_id 's3-1' was already ingested with a different payload" });
+    const missing = await h.request('POST', '/api/v1/events', { body: { code: 'api_call', customer_id: c.id } });
+    expect(missing.json()).toEqual({ code: 'BAD_REQUEST', message: 'idempotency_key (or event_id) is required' });
+    const unknown = await h.request('POST', '/api/v1/events', { body: { ...body, idempotency_key: 's3-2', customer_id: 'ghost' } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toContain("customer 'ghost' not found");
+    const old = await h.request('POST', '/api/v1/events', { body: { ...body, idempotency_key: 's3-3', timestamp: '2026-01-01T00:00:00Z' } });
+    expect(old.json().message).toContain('more than 24 hours in the past');
+  });
+});

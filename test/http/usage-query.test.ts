@@ -1,0 +1,186 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useHarness } from '../harness/app.js';
+import { customerMetricUsage } from '../../src/modules/usage/index.js';
+
+const harness = useHarness();
+
+type Metrics = Record<'count' | 'sum' | 'min' | 'max' | 'mean' | 'latest' | 'distinct', string>;
+let metrics: Metrics;
+let customerId: string;
+let otherCustomerId: string;
+
+async function createMetric(body: Record<string, unknown>, familyId: string): Promise<string> {
+  const res = await harness().request('POST', '/api/v1/metrics', { body: { product_family_id: familyId, ...body } });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().id;
+}
+
+const ev = (id: string, ts: string, props: Record<string, string>, customer = customerId) => ({ event_id: id, code: 'q_data', customer_id: customer, timestamp: ts, properties: props });
+
+async function ingest(events: unknown[]) {
+  const res = await harness().request('POST', '/api/v1/events/ingest', { body: { events, allow_backfilling: true } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+async function usage(customer: string, start: string, end: string, key?: string) {
+  const res = await harness().request('GET', `/api/v1/usage/customer/${customer}?start_date=${start}&end_date=${end}`, { key });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { period_start: string; period_end: string; usage: { metric_id: string; total_value: string; grouped_usage: { value: string; dimensions: Record<string, string> }[] }[] };
+}
+
+function byMetric(body: Awaited<ReturnType<typeof usage>>) {
+  const out: Record<string, { total: string; groups: Record<string, string> }> = {};
+  for (const [name, id] of Object.entries(metrics)) {
+    const u = body.usage.find((x) => x.metric_id === id)!;
+    out[name] = { total: u.total_value, groups: Object.fromEntries(u.grouped_usage.map((g) => [Object.values(g.dimensions).join('|'), g.value])) };
+  }
+  return out;
+}
+
+// Hand-computed expectations for March 2026 (see the events below).
+const MARCH = {
+  count: { total: '7', groups: { eu: '3', us: '4' } },
+  sum: { total: '31.5', groups: { eu: '12.5', us: '19' } },
+  min: { total: '-1', groups: { eu: '2.5', us: '-1' } },
+  max: { total: '10', groups: { eu: '10', us: '9' } },
+  mean: { total: '5.25', groups: { eu: '6.25', us: '4.75' } },
+  latest: { total: '4', groups: { eu: '2.5', us: '4' } },
+  distinct: { total: '4', groups: { '': '4' } },
+};
+
+beforeAll(async () => {
+  const h = harness();
+  const family = (await h.request('POST', '/api/v1/product_families', { body: { name: 'Usage' } })).json();
+  metrics = {
+    count: await createMetric({ name: 'Events', code: 'q_data', aggregation_type: 'COUNT', usage_group_key: 'region' }, family.id),
+    sum: await createMetric({ name: 'Bytes', code: 'q_data', aggregation_type: 'SUM', aggregation_key: 'bytes', usage_group_key: 'region' }, family.id),
+    min: await createMetric({ name: 'Min', code: 'q_data', aggregation_type: 'MIN', aggregation_key: 'bytes', usage_group_key: 'region' }, family.id),
+    max: await createMetric({ name: 'Max', code: 'q_data', aggregation_type: 'MAX', aggregation_key: 'bytes', usage_group_key: 'region' }, family.id),
+    mean: await createMetric({ name: 'Mean', code: 'q_data', aggregation_type: 'MEAN', aggregation_key: 'bytes', usage_group_key: 'region' }, family.id),
+    latest: await createMetric({ name: 'Latest', code: 'q_data', aggregation_type: 'LATEST', aggregation_key: 'bytes', usage_group_key: 'region' }, family.id),
+    distinct: await createMetric({ name: 'Users', code: 'q_data', aggregation_type: 'COUNT_DISTINCT', aggregation_key: 'user' }, family.id),
+  };
+  customerId = (await h.request('POST', '/api/v1/customers', { body: { name: 'Q', currency: 'EUR', alias: 'q-alias' } })).json().id;
+  otherCustomerId = (await h.request('POST', '/api/v1/customers', { body: { name: 'R', currency: 'EUR' } })).json().id;
+  await ingest([
+    ev('q-e0', '2026-02-28T23:59:59.999Z', { bytes: '100', user: 'u1', region: 'eu' }),
+    ev('q-e1', '2026-03-01T00:00:00Z', { bytes: '10', user: 'u1', region: 'eu' }), // boundary: March only
+    ev('q-e2', '2026-03-02T05:30:00Z', { bytes: '2.5', user: 'u2', region: 'eu' }),
+    ev('q-e3', '2026-03-10T08:00:00Z', { bytes: '7', user: 'u1', region: 'us' }),
+    ev('q-e4', '2026-03-14T23:59:59.999Z', { bytes: '-1', user: 'u3', region: 'us' }),
+    ev('q-e6', '2026-03-05T00:00:00Z', { bytes: 'abc', user: 'u2', region: 'eu' }), // counted, no value
+    ev('q-e7', '2026-03-10T08:00:00Z', { bytes: '9', user: 'u4', region: 'us' }),
+    ev('q-e8', '2026-03-14T23:59:59.999Z', { bytes: '4.00', user: 'u1', region: 'us' }), // ties q-e4: greater id wins LATEST
+  ]);
+  await ingest([ev('q-o1', '2026-03-03T00:00:00Z', { bytes: '1000', user: 'x', region: 'eu' }, otherCustomerId)]);
+});
+
+describe('GET /api/v1/usage/customer/{customer_id}', () => {
+  it('computes every aggregation by hand-checked values, from raw events and again from rollups', async () => {
+    const h = harness();
+    const raw = await usage(customerId, '2026-03-01', '2026-04-01');
+    expect(raw.period_start).toBe('2026-03-01');
+    expect(raw.period_end).toBe('2026-04-01');
+    expect(byMetric(raw)).toEqual(MARCH);
+    await h.drainJobs();
+    // Rollups fold transactions below the cluster's oldest running one; on a shared test server
+    // another session's open transaction can hold that back for a moment.
+    let cells = 0;
+    for (let attempt = 0; attempt < 40 && cells !== 6; attempt++) {
+      await h.service.tasks['usage.rollup']!({ tenant_id: h.tenant.id });
+      cells = (await h.db.pool.query(`SELECT count(*)::int AS n FROM usage_rollups WHERE metric_id = $1`, [metrics.sum])).rows[0].n;
+      if (cells !== 6) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(cells).toBe(6); // (customer, hour, region) cells with a valid value, Feb and the other customer included
+    expect(byMetric(await usage(customerId, '2026-03-01', '2026-04-01'))).toEqual(MARCH);
+    // by alias too
+    expect(byMetric(await usage('q-alias', '2026-03-01', '2026-04-01'))).toEqual(MARCH);
+  });
+
+  it('puts a boundary event in one period only (half-open)', async () => {
+    const feb = byMetric(await usage(customerId, '2026-02-01', '2026-03-01'));
+    expect(feb.sum).toEqual({ total: '100', groups: { eu: '100' } });
+    expect(feb.count.total).toBe('1');
+    const firstDay = byMetric(await usage(customerId, '2026-03-01', '2026-03-02'));
+    expect(firstDay.sum.total).toBe('10');
+  });
+
+  it('stays exact with late and duplicate events after the rollups were built', async () => {
+    const h = harness();
+    await h.drainJobs();
+    const late = ev('q-e9', '2026-03-03T01:00:00Z', { bytes: '0.5', user: 'u5', region: 'eu' });
+    expect(await ingest([late, ev('q-e2', '2026-03-02T05:30:00Z', { bytes: '2.5', user: 'u2', region: 'eu' })])).toEqual({ ingested: 1, duplicates: 1 });
+    const before = byMetric(await usage(customerId, '2026-03-01', '2026-04-01'));
+    expect(before.sum).toEqual({ total: '32', groups: { eu: '13', us: '19' } });
+    expect(before.mean.total).toBe('4.571428571429');
+    expect(before.distinct.total).toBe('5');
+    expect(before.count.total).toBe('8');
+    await h.drainJobs();
+    expect(byMetric(await usage(customerId, '2026-03-01', '2026-04-01'))).toEqual(before);
+  });
+
+  it('serves invoicing the same figures for any half-open instant period (edges read raw)', async () => {
+    const h = harness();
+    await h.drainJobs();
+    const result = await customerMetricUsage(h.db.pool, h.tenant.id, {
+      customerId,
+      metricId: metrics.sum,
+      periodStart: new Date('2026-03-10T07:30:00Z'),
+      periodEnd: new Date('2026-03-14T23:59:59.999Z'),
+    });
+    expect(result).toEqual({ metricId: metrics.sum, metricName: 'Bytes', metricCode: 'q_data', totalValue: '16', groups: [{ dimensions: { region: 'us' }, value: '16' }] });
+    const latest = await customerMetricUsage(h.db.pool, h.tenant.id, { customerId, metricId: metrics.latest, periodStart: new Date('2026-03-14T23:30:00Z'), periodEnd: new Date('2026-03-15T00:00:00Z') });
+    expect(latest?.totalValue).toBe('4');
+    expect(await customerMetricUsage(h.db.pool, h.other.id, { customerId, metricId: metrics.sum, periodStart: new Date('2026-03-01'), periodEnd: new Date('2026-04-01') })).toBeUndefined();
+  });
+
+  it('links backfilled events held by alias to a customer created afterwards', async () => {
+    const h = harness();
+    await ingest([ev('q-m1', '2026-01-20T10:00:00Z', { bytes: '3', user: 'm', region: 'eu' }, 'legacy-7'), ev('q-m2', '2026-01-21T10:00:00Z', { bytes: '4', user: 'm', region: 'eu' }, 'legacy-7')]);
+    await h.drainJobs();
+    const created = (await h.request('POST', '/api/v1/customers', { body: { name: 'Migrated', currency: 'EUR', alias: 'legacy-7' } })).json();
+    const jan = byMetric(await usage(created.id, '2026-01-01', '2026-02-01'));
+    expect(jan.sum).toEqual({ total: '7', groups: { eu: '7' } });
+    expect(jan.count.total).toBe('2');
+  });
+
+  it('filters by metric_id, validates the period, and is tenant-isolated', async () => {
+    const h = harness();
+    const one = await h.request('GET', `/api/v1/usage/customer/${customerId}?start_date=2026-03-01&end_date=2026-04-01&metric_id=${metrics.max}`);
+    expect(one.json().usage).toEqual([{ metric_id: metrics.max, metric_name: 'Max', metric_code: 'q_data', total_value: '10', grouped_usage: [{ value: '10', dimensions: { region: 'eu' } }, { value: '9', dimensions: { region: 'us' } }] }]);
+    const reversed = await h.request('GET', `/api/v1/usage/customer/${customerId}?start_date=2026-04-01&end_date=2026-03-01`);
+    expect(reversed.statusCode).toBe(400);
+    expect(reversed.json()).toEqual({ code: 'BAD_REQUEST', message: 'end_date must be after start_date (periods are [start_date, end_date))' });
+    const missing = await h.request('GET', `/api/v1/usage/customer/${customerId}?start_date=2026-03-01`);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toContain('end_date');
+    const badDate = await h.request('GET', `/api/v1/usage/customer/${customerId}?start_date=2026-02-30&end_date=2026-04-01`);
+    expect(badDate.statusCode).toBe(400);
+    expect(badDate.json().message).toContain('start_date');
+    const foreign = await h.request('GET', `/api/v1/usage/customer/${customerId}?start_date=2026-03-01&end_date=2026-04-01`, { key: h.other.apiKey });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json()).toEqual({ code: 'NOT_FOUND', message: 'customer not found' });
+    const foreignMetric = await h.request('GET', `/api/v1/usage/summary?start_date=2026-03-01&end_date=2026-04-01&metric_id=${metrics.sum}`, { key: h.other.apiKey });
+    expect(foreignMetric.statusCode).toBe(400);
+    expect(foreignMetric.json().message).toContain('metric_id');
+  });
+});
+
+describe('GET /api/v1/usage/summary and /subscription', () => {
+  it('sums every customer of the tenant', async () => {
+    const h = harness();
+    const res = await h.request('GET', `/api/v1/usage/summary?start_date=2026-03-03&end_date=2026-03-04&metric_id=${metrics.sum}`);
+    expect(res.statusCode).toBe(200);
+    // q-o1 (other customer, 1000) and q-e9 (0.5) fall on March 3rd
+    expect(res.json().usage[0]).toMatchObject({ total_value: '1000.5', grouped_usage: [{ value: '1000.5', dimensions: { region: 'eu' } }] });
+    const other = await h.request('GET', '/api/v1/usage/summary?start_date=2026-03-01&end_date=2026-04-01', { key: h.other.apiKey });
+    expect(other.json()).toEqual({ period_start: '2026-03-01', period_end: '2026-04-01', usage: [] });
+  });
+
+  it('answers 404 for an unknown subscription', async () => {
+    const res = await harness().request('GET', '/api/v1/usage/subscription/sub_missing');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: 'NOT_FOUND', message: 'subscription not found' });
+  });
+});
