@@ -4,8 +4,11 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import autocannonModule from 'autocannon';
 import pg from 'pg';
+
+interface Result { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }
+const autocannon = autocannonModule as unknown as (options: Record<string, unknown>) => Promise<Result>;
 import { loadConfig } from '../src/config/index.js';
 import { systemClock } from '../src/kernel/clock.js';
 import { createPool } from '../src/db/pool.js';
@@ -61,7 +64,7 @@ export async function run(): Promise<void> {
   const pool = createPool(url, 20);
   try {
     await migrate(pool);
-    const config = { ...loadConfig({}), logLevel: 'silent', rateLimit: { requestsPerWindow: 1e9, windowMs: 1000 }, bodyLimitBytes: 50 * 1024 * 1024 };
+    const config = { ...loadConfig({}), logLevel: process.env.BENCH_LOG ?? 'silent', rateLimit: { requestsPerWindow: 1e9, windowMs: 1000 }, bodyLimitBytes: 50 * 1024 * 1024 };
     const service = await compose({ pool, clock: systemClock, config });
     const boot = await service.accounts.bootstrap({ email: 'bench@example.com', password: 'bench-password', organization: 'Bench' });
     const tenant = boot.tenants.find((t) => t.environment === 'sandbox')!;
@@ -103,7 +106,7 @@ export async function run(): Promise<void> {
       connections: 50,
       duration: DURATION_S,
       requests: [{ method: 'POST', headers: auth, setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ idempotency_key: `single-${++counter}`, code: 'bench', customer_id: customers[counter % customers.length], properties: { bytes: '1', region: 'eu' } }) }) }],
-    } as autocannon.Options);
+    });
 
     // 4. A tenant with QUERY_EVENTS events over the last 3 months; rollups folded, then queries.
     const seedStart = performance.now();

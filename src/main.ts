@@ -15,7 +15,7 @@ import { createCouponsService, couponRoutes } from './modules/coupons/index.js';
 import { createPlansService, planRoutes } from './modules/plans/index.js';
 import { createAddOnsService, addOnRoutes } from './modules/addons/index.js';
 import { createCustomersService, customerRoutes } from './modules/customers/index.js';
-import { createSubscriptionsService, subscriptionRoutes, sqlCatalog } from './modules/subscriptions/index.js';
+import { createSubscriptionsService, subscriptionRoutes, plansCatalog } from './modules/subscriptions/index.js';
 import { createDeliveryService, createEndpointsService, DELIVER_DUE_TASK, relayOutbox, webhookRoutes, type DeliveryService } from './modules/webhooks/index.js';
 import { postJson } from './adapters/http/post-json.js';
 import { createEmailService, emailRoutes, SEND_EMAIL_TASK, sqlEmailPorts, type EmailPorts } from './modules/emails/index.js';
@@ -53,7 +53,7 @@ export async function compose(deps: {
   const products = createProductsService({ pool, clock, metricExists });
   const plans = createPlansService({ pool, clock, products });
   const addOns = createAddOnsService({ pool, clock, products });
-  const subscriptions = createSubscriptionsService({ pool, clock, catalog: sqlCatalog });
+  const subscriptions = createSubscriptionsService({ pool, clock, catalog: plansCatalog });
   const customers = createCustomersService({ pool, clock, subscriptions: subscriptions.countForCustomer });
   const webhookEndpoints = createEndpointsService({ pool, clock, allowPrivateUrls: config.webhookAllowPrivateUrls });
   const webhooks = createDeliveryService({

@@ -34,8 +34,14 @@ export function describeValidationError(errors: ErrorObject[], context: string |
   const error = errors[0];
   if (!error) return 'invalid request';
   const part = PART_NAMES[context ?? ''] ?? context ?? 'request';
-  const pointer = error.instancePath.split('/').filter(Boolean).join('.');
-  const field = (extra?: string) => [pointer, extra].filter(Boolean).join('.');
+  // `/components/0/fee/rates/0/price` -> `components[0].fee.rates[0].price`
+  const pointer = error.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`))
+    .join('')
+    .replace(/^\./, '');
+  const field = (extra?: string) => (pointer && extra ? `${pointer}.${extra}` : pointer || extra || '');
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { computeSubscriptionInvoice, invoicesDue, nextOccasion, type BillingOccasion } from '../../src/domain/billing/index.js';
+import { computeSubscriptionInvoice, invoicesDue, nextOccasion, periodOn, type BillingOccasion } from '../../src/domain/billing/index.js';
+import { addDays } from '../../src/domain/dates.js';
+import { periodContaining } from '../../src/domain/periods.js';
 import { component, NO_TAX_CUSTOMER, FR_ENTITY, perUnit, rate, snapshot } from './billing-fixtures.js';
 
 const brief = (occasions: BillingOccasion[]) => occasions.map((o) => [o.kind, o.invoiceDate, o.periodEnd]);
@@ -109,5 +111,25 @@ describe('invoicesDue: one invoice per billing boundary', () => {
     const snap = snapshot([component('plan', rate('10.00'))]);
     expect(nextOccasion(snap, '2024-01-10')?.invoiceDate).toBe('2024-02-01');
     expect(nextOccasion(snap, '2023-12-10')?.kind).toBe('FIRST');
+  });
+});
+
+describe('periodOn: constant-time look-up agrees with periodContaining', () => {
+  it('for every day of 26 months, all terms, anchors 1, 29, 31, with and without a stub', () => {
+    const terms = ['MONTHLY', 'QUARTERLY', 'SEMIANNUAL', 'ANNUAL'] as const;
+    let checked = 0;
+    for (const term of terms) {
+      for (const anchorDay of [1, 29, 31]) {
+        for (const startDate of ['2023-01-31', '2024-02-10']) {
+          const schedule = { startDate, anchorDay, term, endDate: addDays(startDate, 700) };
+          for (let offset = -2; offset < 800; offset += 1) {
+            const date = addDays(startDate, offset);
+            expect(periodOn(schedule, date)).toEqual(periodContaining(schedule, date));
+            checked += 1;
+          }
+        }
+      }
+    }
+    expect(checked).toBe(4 * 3 * 2 * 802);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Harness } from '../harness/app.js';
+import { loadPlanVersionSnapshot, loadTrialSettings, resolvePublishedVersionId } from '../../src/modules/plans/index.js';
 
 const harness = useHarness();
 
@@ -127,7 +128,7 @@ describe('plan creation', () => {
     const h = harness();
     const c = await catalog(h);
     const cases: [Record<string, unknown>, string][] = [
-      [{ components: [{ name: 'x', product_id: c.rateProductId, fee: { rates: [{ price: 49 }] } }] }, 'components.0.fee.rates.0.price'],
+      [{ components: [{ name: 'x', product_id: c.rateProductId, fee: { rates: [{ price: 49 }] } }] }, 'components[0].fee.rates[0].price must be string'],
       [{ components: [{ name: 'x', product_id: c.rateProductId, fee: { rates: [{ price: '-1' }] } }] }, 'components[0].fee.rates[0].price must be a non-negative decimal string'],
       [{ components: [{ name: 'x', product_id: c.rateProductId, fee: { rates: [{ price: '1e3' }] } }] }, 'components[0].fee.rates[0].price'],
       [{ components: [{ name: 'x', product_id: c.rateProductId, fee: { rates: [{ price: '1', term: 'MONTHLY' }, { price: '2' }] } }] }, 'components[0].fee.rates[1].term MONTHLY is given twice'],
@@ -385,5 +386,39 @@ describe('components, entitlements and add-ons on versions', () => {
     const negative = await h.request('POST', '/api/v1/plans', { body: planBody(c, { trial: { duration_days: -1, is_free: true } }) });
     expect(negative.statusCode).toBe(400);
     expect(negative.json().message).toContain('trial.duration_days');
+  });
+});
+
+describe('the interface for subscriptions and invoicing', () => {
+  it('loads a version snapshot, resolves the published version and the trial', async () => {
+    const h = harness();
+    const c = await catalog(h);
+    const plan = await createPlan(h, c, { status: 'ACTIVE', trial: { duration_days: 7, is_free: true }, billing: { net_terms: 15 } });
+    const pool = h.db.pool;
+    expect(await resolvePublishedVersionId(pool, h.tenant.id, plan.id)).toBe(plan.version_id);
+    expect(await resolvePublishedVersionId(pool, h.other.id, plan.id)).toBeUndefined();
+    const snapshot = await loadPlanVersionSnapshot(pool, h.tenant.id, plan.version_id);
+    expect(snapshot).toEqual({
+      plan: { id: plan.id, name: 'Pro', plan_type: 'STANDARD', status: 'ACTIVE', product_family_id: c.familyId },
+      plan_version_id: plan.version_id,
+      version: 1,
+      is_draft: false,
+      currency: 'EUR',
+      net_terms: 15,
+      billing_cycles: null,
+      period_start_day: null,
+      tax_inclusive: false,
+      trial: { duration_days: 7, is_free: true, trialing_plan_id: null },
+      minimum_commitment: null,
+      components: [{ id: plan.price_components[0].id, name: 'Platform fee', product_id: c.rateProductId, fee: { type: 'RATE', rates: [{ term: 'MONTHLY', price: '49.00' }] } }],
+      add_ons: [],
+      entitlements: [],
+    });
+    expect(await loadPlanVersionSnapshot(pool, h.other.id, plan.version_id)).toBeUndefined();
+    expect(await loadTrialSettings(pool, h.tenant.id, plan.version_id)).toEqual({ duration_days: 7, is_free: true, trialing_plan_id: null });
+    const draft = await createPlan(h, c);
+    expect(await resolvePublishedVersionId(pool, h.tenant.id, draft.id)).toBeUndefined();
+    await h.request('POST', `/api/v1/plans/${plan.id}/archive`);
+    expect(await resolvePublishedVersionId(pool, h.tenant.id, plan.id)).toBeUndefined();
   });
 });

@@ -80,7 +80,7 @@ describe('create subscription', () => {
       [{ ...base, end_date: '2026-02-01' }, 'end_date must be after start_date'],
       [{ ...base, start_date: '01/03/2026' }, 'start_date'],
       [{ ...base, billing_day_anchor: 32 }, 'billing_day_anchor'],
-      [{ ...base, price_components: { remove_components: [plan.rateComponentId] }, coupon_codes: ['WELCOME'] }, 'coupon_codes: coupons are not available'],
+      [{ ...base, price_components: { remove_components: [plan.rateComponentId] }, coupon_codes: ['WELCOME'] }, "coupon_codes[0] 'WELCOME' is not a coupon of this tenant"],
     ];
     for (const [body, message] of cases) {
       const res = await h.request('POST', '/api/v1/subscriptions', { body });

@@ -10,7 +10,7 @@ async function customer(alias?: string, key?: string) {
   return res.json() as { id: string; alias: string | null };
 }
 
-const ingest = (body: unknown, key?: string) => harness().request('POST', '/api/v1/events/ingest', { body, key });
+const ingest = (body: unknown, key?: string | null) => harness().request('POST', '/api/v1/events/ingest', { body, key });
 const ev = (id: string, customerId: string, extra: Record<string, unknown> = {}) => ({
   event_id: id,
   code: 'api_call',

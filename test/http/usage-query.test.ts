@@ -30,10 +30,10 @@ async function usage(customer: string, start: string, end: string, key?: string)
 }
 
 function byMetric(body: Awaited<ReturnType<typeof usage>>) {
-  const out: Record<string, { total: string; groups: Record<string, string> }> = {};
+  const out = {} as Record<keyof Metrics, { total: string; groups: Record<string, string> }>;
   for (const [name, id] of Object.entries(metrics)) {
     const u = body.usage.find((x) => x.metric_id === id)!;
-    out[name] = { total: u.total_value, groups: Object.fromEntries(u.grouped_usage.map((g) => [Object.values(g.dimensions).join('|'), g.value])) };
+    out[name as keyof Metrics] = { total: u.total_value, groups: Object.fromEntries(u.grouped_usage.map((g) => [Object.values(g.dimensions).join('|'), g.value])) };
   }
   return out;
 }

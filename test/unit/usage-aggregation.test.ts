@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateEvents, checkEvent, mergeGroups, summarize, type UsageMetric } from '../../src/domain/usage/index.js';
+import { aggregateEvents, checkEvent, mergeGroups, summarize, type UsageEvent, type UsageMetric } from '../../src/domain/usage/index.js';
 
 const metric = (aggregation: UsageMetric['aggregation'], extra: Partial<UsageMetric> = {}): UsageMetric => ({
   id: 'bm_1', name: 'm', code: 'c', aggregation, property: aggregation === 'COUNT' ? null : 'v', groupBy: ['g'], ...extra,
 });
 const at = (iso: string) => new Date(iso);
-const events = [
+const events: UsageEvent[] = [
   { eventId: 'a', timestamp: at('2026-01-01T00:00:00Z'), properties: { v: '1.5', g: 'x' } },
   { eventId: 'b', timestamp: at('2026-01-02T00:00:00Z'), properties: { v: '-2', g: 'x' } },
   { eventId: 'c', timestamp: at('2026-01-02T00:00:00Z'), properties: { v: '10', g: 'y' } },

@@ -4,6 +4,7 @@
 import { compareDates, type LocalDate } from '../dates.js';
 import { listPeriods, periodContaining, periodAt, type BillingPeriod } from '../periods.js';
 import { adjustmentPlanOn, changeDates } from './changes.js';
+import { periodOn } from './grid.js';
 import { planCharges } from './plan.js';
 import { billingStartOf, stopDateOf, stopSchedule, subscriptionTermOf, validateSnapshot, type SubscriptionSnapshot } from './snapshot.js';
 

@@ -1,5 +1,6 @@
 // What subscriptions need from the catalog (plans, add-ons, features, coupons), as a port. The
-// composition root wires it; `catalog-sql.ts` is the default reading the catalog tables.
+// composition root wires it; `catalog-plans.ts` is the default, built on the plans module's exports.
+// Coupons are not part of it: subscriptions use the coupons module's index directly.
 import type { Queryable } from '../../db/pool.js';
 
 export type Term = 'MONTHLY' | 'QUARTERLY' | 'SEMIANNUAL' | 'ANNUAL';
@@ -60,22 +61,6 @@ export interface CatalogFeature {
   defaultValue: EntitlementValue | null;
 }
 
-/** A coupon validated for one subscription; the coupons module owns the rules. */
-export interface CouponSnapshot {
-  id: string;
-  code: string;
-  [field: string]: unknown;
-}
-
-export interface CouponRedemption {
-  codeOrId: string;
-  customerId: string;
-  subscriptionId: string;
-  planId: string;
-  currency: string;
-  at: Date;
-}
-
 export interface SubscriptionCatalog {
   /** A version by id, or a plan's current published version (or a given version number). */
   findPlanVersion(db: Queryable, tenantId: string, selector: { planVersionId: string } | { planId: string; version?: number }): Promise<CatalogPlanVersion | undefined>;
@@ -84,10 +69,4 @@ export interface SubscriptionCatalog {
   entitlementsOf(db: Queryable, tenantId: string, owner: 'plan_version' | 'add_on', ownerIds: string[]): Promise<Map<string, Map<string, EntitlementValue>>>;
   /** Every active feature of the tenant. */
   features(db: Queryable, tenantId: string): Promise<CatalogFeature[]>;
-  /**
-   * Validates a coupon for this subscription and records its redemption, in the caller's
-   * transaction; throws a 400 naming the coupon when it cannot apply. Absent until the coupons
-   * module provides it (then coupon codes are refused).
-   */
-  redeemCoupon?: (db: Queryable, tenantId: string, redemption: CouponRedemption) => Promise<CouponSnapshot>;
 }

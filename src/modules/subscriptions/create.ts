@@ -9,12 +9,14 @@ import { scoped } from '../../db/tenant-scope.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
 import { addDays, compareDates, parseLocalDate } from '../../domain/dates.js';
 import { periodContaining } from '../../domain/periods.js';
-import { findCustomer } from '../customers/index.js';
-import type { SubscriptionCatalog, Term } from './catalog.js';
+import { findCustomer, type CustomerRow } from '../customers/index.js';
+import { checkCouponApplicable, redeemCoupon, type Coupon } from '../coupons/index.js';
+import type { CatalogPlanVersion, SubscriptionCatalog, Term } from './catalog.js';
 import { checkSlots, mrrMinor, overrideFee, resolveFee, subscriptionTerm, type FeeParameters } from './fees.js';
 import { nextTransitionOn, statusOn } from './lifecycle.js';
 import * as repo from './repository.js';
 import type { AddOnRow, ComponentRow, SubscriptionRow } from './repository.js';
+import { createHash } from 'node:crypto';
 import { subscriptionEventData } from './events.js';
 
 export interface CreateSubscriptionInput {
@@ -87,13 +89,29 @@ export async function resolveAddOns(
   return rows;
 }
 
-export async function createSubscriptionInTx(
+/** Everything a new subscription will be, computed without writing anything. */
+export interface PreparedSubscription {
+  customer: CustomerRow;
+  version: CatalogPlanVersion;
+  row: SubscriptionRow;
+  components: ComponentRow[];
+  addOns: AddOnRow[];
+  /** Coupons that apply now, in request order (redeemed when the subscription is written). */
+  coupons: { field: string; codeOrId: string; coupon: Coupon }[];
+}
+
+/**
+ * Validates a creation request and resolves it into rows, reading only (customer lock aside):
+ * checkout sessions run it at creation to price what the customer is shown, and again at
+ * completion to check that nothing changed.
+ */
+export async function prepareSubscription(
   tx: Queryable,
   deps: { clock: Clock; catalog: SubscriptionCatalog },
   tenantId: string,
   input: CreateSubscriptionInput,
   origin: { checkoutSessionId?: string } = {},
-): Promise<SubscriptionRow> {
+): Promise<PreparedSubscription> {
   const { clock, catalog } = deps;
   const now = clock.now();
   const todayDate = today(clock);
@@ -102,6 +120,9 @@ export async function createSubscriptionInTx(
   if (input.billing_start_date) checkDate(input.billing_start_date, 'billing_start_date');
   if ((input.activation_condition ?? 'ON_START') !== 'ON_START') {
     throw badRequest('activation_condition: only ON_START is supported; use a checkout session to activate on payment');
+  }
+  if (input.net_terms !== undefined && input.net_terms !== null && (!Number.isInteger(input.net_terms) || input.net_terms < 0)) {
+    throw badRequest('net_terms must be a whole number of days >= 0');
   }
   const customer = await findCustomer(tx, tenantId, input.customer_id_or_alias, { lock: true });
   if (!customer) throw badRequest(`customer_id_or_alias '${input.customer_id_or_alias}' is not a customer of this tenant`);
@@ -183,23 +204,76 @@ export async function createSubscriptionInTx(
     ended_at: status === 'COMPLETED' ? now : null, scheduled_plan_change: null, checkout_session_id: origin.checkoutSessionId ?? null,
     created_at: now, updated_at: now,
   };
-  if (input.net_terms !== undefined && input.net_terms !== null && (!Number.isInteger(input.net_terms) || input.net_terms < 0)) {
-    throw badRequest('net_terms must be a whole number of days >= 0');
-  }
-  await repo.insertSubscription(tx, tenantId, row);
-  await repo.insertComponents(tx, tenantId, components);
-  await repo.insertAddOns(tx, tenantId, addOns);
 
-  const codes = [...new Set(input.coupon_codes ?? [])];
-  if (codes.length > 0 && !catalog.redeemCoupon) throw badRequest('coupon_codes: coupons are not available yet on this service');
-  for (const [index, code] of codes.entries()) {
-    const coupon = await catalog.redeemCoupon!(tx, tenantId, { codeOrId: code, customerId: customer.id, subscriptionId: id, planId: version.planId, currency: version.currency, at: now })
-      .catch((error: Error) => { throw badRequest(`coupon_codes[${index}] '${code}': ${error.message}`); });
+  // Coupons (by code, case-insensitive, or id): checked now, redeemed when the row is written.
+  const coupons: PreparedSubscription['coupons'] = [];
+  const seen = new Set<string>();
+  for (const [index, codeOrId] of (input.coupon_codes ?? []).entries()) {
+    const field = `coupon_codes[${index}]`;
+    const coupon = await checkCouponApplicable(tx, tenantId, codeOrId, { at: now, currency: version.currency, planId: version.planId, customerId: customer.id }, field);
+    if (seen.has(coupon.id)) throw badRequest(`${field} '${codeOrId}' names a coupon already given`);
+    seen.add(coupon.id);
+    coupons.push({ field, codeOrId, coupon });
+  }
+  return { customer, version, row, components, addOns, coupons };
+}
+
+/** The coupon as kept on the subscription (reference Coupon fields), frozen when applied. */
+export function couponSnapshot(coupon: Coupon): Record<string, unknown> {
+  return {
+    id: coupon.id, code: coupon.code, description: coupon.description, discount: coupon.discount,
+    expires_at: coupon.expires_at ? coupon.expires_at.toISOString() : null, redemption_limit: coupon.redemption_limit,
+    recurring_value: coupon.recurring_value, reusable: coupon.reusable, disabled: coupon.disabled, plan_ids: coupon.plan_ids,
+  };
+}
+
+/**
+ * A digest of what the customer pays: plan version, currency, every fee with its period and
+ * quantity, and the coupons' discounts. Ids, dates and names that do not change the price are
+ * left out, so the same request prepared twice gives the same digest unless a price moved.
+ */
+export function pricedFingerprint(p: PreparedSubscription): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+    return value;
+  };
+  const priced = {
+    plan_version_id: p.row.plan_version_id,
+    currency: p.row.currency,
+    trial: { days: p.row.trial_duration_days, free: p.row.trial_is_free },
+    components: p.components.map((c) => ({ component: c.price_component_id, fee: c.fee, period: c.period })),
+    add_ons: p.addOns.map((a) => ({ add_on: a.add_on_id, fee: a.fee, period: a.period, quantity: a.quantity })),
+    coupons: p.coupons.map((c) => ({ id: c.coupon.id, discount: c.coupon.discount, recurring_value: c.coupon.recurring_value })),
+  };
+  return createHash('sha256').update(JSON.stringify(canonical(priced))).digest('hex');
+}
+
+/** Writes a prepared subscription: rows, coupon redemptions, the `subscription.created` event. */
+export async function writePreparedSubscription(tx: Queryable, clock: Clock, tenantId: string, p: PreparedSubscription): Promise<SubscriptionRow> {
+  const { row, customer } = p;
+  await repo.insertSubscription(tx, tenantId, row);
+  await repo.insertComponents(tx, tenantId, p.components);
+  await repo.insertAddOns(tx, tenantId, p.addOns);
+  for (const { field, codeOrId, coupon } of p.coupons) {
+    // Locks the coupon and checks it again, so two subscriptions cannot both take its last redemption.
+    const redeemed = await redeemCoupon(tx, tenantId, codeOrId, { at: row.created_at, currency: row.currency, planId: row.plan_id, customerId: customer.id, subscriptionId: row.id }, field);
     await repo.insertCoupon(tx, tenantId, {
-      id: newId('appliedCoupon', now.getTime()), subscription_id: id, coupon_id: coupon.id, coupon, is_active: true, applied_count: 0, applied_amount: null, last_applied_at: null, created_at: now,
+      id: newId('appliedCoupon', row.created_at.getTime()), subscription_id: row.id, coupon_id: coupon.id, coupon: couponSnapshot(redeemed),
+      is_active: true, applied_count: 0, applied_amount: null, last_applied_at: null, created_at: row.created_at,
     });
   }
   const view = { ...row, customer_name: customer.name, customer_alias: customer.alias };
-  await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'subscription.created', objectId: id, data: subscriptionEventData(view) });
+  await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'subscription.created', objectId: row.id, data: subscriptionEventData(view) });
   return row;
+}
+
+export async function createSubscriptionInTx(
+  tx: Queryable,
+  deps: { clock: Clock; catalog: SubscriptionCatalog },
+  tenantId: string,
+  input: CreateSubscriptionInput,
+  origin: { checkoutSessionId?: string } = {},
+): Promise<SubscriptionRow> {
+  return writePreparedSubscription(tx, deps.clock, tenantId, await prepareSubscription(tx, deps, tenantId, input, origin));
 }

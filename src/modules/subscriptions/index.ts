@@ -6,8 +6,10 @@ import type { AddOnRow, ComponentRow, CouponRow, SubscriptionView } from './repo
 export { createSubscriptionsService, advanceOne } from './service.js';
 export type { SubscriptionsService } from './service.js';
 export { subscriptionRoutes } from './routes.js';
-export { sqlCatalog } from './catalog-sql.js';
-export type { SubscriptionCatalog, CatalogPlanVersion, CatalogAddOn, CatalogFeature, CouponSnapshot, CouponRedemption, EntitlementValue, Term } from './catalog.js';
+export { plansCatalog } from './catalog-plans.js';
+export { createSubscriptionInTx, prepareSubscription, writePreparedSubscription, pricedFingerprint } from './create.js';
+export type { CreateSubscriptionInput, PreparedSubscription } from './create.js';
+export type { SubscriptionCatalog, CatalogPlanVersion, CatalogAddOn, CatalogFeature, EntitlementValue, Term } from './catalog.js';
 export type { SubscriptionFee, FeePeriod } from './fees.js';
 export { statusOn, currentPeriod, stopDate, SUBSCRIPTION_STATUSES, LIVE_STATUSES } from './lifecycle.js';
 export type { SubscriptionStatus } from './lifecycle.js';

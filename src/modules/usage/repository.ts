@@ -57,7 +57,12 @@ export async function findPayloadHashes(db: Queryable, tenantId: string, eventId
 
 /** Creates the monthly partition holding `at` (DDL: global, not tenant data). */
 export async function ensurePartition(db: Queryable, at: Date): Promise<void> {
-  await db.query('SELECT usage_events_ensure_partition($1)', [at]);
+  try {
+    await db.query('SELECT usage_events_ensure_partition($1)', [at]);
+  } catch (error) {
+    // Another process created it between our check and our CREATE: that is the goal anyway.
+    if ((error as { code?: string }).code !== '42P07') throw error;
+  }
 }
 
 export interface RawEventRow {
