@@ -16,6 +16,7 @@ import { createPlansService, planRoutes } from './modules/plans/index.js';
 import { createAddOnsService, addOnRoutes } from './modules/addons/index.js';
 import { createCustomersService, customerRoutes } from './modules/customers/index.js';
 import { createSubscriptionsService, subscriptionRoutes, plansCatalog } from './modules/subscriptions/index.js';
+import { checkoutRoutes, createCheckoutService } from './modules/checkout/index.js';
 import { createDeliveryService, createEndpointsService, DELIVER_DUE_TASK, relayOutbox, webhookRoutes, type DeliveryService } from './modules/webhooks/index.js';
 import { postJson } from './adapters/http/post-json.js';
 import { createEmailService, emailRoutes, SEND_EMAIL_TASK, sqlEmailPorts, type EmailPorts } from './modules/emails/index.js';
@@ -79,7 +80,7 @@ export async function compose(deps: {
 
   // The x-connected-account authenticator goes first: with that header an API key acts for the account.
   const authenticators: Authenticator[] = [connect.authenticateConnectedAccount, accounts.authenticateApiKey, oauthTokens.authenticateAccessToken];
-  const routes: RouteModule[] = [accountsRoutes(accounts), productRoutes(products), metricRoutes(metrics), featureRoutes(features), couponRoutes(coupons), planRoutes(plans), addOnRoutes(addOns), customerRoutes(customers), subscriptionRoutes(subscriptions), webhookRoutes(webhookEndpoints), emailRoutes(emails), oauthAppRoutes(oauthApps), connectedAccountRoutes(connect), oauthTokenRoutes(oauthTokens), webRoutes(web)];
+  const routes: RouteModule[] = [accountsRoutes(accounts), productRoutes(products), metricRoutes(metrics), featureRoutes(features), couponRoutes(coupons), planRoutes(plans), addOnRoutes(addOns), customerRoutes(customers), subscriptionRoutes(subscriptions), checkoutRoutes(createCheckoutService({ pool, clock, catalog: plansCatalog })), webhookRoutes(webhookEndpoints), emailRoutes(emails), oauthAppRoutes(oauthApps), connectedAccountRoutes(connect), oauthTokenRoutes(oauthTokens), webRoutes(web)];
   const tasks: TaskRegistry = {
     // Fans new outbox events out to webhook deliveries (and e-mails), each exactly once.
     'outbox.dispatch': async () => {

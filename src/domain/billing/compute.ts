@@ -9,7 +9,7 @@ import { periodStarting } from './grid.js';
 import { priceCapacityOverage, priceMatrix, priceUsage, type PricedUsage, type Tier, type UsageGroup, type UsagePricing } from '../pricing.js';
 import { resolveTax, type TaxCustomer } from '../tax.js';
 import type { Coupon } from '../discounts.js';
-import type { BillingOccasion } from './occasions.js';
+import type { BillingOccasion } from './occasion.js';
 import { planCharges, type PlannedCharge } from './plan.js';
 import { advanceSchedule, snapshotDecimal, subscriptionTermOf, validateSnapshot, type SnapshotUsagePricing, type SubscriptionSnapshot } from './snapshot.js';
 

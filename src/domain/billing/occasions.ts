@@ -7,27 +7,9 @@ import { adjustmentPlanOn, changeDates } from './changes.js';
 import { periodOn } from './grid.js';
 import { planCharges } from './plan.js';
 import { billingStartOf, stopDateOf, stopSchedule, subscriptionTermOf, validateSnapshot, type SubscriptionSnapshot } from './snapshot.js';
+import type { BillingOccasion } from './occasion.js';
 
-export type OccasionKind = 'FIRST' | 'RENEWAL' | 'FINAL' | 'ADJUSTMENT';
-
-export interface BillingOccasion {
-  readonly kind: OccasionKind;
-  /** RECURRING for FIRST, RENEWAL and FINAL; ADJUSTMENT for a mid-period change invoiced at once. */
-  readonly invoiceType: 'RECURRING' | 'ADJUSTMENT';
-  /** Unique per subscription: the identity to de-duplicate invoices on. */
-  readonly invoiceDate: LocalDate;
-  /**
-   * Invoice period. FIRST/RENEWAL: the subscription period billed in advance. FINAL: the empty
-   * range [stop, stop) (it only closes periods; its lines carry them). ADJUSTMENT: from the change
-   * to the end of the subscription period containing it. periodStart always equals invoiceDate.
-   */
-  readonly periodStart: LocalDate;
-  readonly periodEnd: LocalDate;
-  /** Subscription period index of the advance period (null for FINAL). */
-  readonly cycleIndex: number | null;
-  /** Days whose mid-period changes land on this invoice (its own date included when it has changes). */
-  readonly adjustmentDates: readonly LocalDate[];
-}
+export type { BillingOccasion, OccasionKind } from './occasion.js';
 
 export interface InvoicedRef {
   readonly invoiceDate: LocalDate;

@@ -6,7 +6,7 @@ import { periodEnding, periodOn, periodStarting } from './grid.js';
 import type { ProrationLine } from '../proration.js';
 import { chargeSlots, type ChargePart } from '../timing.js';
 import { changeLinesOn, effectiveEndOf } from './changes.js';
-import type { BillingOccasion } from './occasions.js';
+import type { BillingOccasion } from './occasion.js';
 import { advanceSchedule, billingStartOf, isActiveOn, stopDateOf, stopSchedule, type SnapshotComponent, type SubscriptionSnapshot } from './snapshot.js';
 
 export type PlannedTiming = 'ADVANCE' | 'ARREARS' | 'ONCE' | 'PRORATION';

@@ -12,12 +12,12 @@ export const InvoiceStatusSchema = Type.Union([Type.Literal('DRAFT'), Type.Liter
 export const PaymentStatusSchema = Type.Union([Type.Literal('UNPAID'), Type.Literal('PARTIALLY_PAID'), Type.Literal('PAID')]);
 
 const Address = Type.Object({
-  line1: Nullable(Type.String()),
-  line2: Nullable(Type.String()),
-  city: Nullable(Type.String()),
-  zip_code: Nullable(Type.String()),
-  state: Nullable(Type.String()),
-  country: Nullable(Type.String()),
+  line1: Type.Optional(Nullable(Type.String())),
+  line2: Type.Optional(Nullable(Type.String())),
+  city: Type.Optional(Nullable(Type.String())),
+  zip_code: Type.Optional(Nullable(Type.String())),
+  state: Type.Optional(Nullable(Type.String())),
+  country: Type.Optional(Nullable(Type.String())),
 });
 
 const CustomerDetails = Type.Object({

@@ -6,6 +6,8 @@ import type { AddOnRow, ComponentRow, CouponRow, SubscriptionView } from './repo
 export { createSubscriptionsService, advanceOne } from './service.js';
 export type { SubscriptionsService } from './service.js';
 export { subscriptionRoutes } from './routes.js';
+/** Request schemas shared with checkout sessions. */
+export { AddOnRequest, PriceComponentsRequest, PaymentMethodsConfig } from './schemas.js';
 export { plansCatalog } from './catalog-plans.js';
 export { createSubscriptionInTx, prepareSubscription, writePreparedSubscription, pricedFingerprint } from './create.js';
 export type { CreateSubscriptionInput, PreparedSubscription } from './create.js';

@@ -29,7 +29,14 @@ export const AddOnRequest = Type.Object({
     initial_slot_count: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
   }, { additionalProperties: false }))),
 }, { additionalProperties: false });
-const PaymentMethodsConfig = Type.Record(Type.String(), Type.Unknown());
+export const PaymentMethodsConfig = Type.Record(Type.String(), Type.Unknown());
+
+/** Choices, price overrides and removals of the plan's components (subscription creation, checkout). */
+export const PriceComponentsRequest = Type.Object({
+  parameterized_components: Type.Optional(Type.Array(Type.Object({ component_id: Type.String(), parameters: Params }, { additionalProperties: false }))),
+  overridden_components: Type.Optional(Type.Array(Type.Object({ component_id: Type.String(), name: Type.Optional(Nullable(Type.String())), fee: FeeOverride }, { additionalProperties: false }))),
+  remove_components: Type.Optional(Type.Array(Type.String())),
+}, { additionalProperties: false });
 
 export const SubscriptionCreateRequest = Type.Object({
   customer_id_or_alias: Type.String({ minLength: 1 }),
@@ -45,11 +52,7 @@ export const SubscriptionCreateRequest = Type.Object({
   activation_condition: Type.Optional(Type.Enum(['ON_START', 'ON_CHECKOUT', 'MANUAL'])),
   coupon_codes: Type.Optional(Type.Array(Type.String())),
   add_ons: Type.Optional(Type.Array(AddOnRequest)),
-  price_components: Type.Optional(Nullable(Type.Object({
-    parameterized_components: Type.Optional(Type.Array(Type.Object({ component_id: Type.String(), parameters: Params }, { additionalProperties: false }))),
-    overridden_components: Type.Optional(Type.Array(Type.Object({ component_id: Type.String(), name: Type.Optional(Nullable(Type.String())), fee: FeeOverride }, { additionalProperties: false }))),
-    remove_components: Type.Optional(Type.Array(Type.String())),
-  }, { additionalProperties: false }))),
+  price_components: Type.Optional(Nullable(PriceComponentsRequest)),
   skip_past_invoices: Type.Optional(Type.Boolean({ description: 'false: invoices are generated for past periods from start_date; true: start at the current period, nothing billed for the past' })),
   invoice_memo: Type.Optional(Nullable(Type.String())),
   purchase_order: Type.Optional(Nullable(Type.String())),

@@ -94,12 +94,21 @@ export async function tenantsWithDueDeliveries(db: Queryable, now: Date): Promis
   return result.rows.map((r) => r.tenant_id);
 }
 
-/** When the earliest pending delivery of an enabled endpoint falls due, for the next wake-up (cross-tenant, like the above). */
+/**
+ * When the earliest pending delivery of an enabled endpoint falls due, for the next wake-up
+ * (cross-tenant, like the above). Held-back deliveries do not count: they wait for another one.
+ */
 export async function earliestPendingAt(db: Queryable): Promise<Date | null> {
   const result = await db.query<{ at: Date | null }>(`SELECT min(d.next_attempt_at) AS at FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-     WHERE d.status = 'PENDING' AND e.enabled`);
+     WHERE d.status = 'PENDING' AND e.enabled AND ${NOT_HELD_BACK}`);
   return result.rows[0]?.at ?? null;
 }
+
+/** An EVENT delivery is held back while an earlier event of its object is pending for its endpoint. */
+const NOT_HELD_BACK = `NOT (d.trigger = 'EVENT' AND d.object_id IS NOT NULL AND EXISTS (
+         SELECT 1 FROM webhook_deliveries p
+         WHERE p.tenant_id = d.tenant_id AND p.endpoint_id = d.endpoint_id AND p.object_id = d.object_id
+           AND p.trigger = 'EVENT' AND p.status = 'PENDING' AND p.event_seq < d.event_seq))`;
 
 export interface ClaimedDelivery extends DeliveryRow {
   url: string;
@@ -118,10 +127,8 @@ export async function claimDueDelivery(db: Queryable, tenantId: string, now: Dat
     `SELECT ${DELIVERY_COLUMNS.split(',').map((c) => `d.${c.trim()}`).join(', ')}, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
      FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.tenant_id = d.tenant_id
      WHERE d.tenant_id = $1 AND d.status = 'PENDING' AND d.next_attempt_at <= $2 AND e.enabled
-       AND NOT (d.trigger = 'EVENT' AND d.object_id IS NOT NULL AND EXISTS (
-         SELECT 1 FROM webhook_deliveries p
-         WHERE p.tenant_id = d.tenant_id AND p.endpoint_id = d.endpoint_id AND p.object_id = d.object_id
-           AND p.trigger = 'EVENT' AND p.status = 'PENDING' AND p.event_seq < d.event_seq))
+
+       AND ${NOT_HELD_BACK}
      ORDER BY d.next_attempt_at, d.event_seq NULLS LAST, d.id
      LIMIT 1
      FOR UPDATE OF d SKIP LOCKED`,
