@@ -41,7 +41,7 @@ export async function run(): Promise<void> {
   try {
     await migrate(pool);
     const clock = new ManualClock('2026-02-01T08:00:00.000Z');
-    const service = await compose({ pool, clock, config: { ...loadConfig({}), logLevel: 'silent', rateLimit: { ...loadConfig({}).rateLimit, enabled: false } as never } });
+    const service = await compose({ pool, clock, config: { ...loadConfig({}), logLevel: 'silent', rateLimit: { requestsPerWindow: 1_000_000_000, windowMs: 1000 } } });
     const account = await service.accounts.bootstrap({ email: 'bench@example.com', password: 'bench-password', organization: 'Bench' });
     const tenant = account.tenants.find((t) => t.environment === 'sandbox')!;
     const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) => {
@@ -58,8 +58,12 @@ export async function run(): Promise<void> {
     const planId = 'plan_BENCH0000000000000000000001';
     const versionId = 'plv_BENCH00000000000000000000001';
     const at = new Date('2026-01-01T00:00:00Z');
-    await pool.query(`INSERT INTO plans (id, tenant_id, product_family_id, name, plan_type, status, active_version_id, created_at, updated_at) VALUES ($1, $2, $3, 'Bench', 'STANDARD', 'ACTIVE', $4, $5, $5)`, [planId, tenant.id, family.id, versionId, at]);
-    await pool.query(`INSERT INTO plan_versions (id, tenant_id, plan_id, version, is_draft, currency, net_terms, created_at, published_at) VALUES ($1, $2, $3, 1, false, 'EUR', 30, $4, $4)`, [versionId, tenant.id, planId, at]);
+    const client = await pool.connect();
+    await client.query('BEGIN'); // the plan and its active version reference each other (deferred FK)
+    await client.query(`INSERT INTO plans (id, tenant_id, product_family_id, name, plan_type, status, active_version_id, created_at, updated_at) VALUES ($1, $2, $3, 'Bench', 'STANDARD', 'ACTIVE', $4, $5, $5)`, [planId, tenant.id, family.id, versionId, at]);
+    await client.query(`INSERT INTO plan_versions (id, tenant_id, plan_id, version, is_draft, currency, net_terms, created_at, published_at) VALUES ($1, $2, $3, 1, false, 'EUR', 30, $4, $4)`, [versionId, tenant.id, planId, at]);
+    await client.query('COMMIT');
+    client.release();
     const component = (position: number, name: string, productId: string, feeType: string, fee: unknown, metricId: string | null) =>
       pool.query(`INSERT INTO price_components (id, tenant_id, plan_version_id, position, name, product_id, fee_type, fee, metric_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
         [`price_BENCH${position}`, tenant.id, versionId, position, name, productId, feeType, JSON.stringify(fee), metricId]);

@@ -17,13 +17,14 @@ import { createAddOnsService, addOnRoutes } from './modules/addons/index.js';
 import { createCustomersService, customerRoutes } from './modules/customers/index.js';
 import { createSubscriptionsService, subscriptionRoutes, plansCatalog } from './modules/subscriptions/index.js';
 import { checkoutRoutes, createCheckoutService } from './modules/checkout/index.js';
+import { createEntitlementsService, entitlementRoutes } from './modules/entitlements/index.js';
 import { createDeliveryService, createEndpointsService, DELIVER_DUE_TASK, relayOutbox, webhookRoutes, type DeliveryService } from './modules/webhooks/index.js';
 import { postJson } from './adapters/http/post-json.js';
 import { createEmailService, emailRoutes, SEND_EMAIL_TASK, sqlEmailPorts, type EmailPorts } from './modules/emails/index.js';
 import { createSmtpMailer, type Mailer } from './adapters/email/mailer.js';
 import { createInvoicing, scheduleBillingRuns, type Invoicing } from './modules/invoices/index.js';
 import { createCreditNotes } from './modules/credit-notes/index.js';
-import { createIngestService, createUsageQueryService, metricSource, usageRoutes, usageTasks } from './modules/usage/index.js';
+import { createIngestService, createUsageQueryService, customerMetricUsage, metricSource, usageRoutes, usageTasks } from './modules/usage/index.js';
 import { connectedAccountRoutes, createAuthorizeService, createConnectService, createOAuthAppsService, createTokenService, createUsersService, oauthAppRoutes, oauthTokenRoutes } from './modules/oauth/index.js';
 import { createSessions, webRoutes } from './modules/web/index.js';
 
@@ -95,6 +96,11 @@ export async function compose(deps: {
   // Usage metering: event ingestion, usage queries, hourly rollups.
   const usageMetrics = metricSource(pool, metrics);
   routes.push(usageRoutes(createIngestService({ pool, clock, metrics: usageMetrics }), createUsageQueryService({ pool, metrics: usageMetrics })));
+  // Effective entitlements: metered consumption is read through the usage module (wired here, no import cycle).
+  routes.push(entitlementRoutes(createEntitlementsService({
+    pool, clock, catalog: plansCatalog, advanceDue: subscriptions.advanceDue,
+    consumed: async (tenantId, q) => (await customerMetricUsage(pool, tenantId, { customerId: q.customerId, metricId: q.metricId, periodStart: q.from, periodEnd: q.to }))?.totalValue,
+  })));
   Object.assign(tasks, usageTasks({ pool, clock, metrics: usageMetrics }));
 
   // Invoicing: invoices, invoicing entities, PDFs, grace-period finalizer.

@@ -83,7 +83,7 @@ describe('credit notes', () => {
       [{ invoice_id: invoice.id, reason: 'x', credit_type: 'GIFT' }, 400, 'credit_type'],
       [{ invoice_id: invoice.id, credit_type: 'REFUND' }, 400, 'reason'],
       [{ invoice_id: 'inv_nope', reason: 'x', credit_type: 'REFUND' }, 400, 'invoice_id'],
-      [{ invoice_id: invoice.id, reason: 'x', credit_type: 'REFUND', lines: [{ invoice_line_id: invoice.line_items[0]!.id, amount: 5 }] }, 400, 'lines.0.amount'],
+      [{ invoice_id: invoice.id, reason: 'x', credit_type: 'REFUND', lines: [{ invoice_line_id: invoice.line_items[0]!.id, amount: 5 }] }, 400, 'lines[0].amount'],
       [{ invoice_id: invoice.id, reason: 'x', credit_type: 'REFUND', lines: [{ invoice_line_id: invoice.line_items[0]!.id, amount: '5.001' }] }, 400, 'lines[0].amount'],
       [{ invoice_id: invoice.id, reason: 'x', credit_type: 'REFUND', lines: [{ invoice_line_id: 'inl_x', amount: '5.00' }] }, 400, 'lines[0].invoice_line_id'],
       [{ invoice_id: invoice.id, reason: 'x', credit_type: 'REFUND', lines: [{ invoice_line_id: invoice.line_items[0]!.id, amount: '0.00' }] }, 400, 'above zero'],

@@ -13,7 +13,7 @@ export interface SeededPlan {
   slotComponentId: string;
 }
 
-export async function seedPlan(h: Harness, tenantId: string, key: string, options: { currency?: string; trialDays?: number; trialIsFree?: boolean; annual?: boolean } = {}): Promise<SeededPlan> {
+export async function seedPlan(h: Harness, tenantId: string, key: string, options: { currency?: string; trialDays?: number; trialIsFree?: boolean; annual?: boolean; trialingPlanId?: string } = {}): Promise<SeededPlan> {
   const family = await h.request('POST', '/api/v1/product_families', { key, body: { name: 'Fam' } });
   expect(family.statusCode).toBe(201);
   const product = async (fee_structure: Record<string, unknown>) => {
@@ -33,9 +33,9 @@ export async function seedPlan(h: Harness, tenantId: string, key: string, option
     [planId, tenantId, family.json().id, versionId, now],
   );
   await db.query(
-    `INSERT INTO plan_versions (id, tenant_id, plan_id, version, is_draft, currency, net_terms, trial_duration_days, trial_is_free, created_at, published_at)
-     VALUES ($1, $2, $3, 1, false, $4, 15, $5, $6, $7, $7)`,
-    [versionId, tenantId, planId, options.currency ?? 'EUR', options.trialDays ?? null, options.trialIsFree ?? false, now],
+    `INSERT INTO plan_versions (id, tenant_id, plan_id, version, is_draft, currency, net_terms, trial_duration_days, trial_is_free, trialing_plan_id, created_at, published_at)
+     VALUES ($1, $2, $3, 1, false, $4, 15, $5, $6, $8, $7, $7)`,
+    [versionId, tenantId, planId, options.currency ?? 'EUR', options.trialDays ?? null, options.trialIsFree ?? false, now, options.trialingPlanId ?? null],
   );
   await db.query('COMMIT');
   const rateComponentId = id('price');
@@ -52,4 +52,19 @@ export async function seedCustomer(h: Harness, key: string, body: Record<string,
   const res = await h.request('POST', '/api/v1/customers', { key, body: { name: 'Cust', currency: 'EUR', ...body } });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
+}
+
+/** Grants entitlements on a seeded plan version (catalog_entitlements, as the plans module stores them). */
+export async function grantPlanEntitlements(h: Harness, tenantId: string, versionId: string, grants: { featureId: string; value: Record<string, unknown> }[]): Promise<void> {
+  for (const [position, grant] of grants.entries()) {
+    await h.db.pool.query(
+      `INSERT INTO catalog_entitlements (id, tenant_id, feature_id, plan_version_id, value, position, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, now(), now())`,
+      [id('ent'), tenantId, grant.featureId, versionId, JSON.stringify(grant.value), position],
+    );
+  }
+}
+
+/** Offers an existing add-on with a seeded plan version. */
+export async function offerAddOn(h: Harness, tenantId: string, versionId: string, addOnId: string, maxInstances: number | null = null): Promise<void> {
+  await h.db.pool.query(`INSERT INTO plan_version_add_ons (tenant_id, plan_version_id, add_on_id, max_instances) VALUES ($1, $2, $3, $4)`, [tenantId, versionId, addOnId, maxInstances]);
 }

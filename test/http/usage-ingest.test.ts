@@ -124,7 +124,7 @@ describe('POST /api/v1/events/ingest', () => {
     expect(tooMany.json().message).toContain('events');
     const badType = await ingest({ events: [{ ...ev('b6-1', 'c'), code: 5 }] });
     expect(badType.statusCode).toBe(400);
-    expect(badType.json()).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('events.0.code') });
+    expect(badType.json()).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('events[0].code') });
   });
 
   it('links events sent by alias to the customer, and holds backfilled events of a customer created later', async () => {

@@ -227,6 +227,13 @@ describe('retries', () => {
     expect(delivery).toMatchObject({ status: 'PENDING', attempt_count: 1, last_status_code: 500, next_attempt_at: new Date(start + 5 * MS_PER_SECOND).toISOString() });
 
     expect(await h.service.webhooks.deliverDue()).toBe(0); // not due yet
+    // the worker's next wake-up is queued for when the retry falls due (wall time, 5 s from now)
+    const wake = await h.db.pool.query(
+      `SELECT extract(epoch FROM run_at - now()) AS in_seconds FROM graphile_worker.jobs WHERE task_identifier = 'webhooks.deliver_due' AND locked_at IS NULL`,
+    );
+    expect(wake.rows).toHaveLength(1);
+    expect(Number(wake.rows[0].in_seconds)).toBeGreaterThan(3);
+    expect(Number(wake.rows[0].in_seconds)).toBeLessThanOrEqual(5);
     h.clock.advance(5 * MS_PER_SECOND);
     expect(await h.service.webhooks.deliverDue()).toBe(1);
     [delivery] = await deliveries(h, endpoint.id);

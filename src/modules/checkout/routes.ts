@@ -48,9 +48,13 @@ export function checkoutRoutes(service: CheckoutService) {
         operationId: 'complete_checkout_session',
         description: 'Records the payment of a session and creates its subscription, exactly once. Retrying a completed session answers it unchanged.',
         params: IdParams,
-        body: Type.Optional(CompleteCheckoutSessionRequest),
+        body: CompleteCheckoutSessionRequest,
         response: { 200: SessionResponse, ...errorResponses([400, 401, 404, 409]) },
       },
-    }, async (request) => ({ session: sessionToWire(await service.completeSession(authOf(request).tenantId, request.params.id, request.body ?? {})) }));
+      // The body is optional: a POST without one means "payment settled".
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    }, async (request) => ({ session: sessionToWire(await service.completeSession(authOf(request).tenantId, request.params.id, request.body)) }));
   };
 }

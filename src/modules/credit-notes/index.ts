@@ -10,5 +10,5 @@ export type { CreditNotesService } from './service.js';
 /** Service and routes, for compose(). */
 export function createCreditNotes(deps: { pool: Pool; clock: Clock }) {
   const service = createCreditNotesService(deps);
-  return { service, routes: creditNoteRoutes(service, deps) };
+  return { service, routes: creditNoteRoutes(service) };
 }

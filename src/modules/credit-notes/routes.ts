@@ -2,17 +2,13 @@ import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
 import { errorResponses, listResponse, orderByQuery, PageQuery } from '../../http/schemas.js';
-import type { Clock } from '../../kernel/clock.js';
-import type { Pool } from '../../db/pool.js';
-import { withTx } from '../../db/tx.js';
 import { PdfResponse } from '../invoices/index.js';
-import { creditNotePdf } from './documents.js';
 import type { CreditNotesService } from './service.js';
 import { CreateCreditNoteRequest, CreditNote, creditNoteToWire } from './schemas.js';
 
 const Params = Type.Object({ credit_note_id: Type.String({ description: 'Credit Note ID' }) });
 
-export function creditNoteRoutes(service: CreditNotesService, deps: { pool: Pool; clock: Clock }) {
+export function creditNoteRoutes(service: CreditNotesService) {
   return (app: App) => {
     const tags = ['Credit Notes'];
     app.post('/api/v1/credit-notes', {
@@ -53,8 +49,7 @@ export function creditNoteRoutes(service: CreditNotesService, deps: { pool: Pool
       schema: { tags, operationId: 'download_credit_note_pdf', params: Params, response: { 200: PdfResponse, ...errorResponses([401, 404]) } },
     }, async (request, reply) => {
       const tenantId = authOf(request).tenantId;
-      const detail = await service.get(tenantId, request.params.credit_note_id);
-      const content = await withTx(deps.pool, (tx) => creditNotePdf(tx, tenantId, deps.clock, detail));
+      const { detail, content } = await service.pdf(tenantId, request.params.credit_note_id);
       const filename = `${detail.note.credit_note_number ?? `credit-note-draft-${detail.note.id}`}.pdf`;
       return reply.type('application/pdf').header('content-disposition', `attachment; filename="${filename}"`).send(content as unknown as string);
     });

@@ -10,6 +10,7 @@ import { writeOutboxEvent } from '../../db/outbox.js';
 import { computeCreditNote, type CreditableLine, type CreditRequest, type TaxTreatment } from '../../domain/index.js';
 import { creditBalance, findEntity, findInvoice, formatDocumentNumber, invoiceEventData, loadDetail, type InvoiceRow } from '../invoices/index.js';
 import { creditNoteEventData } from './events.js';
+import { creditNotePdf } from './documents.js';
 import * as repo from './repository.js';
 import { CREDIT_NOTE_STATUSES, type CreditNoteDetail, type CreditNoteRow, type CreditNoteStatus, type CreditType } from './repository.js';
 
@@ -232,7 +233,14 @@ export function createCreditNotesService(deps: { pool: Pool; clock: Clock }) {
     });
   }
 
-  return { create, get, list, finalize, voidNote, detail };
+  /** The note's PDF: stored at first download once finalized, a preview while it is a draft. */
+  async function pdf(tenantId: string, id: string): Promise<{ detail: CreditNoteDetail; content: Buffer }> {
+    const found = await get(tenantId, id);
+    const content = await withTx(pool, (tx) => creditNotePdf(tx, tenantId, clock, found));
+    return { detail: found, content };
+  }
+
+  return { create, get, list, finalize, voidNote, detail, pdf };
 }
 
 export type CreditNotesService = ReturnType<typeof createCreditNotesService>;

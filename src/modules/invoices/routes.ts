@@ -5,7 +5,6 @@ import { errorResponses, listResponse, orderByQuery, PageQuery } from '../../htt
 import type { InvoicingEntitiesService } from './entities.js';
 import type { InvoiceLifecycle } from './lifecycle.js';
 import type { InvoicesService } from './service.js';
-import type { InvoiceDetail } from './repository.js';
 import { notFound } from '../../kernel/errors.js';
 import { entityToWire, Invoice, invoiceToWire, InvoicingEntity, UpdateInvoicingEntityRequest } from './schemas.js';
 
@@ -21,7 +20,7 @@ export function invoiceRoutes(
   service: InvoicesService,
   lifecycle: InvoiceLifecycle,
   entities: InvoicingEntitiesService,
-  upcoming: (tenantId: string, subscriptionId: string) => Promise<InvoiceDetail | null>,
+  upcoming: (tenantId: string, subscriptionId: string) => Promise<Awaited<ReturnType<InvoicesService['get']>> | null>,
 ) {
   return (app: App) => {
     const tags = ['Invoices'];

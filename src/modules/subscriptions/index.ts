@@ -91,3 +91,12 @@ export async function listSubscriptionSnapshots(db: Queryable, tenantId: string,
   const [components, addOns, coupons] = await Promise.all([repo.componentsOf(db, tenantId, ids), repo.addOnsOf(db, tenantId, ids), repo.couponsOf(db, tenantId, ids)]);
   return subs.map((s) => snapshotOf(s, components, addOns, coupons));
 }
+
+/** Snapshots of one customer's subscriptions (optionally only these statuses), oldest first. */
+export async function listCustomerSubscriptionSnapshots(db: Queryable, tenantId: string, customerId: string, options: { statuses?: readonly string[] } = {}): Promise<SubscriptionSnapshot[]> {
+  const subs = await repo.subscriptionsOfCustomer(db, tenantId, customerId, options.statuses);
+  if (subs.length === 0) return [];
+  const ids = subs.map((s) => s.id);
+  const [components, addOns, coupons] = await Promise.all([repo.componentsOf(db, tenantId, ids), repo.addOnsOf(db, tenantId, ids), repo.couponsOf(db, tenantId, ids)]);
+  return subs.map((s) => snapshotOf(s, components, addOns, coupons));
+}

@@ -169,6 +169,14 @@ export async function allSubscriptions(db: Queryable, tenantId: string, statuses
   );
 }
 
+/** One customer's subscriptions (optionally only these statuses), oldest first. */
+export async function subscriptionsOfCustomer(db: Queryable, tenantId: string, customerId: string, statuses?: readonly string[]): Promise<SubscriptionView[]> {
+  return scoped(db, tenantId).query<SubscriptionView>(
+    `SELECT ${COLUMNS} FROM ${FROM} WHERE s.tenant_id = $1 AND s.customer_id = $2 AND ($3::text[] IS NULL OR s.status = ANY($3)) ORDER BY s.created_at, s.id`,
+    [customerId, statuses?.length ? [...statuses] : null],
+  );
+}
+
 /** Ids of the tenant's subscriptions whose status must move on or before `today`. */
 export async function dueForTransition(db: Queryable, tenantId: string, today: string): Promise<string[]> {
   const rows = await scoped(db, tenantId).query<{ id: string }>(

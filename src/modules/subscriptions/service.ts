@@ -13,6 +13,7 @@ import { currentPeriod, isLive, LIVE_STATUSES, nextTransitionOn, statusOn, trans
 import * as repo from './repository.js';
 import type { AddOnRow, ComponentRow, CouponRow, SubscriptionOrderColumn, SubscriptionRow, SubscriptionView } from './repository.js';
 import { subscriptionEventData } from './events.js';
+import { addAddOn, applyScheduledChange, changeAddOn, changePlan, changeSlots, dropScheduledChange, type ChangePlanInput } from './changes.js';
 
 export interface SubscriptionDetailsData {
   subscription: SubscriptionView;
@@ -45,13 +46,20 @@ export const lifecycleDates = (s: SubscriptionRow) => ({
 export async function advanceOne(tx: Queryable, clock: Clock, tenantId: string, sub: SubscriptionView, todayDate: string): Promise<SubscriptionView> {
   const dates = lifecycleDates(sub);
   const status = statusOn(dates, todayDate);
-  const next: SubscriptionView = { ...sub, status, next_transition_on: nextTransitionOn(dates, todayDate) };
-  if (status === sub.status && next.next_transition_on === sub.next_transition_on) return sub;
+  // A plan change scheduled for the period end switches the plan fields on its date too.
+  const applied = isLive(status) ? applyScheduledChange(sub, todayDate) : sub;
+  const scheduledOn = applied.scheduled_plan_change?.effective_date ?? null;
+  const nextOn = [nextTransitionOn(dates, todayDate), isLive(status) ? scheduledOn : null].filter((d): d is string => d !== null).sort(compareDates)[0] ?? null;
+  const next: SubscriptionView = { ...applied, status, next_transition_on: nextOn };
+  if (status === sub.status && next.next_transition_on === sub.next_transition_on && applied === sub) return sub;
   const now = clock.now();
   if (sub.status === 'PENDING_ACTIVATION' && status !== 'PENDING_ACTIVATION' && !sub.activated_at) next.activated_at = now;
   if (!isLive(status) && isLive(sub.status)) next.ended_at = now;
   next.updated_at = now;
   await repo.updateSubscription(tx, tenantId, next);
+  if (applied !== sub) {
+    await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'subscription.plan_changed', objectId: sub.id, data: { ...subscriptionEventData(next), plan_version_id: next.plan_version_id, effective_date: sub.scheduled_plan_change!.effective_date, timing: 'END_OF_PERIOD' } });
+  }
   const event = transitionEvent(sub.status, status);
   if (event) await writeOutboxEvent(scoped(tx, tenantId), clock, { type: event, objectId: sub.id, data: subscriptionEventData(next) });
   return next;
@@ -142,7 +150,10 @@ export function createSubscriptionsService(deps: { pool: Pool; clock: Clock; cat
       }
       if (sub.end_date && compareDates(effective, sub.end_date) > 0) effective = sub.end_date;
       const now = clock.now();
-      const next: SubscriptionView = { ...sub, cancel_requested_at: now, cancel_effective_date: effective, cancellation_reason: input.reason ?? null, scheduled_plan_change: null, updated_at: now };
+      // A plan change that would start on or after the cancellation is dropped with its rows.
+      const dropChange = sub.scheduled_plan_change !== null && compareDates(sub.scheduled_plan_change.effective_date, effective) >= 0;
+      if (dropChange) await dropScheduledChange(tx, tenantId, sub);
+      const next: SubscriptionView = { ...sub, cancel_requested_at: now, cancel_effective_date: effective, cancellation_reason: input.reason ?? null, scheduled_plan_change: dropChange ? null : sub.scheduled_plan_change, updated_at: now };
       await repo.updateSubscription(tx, tenantId, next);
       await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'subscription.cancellation_scheduled', objectId: id, data: { ...subscriptionEventData(next), cancel_effective_date: effective, reason: next.cancellation_reason } });
       return advanceOne(tx, clock, tenantId, next, todayDate);
@@ -175,7 +186,19 @@ export function createSubscriptionsService(deps: { pool: Pool; clock: Clock; cat
     return getSubscription(tenantId, id);
   }
 
+  /** Runs one change use case on the locked subscription, then answers its details. */
+  async function change(tenantId: string, id: string, use: (tx: Queryable, sub: SubscriptionView) => Promise<unknown>): Promise<SubscriptionDetailsData> {
+    await advanceDue(tenantId);
+    await withTx(pool, async (tx) => use(tx, await requireSubscription(tx, tenantId, id, true)));
+    return getSubscription(tenantId, id);
+  }
+
   return {
+    changePlan: (tenantId: string, id: string, input: ChangePlanInput) => change(tenantId, id, (tx, sub) => changePlan(tx, deps, tenantId, sub, input)),
+    changeSlots: (tenantId: string, id: string, input: { price_component_id: string; slots: number }) => change(tenantId, id, (tx, sub) => changeSlots(tx, deps, tenantId, sub, input)),
+    addAddOn: (tenantId: string, id: string, input: Parameters<typeof addAddOn>[4]) => change(tenantId, id, (tx, sub) => addAddOn(tx, deps, tenantId, sub, input)),
+    changeAddOn: (tenantId: string, id: string, addOnRowId: string, input: { quantity: number; immediately?: boolean }) =>
+      change(tenantId, id, (tx, sub) => changeAddOn(tx, deps, tenantId, sub, addOnRowId, input)),
     /** Today's date (UTC) on the service clock. */
     today: () => today(clock),
     createSubscription,

@@ -36,6 +36,12 @@ export interface AttemptRow {
 const DELIVERY_COLUMNS = `id, endpoint_id, event_id, event_type, object_id, event_seq, trigger, payload, status, attempt_count,
   next_attempt_at, last_attempt_at, last_status_code, created_at`;
 
+/** An EVENT delivery is held back while an earlier event of its object is pending for its endpoint. */
+const NOT_HELD_BACK = `TRUE OR NOT (d.trigger = 'EVENT' AND d.object_id IS NOT NULL AND EXISTS (
+         SELECT 1 FROM webhook_deliveries p
+         WHERE p.tenant_id = d.tenant_id AND p.endpoint_id = d.endpoint_id AND p.object_id = d.object_id
+           AND p.trigger = 'EVENT' AND p.status = 'PENDING' AND p.event_seq < d.event_seq))`;
+
 /** Inserts a delivery; an EVENT delivery that already exists for (endpoint, event) is left alone. */
 export async function insertDelivery(db: Queryable, tenantId: string, row: DeliveryRow): Promise<boolean> {
   const rows = await scoped(db, tenantId).query(
@@ -103,12 +109,6 @@ export async function earliestPendingAt(db: Queryable): Promise<Date | null> {
      WHERE d.status = 'PENDING' AND e.enabled AND ${NOT_HELD_BACK}`);
   return result.rows[0]?.at ?? null;
 }
-
-/** An EVENT delivery is held back while an earlier event of its object is pending for its endpoint. */
-const NOT_HELD_BACK = `NOT (d.trigger = 'EVENT' AND d.object_id IS NOT NULL AND EXISTS (
-         SELECT 1 FROM webhook_deliveries p
-         WHERE p.tenant_id = d.tenant_id AND p.endpoint_id = d.endpoint_id AND p.object_id = d.object_id
-           AND p.trigger = 'EVENT' AND p.status = 'PENDING' AND p.event_seq < d.event_seq))`;
 
 export interface ClaimedDelivery extends DeliveryRow {
   url: string;

@@ -112,8 +112,9 @@ export async function computeSubscriptionInvoice(input: {
   const { billing, subscription } = snapshot;
   const currency = subscription.currency;
   const rows: FeeRow[] = [
-    ...snapshot.components.map((c) => ({ name: c.name, fee: c.fee, period: c.period, quantity: 1, effective_from: c.effective_from, effective_to: c.effective_to })),
-    ...snapshot.addOns.map((a) => ({ name: a.name, fee: a.fee, period: a.period, quantity: a.quantity, effective_from: a.effective_from, effective_to: a.effective_to })),
+    // Stable line order: plan components in catalog order (their ids sort by creation), then add-ons.
+    ...[...snapshot.components].sort((a, b) => ((a.price_component_id ?? a.id) < (b.price_component_id ?? b.id) ? -1 : 1)).map((c) => ({ name: c.name, fee: c.fee, period: c.period, quantity: 1, effective_from: c.effective_from, effective_to: c.effective_to })),
+    ...[...snapshot.addOns].sort((x, y) => (x.id < y.id ? -1 : 1)).map((a) => ({ name: a.name, fee: a.fee, period: a.period, quantity: a.quantity, effective_from: a.effective_from, effective_to: a.effective_to })),
   ];
   const lines: InvoiceLineInput[] = [];
   const details: (LineDetail | undefined)[] = [];

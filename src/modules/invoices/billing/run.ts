@@ -14,7 +14,7 @@ import { insertDraft, replaceDraftContent, type DraftInvoiceInput } from '../dra
 import * as repo from '../repository.js';
 import type { InvoiceRow } from '../repository.js';
 import { findCustomer } from '../../customers/index.js';
-import { computeSubscriptionInvoice, type ComputedSubscriptionInvoice } from './compute.js';
+import { computeSubscriptionInvoice, type ComputedSubscriptionInvoice, type PlanTerms } from './compute.js';
 import { couponsOf, planTermsOf, taxOf, usageFor } from './context.js';
 
 /** One invoice a subscription owes: its date, occasion and the period key it is stored under. */
@@ -52,8 +52,23 @@ export function dueInvoices(snapshot: SubscriptionSnapshot, asOf: LocalDate): Du
   return due;
 }
 
+/** Subscriptions billed at once by one process; keep it under the pool size. */
+const RUN_CONCURRENCY = 8;
+
 export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
   const { pool, clock } = deps;
+
+  // Published plan versions never change, so their terms can be kept for the process's life.
+  const planTerms = new Map<string, PlanTerms>();
+  async function planTermsCached(db: Queryable, tenantId: string, snapshot: SubscriptionSnapshot): Promise<PlanTerms> {
+    const key = `${tenantId}:${snapshot.subscription.plan_version_id}`;
+    let terms = planTerms.get(key);
+    if (!terms) {
+      terms = await planTermsOf(db, tenantId, snapshot);
+      planTerms.set(key, terms);
+    }
+    return terms;
+  }
 
   async function entityFor(db: Queryable, tenantId: string, customerId: string): Promise<InvoicingEntityRow> {
     const customer = await findCustomer(db, tenantId, customerId);
@@ -63,11 +78,10 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
 
   async function compute(db: Queryable, tenantId: string, snapshot: SubscriptionSnapshot, due: DueInvoice, excludeInvoiceId: string | null) {
     const entity = await entityFor(db, tenantId, snapshot.subscription.customer_id);
-    const [plan, tax, coupons] = await Promise.all([
-      planTermsOf(db, tenantId, snapshot),
-      taxOf(db, tenantId, snapshot.subscription.customer_id, entity),
-      couponsOf(db, tenantId, snapshot, excludeInvoiceId),
-    ]);
+    // one after the other: `db` may be a transaction's single connection
+    const plan = await planTermsCached(db, tenantId, snapshot);
+    const tax = await taxOf(db, tenantId, snapshot.subscription.customer_id, entity);
+    const coupons = await couponsOf(db, tenantId, snapshot, excludeInvoiceId);
     const result = await computeSubscriptionInvoice({
       snapshot, invoiceDate: due.invoiceDate, occasion: due.occasion, plan, tax, coupons: coupons.coupons,
       usageOf: usageFor(pool, tenantId, snapshot.subscription.customer_id),
@@ -122,10 +136,18 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     let subscriptions = 0;
     let invoicesCreated = 0;
     for (const { tenant_id: tenantId } of tenants.rows) {
-      for (const snapshot of await listSubscriptionSnapshots(pool, tenantId)) {
-        subscriptions += 1;
-        invoicesCreated += await billSubscription(tenantId, snapshot, asOf);
-      }
+      const snapshots = await listSubscriptionSnapshots(pool, tenantId);
+      subscriptions += snapshots.length;
+      // A few subscriptions at a time: each is independent, and the pool has connections to spare.
+      let next = 0;
+      const worker = async () => {
+        while (next < snapshots.length) {
+          const snapshot = snapshots[next++]!;
+          const created = await billSubscription(tenantId, snapshot, asOf); // read the sum after the await
+          invoicesCreated += created;
+        }
+      };
+      await Promise.all(Array.from({ length: RUN_CONCURRENCY }, worker));
     }
     return { subscriptions, invoicesCreated };
   }

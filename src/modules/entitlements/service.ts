@@ -1,0 +1,166 @@
+// Effective entitlements of a subscription or a customer (priority in resolve.ts), and the
+// subscription overrides that sit on top. Consumption of metered entitlements comes from a
+// function the composition root wires to the usage module (which comes later in module order).
+import type { Clock } from '../../kernel/clock.js';
+import { badRequest, notFound } from '../../kernel/errors.js';
+import { newId } from '../../kernel/ids.js';
+import type { Pool, Queryable } from '../../db/pool.js';
+import { withTx } from '../../db/tx.js';
+import { writeOutboxEvent } from '../../db/outbox.js';
+import { scoped } from '../../db/tenant-scope.js';
+import { compareDates } from '../../domain/dates.js';
+import { findCustomer } from '../customers/index.js';
+import { findFeature, parseEntitlementValue } from '../features/index.js';
+import {
+  currentPeriod,
+  listCustomerSubscriptionSnapshots,
+  loadSubscriptionSnapshot,
+  type CatalogFeature,
+  type SubscriptionCatalog,
+  type SubscriptionSnapshot,
+} from '../subscriptions/index.js';
+import * as repo from './repository.js';
+import type { OverrideRow } from './repository.js';
+import { mergeSameLevel, remainingOf, resolveLevels, usageWindow, type EntitlementValue, type ResetPeriod } from './resolve.js';
+
+/** Usage of one customer for one metric in [from, to), as a decimal string; undefined when unknown. */
+export type ConsumedUsage = (tenantId: string, query: { customerId: string; metricId: string; from: Date; to: Date }) => Promise<string | undefined>;
+
+export interface EffectiveEntitlement {
+  feature: { id: string; code: string; name: string; product: { id: string; name: string } | null };
+  value:
+    | { type: 'BOOLEAN'; enabled: boolean }
+    | {
+        type: 'METERED';
+        spec: { enabled: boolean; limit: string | null; metric_id: string; reset_period: ResetPeriod };
+        usage: { consumed: string | null; remaining: string | null; reset_at: string | null };
+      };
+}
+
+const SERVING = ['TRIAL_ACTIVE', 'ACTIVE'] as const;
+
+export function createEntitlementsService(deps: {
+  pool: Pool;
+  clock: Clock;
+  catalog: SubscriptionCatalog;
+  /** Moves subscription statuses with the clock before reading (subscriptions service). */
+  advanceDue: (tenantId: string) => Promise<unknown>;
+  consumed?: ConsumedUsage;
+}) {
+  const { pool, clock, catalog } = deps;
+  const todayOf = () => clock.now().toISOString().slice(0, 10);
+  const inForce = (row: { effective_from: string; effective_to: string | null }, today: string) =>
+    compareDates(row.effective_from, today) <= 0 && (row.effective_to === null || compareDates(today, row.effective_to) < 0);
+
+  /** The plan version whose entitlements apply: the trialing plan's during a trial that names one. */
+  async function entitlementVersionId(db: Queryable, tenantId: string, snapshot: SubscriptionSnapshot): Promise<string> {
+    const sub = snapshot.subscription;
+    if (sub.status === 'TRIAL_ACTIVE' && sub.trialing_plan_id) {
+      const trialing = await catalog.findPlanVersion(db, tenantId, { planId: sub.trialing_plan_id });
+      if (trialing) return trialing.versionId;
+    }
+    return sub.plan_version_id;
+  }
+
+  /** Levels (low -> high) of several subscriptions, each level merged across them. */
+  async function levelsOf(db: Queryable, tenantId: string, snapshots: SubscriptionSnapshot[], features: CatalogFeature[]) {
+    const today = todayOf();
+    const versionIds = await Promise.all(snapshots.map((s) => entitlementVersionId(db, tenantId, s)));
+    const addOnIds = snapshots.flatMap((s) => s.addOns.filter((a) => inForce(a, today)).map((a) => a.add_on_id));
+    const [planValues, addOnValues, overrides] = await Promise.all([
+      catalog.entitlementsOf(db, tenantId, 'plan_version', [...new Set(versionIds)]),
+      catalog.entitlementsOf(db, tenantId, 'add_on', [...new Set(addOnIds)]),
+      repo.overridesOf(db, tenantId, snapshots.map((s) => s.subscription.id)),
+    ]);
+    const defaults = new Map(features.filter((f) => f.defaultValue).map((f) => [f.id, f.defaultValue as EntitlementValue]));
+    const plan = mergeSameLevel(versionIds.map((id) => (planValues.get(id) ?? new Map()) as Map<string, EntitlementValue>));
+    const addOns = mergeSameLevel(addOnIds.map((id) => (addOnValues.get(id) ?? new Map()) as Map<string, EntitlementValue>));
+    const overridden = mergeSameLevel(snapshots.map((s) => new Map(overrides.filter((o) => o.subscription_id === s.subscription.id).map((o) => [o.feature_id, o.value]))));
+    return resolveLevels([defaults, plan, addOns, overridden]);
+  }
+
+  async function present(tenantId: string, customerId: string, resolved: Map<string, EntitlementValue>, features: CatalogFeature[], window: SubscriptionSnapshot): Promise<EffectiveEntitlement[]> {
+    const now = clock.now();
+    const sub = window.subscription;
+    const period = currentPeriod({ startDate: sub.start_date, trialEndDate: sub.trial_end_date, endDate: sub.end_date, cancelEffectiveDate: sub.cancel_effective_date, billingStartDate: sub.billing_start_date, anchorDay: sub.billing_day_anchor, term: sub.period, status: sub.status }, todayOf());
+    const midnight = (date: string) => new Date(`${date}T00:00:00.000Z`);
+    const out: EffectiveEntitlement[] = [];
+    // Only active features are shown; the list follows the feature code order.
+    for (const feature of features) {
+      const value = resolved.get(feature.id);
+      if (!value) continue;
+      const ref = { id: feature.id, code: feature.code, name: feature.name, product: feature.product };
+      if (value.type === 'BOOLEAN' || feature.metricId === null) {
+        out.push({ feature: ref, value: { type: 'BOOLEAN', enabled: value.enabled } });
+        continue;
+      }
+      const win = usageWindow(value.reset_period, { periodStart: midnight(period.start), periodEnd: period.end ? midnight(period.end) : null, subscriptionStart: midnight(sub.start_date) }, now);
+      const consumed = deps.consumed ? ((await deps.consumed(tenantId, { customerId, metricId: feature.metricId, from: win.from, to: now })) ?? null) : null;
+      out.push({
+        feature: ref,
+        value: {
+          type: 'METERED',
+          spec: { enabled: value.enabled, limit: value.limit, metric_id: feature.metricId, reset_period: value.reset_period },
+          usage: { consumed, remaining: remainingOf(value.limit, consumed), reset_at: win.resetAt ? win.resetAt.toISOString() : null },
+        },
+      });
+    }
+    return out;
+  }
+
+  async function forSubscription(tenantId: string, subscriptionId: string): Promise<EffectiveEntitlement[]> {
+    await deps.advanceDue(tenantId);
+    const snapshot = await loadSubscriptionSnapshot(pool, tenantId, subscriptionId);
+    if (!snapshot) throw notFound('subscription');
+    const features = await catalog.features(pool, tenantId);
+    return present(tenantId, snapshot.subscription.customer_id, await levelsOf(pool, tenantId, [snapshot], features), features, snapshot);
+  }
+
+  /**
+   * A customer's entitlements: those of its subscriptions that serve today (TRIAL_ACTIVE,
+   * ACTIVE), merged; none without one. Metered usage windows follow the oldest of them.
+   */
+  async function forCustomer(tenantId: string, idOrAlias: string): Promise<EffectiveEntitlement[]> {
+    const customer = await findCustomer(pool, tenantId, idOrAlias);
+    if (!customer) throw notFound('customer');
+    await deps.advanceDue(tenantId);
+    const snapshots = await listCustomerSubscriptionSnapshots(pool, tenantId, customer.id, { statuses: SERVING });
+    if (snapshots.length === 0) return [];
+    const features = await catalog.features(pool, tenantId);
+    return present(tenantId, customer.id, await levelsOf(pool, tenantId, snapshots, features), features, snapshots[0]!);
+  }
+
+  async function requireSubscription(db: Queryable, tenantId: string, subscriptionId: string): Promise<SubscriptionSnapshot> {
+    const snapshot = await loadSubscriptionSnapshot(db, tenantId, subscriptionId, { lock: true });
+    if (!snapshot) throw notFound('subscription');
+    return snapshot;
+  }
+
+  /** Sets a subscription's own value for a feature (highest priority). */
+  async function setOverride(tenantId: string, subscriptionId: string, featureIdOrCode: string, rawValue: unknown): Promise<OverrideRow> {
+    return withTx(pool, async (tx) => {
+      const snapshot = await requireSubscription(tx, tenantId, subscriptionId);
+      const feature = await findFeature(tx, tenantId, featureIdOrCode);
+      if (!feature) throw notFound('feature');
+      if (feature.status === 'ARCHIVED') throw badRequest(`feature '${featureIdOrCode}' is archived and cannot be granted`);
+      const value = parseEntitlementValue(feature.feature_type.type, rawValue, 'value');
+      const now = clock.now();
+      const row = await repo.upsertOverride(tx, tenantId, { id: newId('entitlement', now.getTime()), subscription_id: snapshot.subscription.id, feature_id: feature.id, value, created_at: now, updated_at: now });
+      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'subscription.entitlements_updated', objectId: subscriptionId, data: { subscription_id: subscriptionId, feature_id: feature.id, value } });
+      return row;
+    });
+  }
+
+  async function removeOverride(tenantId: string, subscriptionId: string, featureIdOrCode: string): Promise<void> {
+    await withTx(pool, async (tx) => {
+      await requireSubscription(tx, tenantId, subscriptionId);
+      const feature = await findFeature(tx, tenantId, featureIdOrCode);
+      if (!feature || !(await repo.deleteOverride(tx, tenantId, subscriptionId, feature.id))) throw notFound('entitlement override');
+      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'subscription.entitlements_updated', objectId: subscriptionId, data: { subscription_id: subscriptionId, feature_id: feature.id, value: null } });
+    });
+  }
+
+  return { forSubscription, forCustomer, setOverride, removeOverride, overridesOf: (db: Queryable, tenantId: string, ids: string[]) => repo.overridesOf(db, tenantId, ids) };
+}
+
+export type EntitlementsService = ReturnType<typeof createEntitlementsService>;
