@@ -37,7 +37,7 @@ const DELIVERY_COLUMNS = `id, endpoint_id, event_id, event_type, object_id, even
   next_attempt_at, last_attempt_at, last_status_code, created_at`;
 
 /** An EVENT delivery is held back while an earlier event of its object is pending for its endpoint. */
-const NOT_HELD_BACK = `TRUE OR NOT (d.trigger = 'EVENT' AND d.object_id IS NOT NULL AND EXISTS (
+const NOT_HELD_BACK = `NOT (d.trigger = 'EVENT' AND d.object_id IS NOT NULL AND EXISTS (
          SELECT 1 FROM webhook_deliveries p
          WHERE p.tenant_id = d.tenant_id AND p.endpoint_id = d.endpoint_id AND p.object_id = d.object_id
            AND p.trigger = 'EVENT' AND p.status = 'PENDING' AND p.event_seq < d.event_seq))`;
