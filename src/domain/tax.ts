@@ -25,6 +25,8 @@ export interface TaxCustomer {
   readonly vatNumber?: string | null;
   readonly taxExempt?: boolean;
   readonly customTaxRate?: Decimal | null;
+  /** Customer flagged for reverse charge by the merchant (e.g. a B2B buyer self-accounting for VAT). */
+  readonly reverseCharge?: boolean;
 }
 
 export interface TaxContext {
@@ -57,7 +59,7 @@ function countryRate(context: TaxContext, country: string): TaxDecision {
 
 /**
  * Decides the tax of a customer, first rule that matches wins:
- * 1. exempt customer -> 0 %; 2. custom customer rate; 3. same country as the seller (or customer
+ * 1. exempt customer -> 0 %; 1b. customer flagged reverse charge -> 0 %; 2. custom customer rate; 3. same country as the seller (or customer
  * country unknown) -> seller's rate; 4. both in the EU: with a VAT number -> reverse charge,
  * without -> the customer's country rate (place of supply of electronic services);
  * 5. anything else -> export, 0 %.
@@ -65,6 +67,7 @@ function countryRate(context: TaxContext, country: string): TaxDecision {
 export function resolveTax(context: TaxContext): TaxDecision {
   const { customer, entityCountry } = context;
   if (customer.taxExempt === true) return { treatment: 'EXEMPT', rate: ZERO, country: null };
+  if (customer.reverseCharge === true) return { treatment: 'REVERSE_CHARGE', rate: ZERO, country: null };
   if (customer.customTaxRate != null) {
     return { treatment: 'CUSTOM', rate: validRate(customer.customTaxRate, 'custom tax rate'), country: customer.country };
   }

@@ -16,6 +16,7 @@ describe('resolveTax', () => {
     ['EU business in another country: reverse charge', 'FR', { country: 'DE', vatNumber: 'DE123456789' }, 'REVERSE_CHARGE', '0', null],
     ['EU consumer in another country: destination rate', 'FR', { country: 'DE' }, 'STANDARD', '0.19', 'DE'],
     ['blank VAT number counts as a consumer', 'FR', { country: 'IE', vatNumber: '  ' }, 'STANDARD', '0.23', 'IE'],
+    ['customer flagged reverse charge, even domestic', 'FR', { country: 'FR', reverseCharge: true }, 'REVERSE_CHARGE', '0', null],
     ['export outside the EU', 'FR', { country: 'US' }, 'EXPORT', '0', null],
     ['export to a non-EU business', 'FR', { country: 'CH', vatNumber: 'CHE-123.456.789' }, 'EXPORT', '0', null],
     ['unknown customer country: seller rate', 'FR', { country: null }, 'STANDARD', '0.2', 'FR'],

@@ -2,9 +2,8 @@ import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
 import { errorResponses, PageQuery, PaginationMeta } from '../../http/schemas.js';
-import { CHECKOUT_STATUSES } from './repository.js';
 import type { CheckoutService } from './service.js';
-import { CheckoutSession, CompleteCheckoutSessionRequest, CreateCheckoutSessionRequest, SessionResponse, sessionToWire } from './schemas.js';
+import { CHECKOUT_STATUSES, CheckoutSession, CompleteCheckoutSessionRequest, CreateCheckoutSessionRequest, SessionResponse, sessionToWire } from './schemas.js';
 
 const IdParams = Type.Object({ id: Type.String({ description: 'Checkout session ID' }) });
 

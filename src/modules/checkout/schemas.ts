@@ -1,7 +1,9 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { iso, isoOrNull, Nullable } from '../../http/schemas.js';
 import { AddOnRequest, PaymentMethodsConfig, PriceComponentsRequest } from '../subscriptions/index.js';
 import { CHECKOUT_STATUSES, type SessionRow } from './repository.js';
+
+export { CHECKOUT_STATUSES };
 
 const DateField = (description?: string) => Type.Optional(Nullable(Type.String({ format: 'date', ...(description ? { description } : {}) })));
 
@@ -67,7 +69,7 @@ export function sessionToWire(s: SessionRow) {
     created_at: iso(s.created_at), subscription_id: s.subscription_id, start_date: s.start_date, billing_day_anchor: s.billing_day_anchor,
     billing_start_date: s.billing_start_date, net_terms: s.net_terms, trial_duration_days: s.trial_duration_days, coupon_code: s.coupon_code,
     coupon_ids: s.coupon_ids, expires_at: isoOrNull(s.expires_at), completed_at: isoOrNull(s.completed_at), cancelled_at: isoOrNull(s.cancelled_at),
-    checkout_url: null, success_url: s.success_url, cancel_url: s.cancel_url, payment_methods_config: s.payment_methods_config,
+    checkout_url: null, success_url: s.success_url, cancel_url: s.cancel_url, payment_methods_config: s.payment_methods_config as Static<typeof PaymentMethodsConfig> | null,
     payment_reference: s.payment_reference,
   };
 }

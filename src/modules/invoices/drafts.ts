@@ -6,9 +6,10 @@ import { sumMinor } from '../../kernel/money.js';
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
-import type { Invoice, TaxBreakdownRow, TaxDecision } from '../../domain/index.js';
+import type { BillingOccasion, Invoice, TaxBreakdownRow, TaxDecision } from '../../domain/index.js';
 import { ensureDefaultEntity, findEntity, sellerDetails, type InvoicingEntityRow } from './entities.js';
 import { customerSnapshot, requireCustomer } from './customer.js';
+import type { CustomerRow } from '../customers/index.js';
 import { invoiceEventData } from './events.js';
 import * as repo from './repository.js';
 import type { InvoiceRow, InvoiceType, NewLine, TaxBreakdownDbRow } from './repository.js';
@@ -17,7 +18,7 @@ import type { InvoiceRow, InvoiceType, NewLine, TaxBreakdownDbRow } from './repo
 export interface LineDetail {
   description?: string | null;
   metricId?: string | null;
-  subLines?: { name: string; quantity: Decimal | string; unitPrice: Decimal | string; totalMinor: bigint; attributes?: Record<string, unknown> | null }[];
+  subLines?: readonly { name: string; quantity: Decimal | string; unitPrice: Decimal | string; totalMinor: bigint; attributes?: Readonly<Record<string, unknown>> | null }[];
 }
 
 export interface DraftInvoiceInput {
@@ -40,6 +41,8 @@ export interface DraftInvoiceInput {
   couponNames?: Readonly<Record<string, string>>;
   /** true: finalizes by itself once the entity's grace period after the invoice date is over. */
   autoAdvance?: boolean;
+  /** Subscription invoices: the engine occasion it was computed for (a refresh recomputes it). */
+  occasion?: BillingOccasion | null;
 }
 
 export function taxName(tax: Pick<TaxDecision, 'treatment' | 'rate' | 'country'>): string {
@@ -132,21 +135,9 @@ export function finalizeAfter(invoiceDate: string, entity: InvoicingEntityRow): 
   return new Date(Date.parse(`${invoiceDate}T00:00:00.000Z`) + entity.grace_period_hours * MS_PER_HOUR);
 }
 
-/**
- * Stores a computed invoice as a DRAFT with its lines, sub-lines and tax breakdown, and writes
- * `invoice.created`, in the caller's transaction. A second draft for the same subscription
- * period fails on the unique index (see the scheduler, which relies on it).
- */
-export async function insertDraft(tx: Queryable, tenantId: string, clock: Clock, input: DraftInvoiceInput): Promise<InvoiceRow> {
-  const now = clock.now();
-  const customer = await requireCustomer(tx, tenantId, input.customerId, 'customer_id');
-  const entity = input.invoicingEntityId
-    ? await findEntity(tx, tenantId, input.invoicingEntityId)
-    : customer.invoicing_entity_id
-      ? await findEntity(tx, tenantId, customer.invoicing_entity_id)
-      : undefined;
-  const seller = entity ?? (await ensureDefaultEntity(tx, tenantId, clock));
-  const row: InvoiceRow = {
+/** The DRAFT row of a computed invoice (no number, no due date yet). */
+export function newDraftRow(input: DraftInvoiceInput, customer: CustomerRow, seller: InvoicingEntityRow, now: Date): InvoiceRow {
+  return {
     id: newId('invoice', now.getTime()),
     invoicing_entity_id: seller.id,
     customer_id: customer.id,
@@ -181,7 +172,25 @@ export async function insertDraft(tx: Queryable, tenantId: string, clock: Clock,
     voided_at: null,
     marked_as_uncollectible_at: null,
   };
+}
+
+/**
+ * Stores a computed invoice as a DRAFT with its lines, sub-lines and tax breakdown, and writes
+ * `invoice.created`, in the caller's transaction. A second draft for the same subscription
+ * period fails on the unique index (see the scheduler, which relies on it).
+ */
+export async function insertDraft(tx: Queryable, tenantId: string, clock: Clock, input: DraftInvoiceInput): Promise<InvoiceRow> {
+  const now = clock.now();
+  const customer = await requireCustomer(tx, tenantId, input.customerId, 'customer_id');
+  const entity = input.invoicingEntityId
+    ? await findEntity(tx, tenantId, input.invoicingEntityId)
+    : customer.invoicing_entity_id
+      ? await findEntity(tx, tenantId, customer.invoicing_entity_id)
+      : undefined;
+  const seller = entity ?? (await ensureDefaultEntity(tx, tenantId, clock));
+  const row = newDraftRow(input, customer, seller, now);
   await repo.insertInvoice(tx, tenantId, row);
+  if (input.occasion) await repo.setBillingOccasion(tx, tenantId, row.id, input.occasion);
   await repo.insertLines(tx, tenantId, lineRows(row.id, input, now.getTime()));
   await repo.insertTaxBreakdown(tx, tenantId, row.id, breakdownRows(input.computed.taxBreakdown));
   await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'invoice.created', objectId: row.id, data: invoiceEventData(row) });

@@ -13,7 +13,6 @@ export { partyLines, sha256Hex } from './documents.js';
 export { taxName, type DraftInvoiceInput, type LineDetail } from './drafts.js';
 export { exemptionType, taxBreakdownToWire } from './schemas.js';
 export { createInvoicing, FINALIZE_DUE_TASK, BILLING_RUN_TASK, scheduleBillingRuns } from './module.js';
-export { dueInvoices } from './billing/run.js';
-export type { BillingRun, DueInvoice } from './billing/run.js';
+export type { BillingRun } from './billing/run.js';
 export type { Invoicing } from './module.js';
 export { invoiceEventData } from './events.js';

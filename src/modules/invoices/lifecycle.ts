@@ -11,12 +11,18 @@ import { findEntity, formatDocumentNumber } from './entities.js';
 import { consumeBalance, creditBalance } from './customer.js';
 import { invoiceEventData } from './events.js';
 import * as repo from './repository.js';
+import { updateInvoicesBulk, writeOutboxEventsBulk } from './billing/bulk-repository.js';
 import type { InvoiceRow } from './repository.js';
 
 export const RENDER_PDF_TASK = 'invoices.render_pdf';
 
 /** Recomputes a draft from current data (late usage) in the caller's tx; supplied by billing. */
 export type DraftRefresher = (tx: Queryable, tenantId: string, draft: InvoiceRow) => Promise<InvoiceRow>;
+/** The same for many drafts of one tenant at once (same order in and out). */
+export type DraftBatchRefresher = (tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[]) => Promise<InvoiceRow[]>;
+
+/** Drafts finalized per transaction by the grace-period finalizer. */
+export const FINALIZE_BATCH_SIZE = 500;
 
 async function emit(tx: Queryable, tenantId: string, clock: Clock, type: string, invoice: InvoiceRow): Promise<void> {
   await writeOutboxEvent(scoped(tx, tenantId), clock, { type, objectId: invoice.id, data: invoiceEventData(invoice) });
@@ -25,6 +31,27 @@ async function emit(tx: Queryable, tenantId: string, clock: Clock, type: string,
 /** Payment reference: the number without separators, as bank transfers mangle them. */
 export function paymentReference(invoiceNumber: string): string {
   return invoiceNumber.replace(/[^A-Za-z0-9]/g, '');
+}
+
+/** The FINALIZED version of a draft: number, payment reference, due date, balance applied. */
+export function finalizedRow(invoice: InvoiceRow, number: string, appliedMinor: bigint, carriedMinor: bigint, now: Date): InvoiceRow {
+  const payableMinor = invoice.total_minor > 0n ? invoice.total_minor : 0n;
+  const amountDueMinor = payableMinor - appliedMinor;
+  return {
+    ...invoice,
+    status: 'FINALIZED',
+    invoice_number: number,
+    reference: paymentReference(number),
+    due_date: addDays(invoice.invoice_date, invoice.net_terms),
+    applied_credits_minor: appliedMinor,
+    amount_due_minor: amountDueMinor,
+    credit_carried_forward_minor: carriedMinor,
+    finalize_after: null,
+    finalized_at: now,
+    updated_at: now,
+    // nothing left to pay (100 % coupon, credit, zero usage): settled at once
+    ...(amountDueMinor === 0n ? { payment_status: 'PAID' as const, paid_at: now } : {}),
+  };
 }
 
 /**
@@ -50,27 +77,21 @@ export async function finalizeInTx(tx: Queryable, tenantId: string, clock: Clock
   const appliedMinor = await consumeBalance(tx, tenantId, clock, invoice.customer_id, invoice.currency, payableMinor, invoice.id);
   const carriedMinor = invoice.total_minor < 0n ? -invoice.total_minor : 0n;
   if (carriedMinor > 0n) await creditBalance(tx, tenantId, clock, invoice.customer_id, carriedMinor, 'NEGATIVE_INVOICE', invoice.id);
-  const amountDueMinor = payableMinor - appliedMinor;
-  const next: InvoiceRow = {
-    ...invoice,
-    status: 'FINALIZED',
-    invoice_number: number,
-    reference: paymentReference(number),
-    due_date: addDays(invoice.invoice_date, invoice.net_terms),
-    applied_credits_minor: appliedMinor,
-    amount_due_minor: amountDueMinor,
-    credit_carried_forward_minor: carriedMinor,
-    finalize_after: null,
-    finalized_at: now,
-    updated_at: now,
-    // nothing left to pay (100 % coupon, credit, zero usage): settled at once
-    ...(amountDueMinor === 0n ? { payment_status: 'PAID' as const, paid_at: now } : {}),
-  };
+  const next = finalizedRow(invoice, number, appliedMinor, carriedMinor, now);
   await repo.updateInvoice(tx, tenantId, next);
   await emit(tx, tenantId, clock, 'invoice.finalized', next);
   if (next.payment_status === 'PAID') await emit(tx, tenantId, clock, 'invoice.paid', next);
   await enqueueJob(tx, RENDER_PDF_TASK, { tenant_id: tenantId, invoice_id: next.id }, { jobKey: `${RENDER_PDF_TASK}:${next.id}` });
   return next;
+}
+
+/** Many jobs in one statement (graphile-worker `add_jobs`), in the caller's transaction. */
+async function enqueueJobsBulk(db: Queryable, task: string, jobs: { payload: Record<string, unknown>; jobKey: string }[]): Promise<void> {
+  if (jobs.length === 0) return;
+  await db.query(
+    `SELECT graphile_worker.add_jobs(array(SELECT json_populate_recordset(null::graphile_worker.job_spec, $1::json)))`,
+    [JSON.stringify(jobs.map((job) => ({ identifier: task, payload: job.payload, max_attempts: 25, job_key: job.jobKey })))],
+  );
 }
 
 export interface MarkPaidInput {
@@ -79,7 +100,7 @@ export interface MarkPaidInput {
   paid_at?: string;
 }
 
-export function createInvoiceLifecycle(deps: { pool: Pool; clock: Clock; refresh?: () => DraftRefresher | undefined }) {
+export function createInvoiceLifecycle(deps: { pool: Pool; clock: Clock; refresh?: () => DraftRefresher | undefined; refreshBatch?: () => DraftBatchRefresher | undefined }) {
   const { pool, clock } = deps;
 
   async function locked(tx: Queryable, tenantId: string, invoiceId: string): Promise<InvoiceRow> {
@@ -173,21 +194,66 @@ export function createInvoiceLifecycle(deps: { pool: Pool; clock: Clock; refresh
   }
 
   /**
-   * The grace-period finalizer: every draft whose `finalize_after` has passed on the clock, one
-   * transaction each, so one bad invoice does not hold the others back. Returns how many it finalized.
+   * The grace-period finalizer: drafts whose `finalize_after` has passed on the clock, entity by
+   * entity, in batches of FINALIZE_BATCH_SIZE per transaction. Each batch holds the entity row
+   * lock, refreshes its drafts (late usage), reserves a range of numbers with one counter update
+   * and hands them out in invoice-date order, so numbers stay gapless and dated even with several
+   * finalizers running (they queue on the entity lock). Returns how many it finalized.
    */
-  async function finalizeDueDrafts(limit = 500): Promise<number> {
-    const due = await repo.dueDraftIds(pool, clock.now(), limit);
+  async function finalizeDueDrafts(limit = 10_000): Promise<number> {
     let finalized = 0;
-    for (const { tenant_id: tenantId, id } of due) {
-      await withTx(pool, async (tx) => {
-        const invoice = await repo.findInvoice(tx, tenantId, id, true);
-        if (!invoice || invoice.status !== 'DRAFT') return;
-        await finalizeInTx(tx, tenantId, clock, id, deps.refresh?.());
-        finalized += 1;
-      });
+    for (const { tenant_id: tenantId, invoicing_entity_id: entityId } of await repo.dueDraftEntities(pool, clock.now())) {
+      while (finalized < limit) {
+        const count = await withTx(pool, (tx) => finalizeBatch(tx, tenantId, entityId, Math.min(FINALIZE_BATCH_SIZE, limit - finalized)));
+        finalized += count;
+        if (count === 0) break;
+      }
     }
     return finalized;
+  }
+
+  async function finalizeBatch(tx: Queryable, tenantId: string, entityId: string, size: number): Promise<number> {
+    const entity = await findEntity(tx, tenantId, entityId, true);
+    if (!entity) return 0;
+    const now = clock.now();
+    let drafts = await repo.lockDueDraftsOfEntity(tx, tenantId, entityId, now, size);
+    if (drafts.length === 0) return 0;
+    const batchRefresh = deps.refreshBatch?.();
+    const refresh = deps.refresh?.();
+    if (batchRefresh) drafts = await batchRefresh(tx, tenantId, drafts);
+    else if (refresh) {
+      const refreshed: InvoiceRow[] = [];
+      for (const draft of drafts) refreshed.push(draft.subscription_id ? await refresh(tx, tenantId, draft) : draft);
+      drafts = refreshed;
+    }
+    await scoped(tx, tenantId).query(
+      `UPDATE invoicing_entities SET next_invoice_number = next_invoice_number + $3 WHERE tenant_id = $1 AND id = $2`,
+      [entity.id, drafts.length],
+    );
+    const noBalance = new Set<string>(); // customers whose credit is used up in this batch
+    const rows: InvoiceRow[] = [];
+    for (const [index, invoice] of drafts.entries()) {
+      const number = formatDocumentNumber(entity.invoice_number_prefix, entity.next_invoice_number + BigInt(index));
+      const payableMinor = invoice.total_minor > 0n ? invoice.total_minor : 0n;
+      let appliedMinor = 0n;
+      if (payableMinor > 0n && !noBalance.has(invoice.customer_id)) {
+        appliedMinor = await consumeBalance(tx, tenantId, clock, invoice.customer_id, invoice.currency, payableMinor, invoice.id);
+        if (appliedMinor < payableMinor) noBalance.add(invoice.customer_id);
+      }
+      const carriedMinor = invoice.total_minor < 0n ? -invoice.total_minor : 0n;
+      if (carriedMinor > 0n) {
+        await creditBalance(tx, tenantId, clock, invoice.customer_id, carriedMinor, 'NEGATIVE_INVOICE', invoice.id);
+        noBalance.delete(invoice.customer_id);
+      }
+      rows.push(finalizedRow(invoice, number, appliedMinor, carriedMinor, now));
+    }
+    await updateInvoicesBulk(tx, tenantId, rows);
+    await writeOutboxEventsBulk(tx, tenantId, clock, rows.flatMap((row) => [
+      { type: 'invoice.finalized', objectId: row.id, data: invoiceEventData(row) },
+      ...(row.payment_status === 'PAID' ? [{ type: 'invoice.paid', objectId: row.id, data: invoiceEventData(row) }] : []),
+    ]));
+    await enqueueJobsBulk(tx, RENDER_PDF_TASK, rows.map((row) => ({ payload: { tenant_id: tenantId, invoice_id: row.id }, jobKey: `${RENDER_PDF_TASK}:${row.id}` })));
+    return rows.length;
   }
 
   return { finalize, voidInvoice, markUncollectible, markPaid, finalizeDueDrafts };

@@ -26,7 +26,7 @@ export function createInvoicing(deps: { pool: Pool; clock: Clock }) {
   let refresher: DraftRefresher | undefined = billing.refreshDraft;
   const entities = createInvoicingEntitiesService(deps);
   const invoices = createInvoicesService(deps);
-  const lifecycle = createInvoiceLifecycle({ ...deps, refresh: () => refresher });
+  const lifecycle = createInvoiceLifecycle({ ...deps, refresh: () => refresher, refreshBatch: () => (refresher === billing.refreshDraft ? billing.refreshDrafts : undefined) });
   const tasks: Record<string, TaskHandler> = {
     [RENDER_PDF_TASK]: (payload) => invoices.renderPdfJob(payload),
     [FINALIZE_DUE_TASK]: async () => {

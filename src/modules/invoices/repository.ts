@@ -142,6 +142,11 @@ export async function updateInvoice(db: Queryable, tenantId: string, row: Invoic
   );
 }
 
+/** Stores the engine occasion of a subscription invoice (see migration 0401). */
+export async function setBillingOccasion(db: Queryable, tenantId: string, invoiceId: string, occasion: unknown): Promise<void> {
+  await scoped(db, tenantId).query(`UPDATE invoices SET billing_occasion = $3 WHERE tenant_id = $1 AND id = $2`, [invoiceId, JSON.stringify(occasion)]);
+}
+
 export async function findInvoice(db: Queryable, tenantId: string, invoiceId: string, lock = false): Promise<InvoiceRow | undefined> {
   return scoped(db, tenantId).one<InvoiceRow>(
     `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE tenant_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
@@ -278,6 +283,26 @@ export async function dueDraftIds(db: Queryable, now: Date, limit: number): Prom
     [now, limit],
   );
   return result.rows;
+}
+
+/** (tenant, entity) pairs with drafts past their grace period. */
+export async function dueDraftEntities(db: Queryable, now: Date): Promise<{ tenant_id: string; invoicing_entity_id: string }[]> {
+  // Cross-tenant on purpose: the finalizer job serves every tenant, then works per tenant and entity.
+  const result = await db.query<{ tenant_id: string; invoicing_entity_id: string }>(
+    `SELECT DISTINCT tenant_id, invoicing_entity_id FROM invoices WHERE status = 'DRAFT' AND finalize_after IS NOT NULL AND finalize_after <= $1
+     ORDER BY 1, 2`,
+    [now],
+  );
+  return result.rows;
+}
+
+/** Due drafts of one entity, oldest invoice date first, row-locked (the caller holds the entity lock). */
+export async function lockDueDraftsOfEntity(db: Queryable, tenantId: string, entityId: string, now: Date, limit: number): Promise<InvoiceRow[]> {
+  return scoped(db, tenantId).query<InvoiceRow>(
+    `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE tenant_id = $1 AND invoicing_entity_id = $2 AND status = 'DRAFT'
+       AND finalize_after IS NOT NULL AND finalize_after <= $3 ORDER BY invoice_date, id LIMIT $4 FOR UPDATE`,
+    [entityId, now, limit],
+  );
 }
 
 export interface DocumentRow {

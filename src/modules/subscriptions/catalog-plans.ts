@@ -4,7 +4,6 @@
 // transaction: an add-on with its price (the add-ons module exports only its service), and the
 // tenant's active features with their default entitlement (the features module exports only
 // findFeature by id or code). Both are tenant-scoped and read-only.
-import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { entitlementsOf as planEntitlementsOf, loadPlanVersionSnapshot, resolvePublishedVersionId, type PlanVersionSnapshot } from '../plans/index.js';
 import type { CatalogAddOn, CatalogFee, CatalogFeature, CatalogPlanVersion, EntitlementValue, SubscriptionCatalog } from './catalog.js';

@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { OrderBy, PageRequest } from '../../kernel/paging.js';
 import type { Term, EntitlementValue } from './catalog.js';
+import type { EntitlementValue as FeatureEntitlementValue } from '../features/index.js';
 import type { FeePeriod, SubscriptionFee } from './fees.js';
 import type { SubscriptionStatus } from './lifecycle.js';
 
@@ -85,15 +86,16 @@ export interface CouponRow {
 }
 
 /** Subscription columns plus the customer's name and alias (shown on every subscription). */
-export type SubscriptionView = SubscriptionRow & { customer_name: string; customer_alias: string | null };
+export type SubscriptionView = SubscriptionRow & { customer_name: string; customer_alias: string | null; plan_description?: string | null };
 
 const COLUMNS = `s.id, s.customer_id, s.plan_id, s.plan_version_id, s.plan_name, s.plan_version, s.currency, s.status,
   s.next_transition_on, s.start_date, s.end_date, s.billing_start_date, s.invoicing_start_date, s.billing_day_anchor, s.period,
   s.net_terms, s.trial_duration_days, s.trial_is_free, s.trialing_plan_id, s.trial_end_date, s.skip_past_invoices, s.invoice_memo,
   s.purchase_order, s.auto_advance_invoices, s.charge_automatically, s.payment_methods_config, s.mrr_minor, s.activated_at,
   s.cancel_requested_at, s.cancel_effective_date, s.cancellation_reason, s.ended_at, s.scheduled_plan_change,
-  s.checkout_session_id, s.created_at, s.updated_at, c.name AS customer_name, c.alias AS customer_alias`;
-const FROM = `subscriptions s JOIN customers c ON c.id = s.customer_id AND c.tenant_id = s.tenant_id`;
+  s.checkout_session_id, s.created_at, s.updated_at, c.name AS customer_name, c.alias AS customer_alias, pl.description AS plan_description`;
+const FROM = `subscriptions s JOIN customers c ON c.id = s.customer_id AND c.tenant_id = s.tenant_id
+  LEFT JOIN plans pl ON pl.id = s.plan_id AND pl.tenant_id = s.tenant_id`;
 
 const SUB_FIELDS: (keyof SubscriptionRow)[] = [
   'id', 'customer_id', 'plan_id', 'plan_version_id', 'plan_name', 'plan_version', 'currency', 'status', 'next_transition_on',
@@ -277,4 +279,12 @@ export async function entitlementOverridesOf(db: Queryable, tenantId: string, su
     [subscriptionId],
   );
   return new Map(rows.map((r) => [r.feature_id, r.value]));
+}
+
+/** Subscription entitlement overrides as reference Entitlement rows. */
+export async function entitlementRowsOf(db: Queryable, tenantId: string, subscriptionId: string): Promise<{ id: string; feature_id: string; value: FeatureEntitlementValue; created_at: Date; updated_at: Date }[]> {
+  return scoped(db, tenantId).query(
+    `SELECT id, feature_id, value, created_at, updated_at FROM subscription_entitlement_overrides WHERE tenant_id = $1 AND subscription_id = $2 ORDER BY created_at, feature_id`,
+    [subscriptionId],
+  );
 }

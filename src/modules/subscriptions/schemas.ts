@@ -1,8 +1,9 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { iso, isoOrNull, Nullable } from '../../http/schemas.js';
 import { formatMinor } from '../../kernel/money.js';
 import { compareDates } from '../../domain/dates.js';
 import { currentPeriod, SUBSCRIPTION_STATUSES } from './lifecycle.js';
+import { EntitlementSchema } from '../features/index.js';
 import type { SubscriptionDetailsData } from './service.js';
 import type { SubscriptionView } from './repository.js';
 
@@ -29,7 +30,13 @@ export const AddOnRequest = Type.Object({
     initial_slot_count: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
   }, { additionalProperties: false }))),
 }, { additionalProperties: false });
-export const PaymentMethodsConfig = Type.Record(Type.String(), Type.Unknown());
+const MethodToggle = Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false });
+/** Reference PaymentMethodsConfig: online {config: {card, direct_debit}}, bank_transfer {account_id}, or external. */
+export const PaymentMethodsConfig = Type.Object({
+  type: Type.Enum(['online', 'bank_transfer', 'external']),
+  config: Type.Optional(Nullable(Type.Object({ card: Type.Optional(MethodToggle), direct_debit: Type.Optional(MethodToggle) }, { additionalProperties: false }))),
+  account_id: Type.Optional(Nullable(Type.String())),
+}, { additionalProperties: false });
 
 /** Choices, price overrides and removals of the plan's components (subscription creation, checkout). */
 export const PriceComponentsRequest = Type.Object({
@@ -75,7 +82,45 @@ export const CancelSubscriptionRequest = Type.Object({
   reason: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
 }, { additionalProperties: false });
 
-const Fee = Type.Record(Type.String(), Type.Unknown(), { description: 'SubscriptionFee tagged by type: RATE, SLOT, CAPACITY, USAGE, RECURRING, ONE_TIME' });
+const Dimension = Type.Object({ key: Type.String(), value: Type.String() });
+/** The plan's usage pricing, as frozen on the subscription (same field names as the reference's model). */
+const UsageModel = Type.Object({
+  type: Type.String(),
+  rate: Type.Optional(Type.String()),
+  block_size: Type.Optional(Nullable(Type.Integer())),
+  rounding: Type.Optional(Type.String()),
+  tiers: Type.Optional(Type.Array(Type.Object({ first_unit: Type.Integer(), rate: Type.String(), flat_fee: Nullable(Type.String()), flat_cap: Nullable(Type.String()) }))),
+  rates: Type.Optional(Type.Array(Type.Object({ dimension1: Dimension, dimension2: Nullable(Dimension), per_unit_price: Type.String() }))),
+});
+/** Reference SubscriptionFee, tagged by type: RATE, SLOT, CAPACITY, USAGE, RECURRING, ONE_TIME; prices are decimal strings. */
+const Fee = Type.Object({
+  type: Type.Enum(['RATE', 'SLOT', 'CAPACITY', 'USAGE', 'RECURRING', 'ONE_TIME']),
+  rate: Type.Optional(Type.String()),
+  quantity: Type.Optional(Type.Integer()),
+  billing_type: Type.Optional(Type.Enum(['ADVANCE', 'ARREARS'])),
+  included: Type.Optional(Type.Integer()),
+  overage_rate: Type.Optional(Type.String()),
+  metric_id: Type.Optional(Type.String()),
+  unit: Type.Optional(Type.String()),
+  unit_rate: Type.Optional(Type.String()),
+  initial_slots: Type.Optional(Type.Integer()),
+  min_slots: Type.Optional(Nullable(Type.Integer())),
+  max_slots: Type.Optional(Nullable(Type.Integer())),
+  model: Type.Optional(UsageModel),
+});
+/** The coupon as applied (frozen), reference Coupon fields. */
+const AppliedCouponSnapshot = Type.Object({
+  id: Type.String(),
+  code: Type.String(),
+  description: Nullable(Type.String()),
+  discount: Type.Object({ type: Type.Enum(['PERCENTAGE', 'FIXED']), percentage: Type.Optional(Type.String()), amount: Type.Optional(Type.String()), currency: Type.Optional(Type.String()) }),
+  expires_at: Nullable(Type.String({ format: 'date-time' })),
+  redemption_limit: Nullable(Type.Integer()),
+  recurring_value: Nullable(Type.Integer()),
+  reusable: Type.Boolean(),
+  disabled: Type.Boolean(),
+  plan_ids: Type.Optional(Type.Array(Type.String())),
+});
 const Dated = { effective_from: Type.String({ format: 'date' }), effective_to: Nullable(Type.String({ format: 'date' })) };
 
 const listFields = {
@@ -85,6 +130,7 @@ const listFields = {
   customer_alias: Nullable(Type.String()),
   plan_id: Type.String(),
   plan_name: Type.String(),
+  plan_description: Nullable(Type.String()),
   plan_version: Type.Integer(),
   plan_version_id: Type.String(),
   currency: Type.String(),
@@ -124,8 +170,9 @@ export const SubscriptionDetails = Type.Object({
   add_ons: Type.Array(Type.Object({ id: Type.String(), add_on_id: Type.String(), name: Type.String(), period: Type.Enum(FeePeriods), quantity: Type.Integer(), fee: Fee, ...Dated })),
   applied_coupons: Type.Array(Type.Object({
     applied_coupon: Type.Object({ id: Type.String(), coupon_id: Type.String(), is_active: Type.Boolean(), applied_count: Nullable(Type.Integer()), applied_amount: Nullable(Type.String()), last_applied_at: Nullable(Type.String()), created_at: Type.String() }),
-    coupon: Type.Record(Type.String(), Type.Unknown()),
+    coupon: AppliedCouponSnapshot,
   })),
+  entitlements: Type.Array(EntitlementSchema, { description: 'Entitlement values set on this subscription (the highest priority); see GET .../entitlements for the effective ones' }),
 });
 
 function period(sub: SubscriptionView, todayDate: string) {
@@ -139,11 +186,11 @@ export function subscriptionToWire(sub: SubscriptionView, todayDate: string) {
   const current = period(sub, todayDate);
   return {
     id: sub.id, customer_id: sub.customer_id, customer_name: sub.customer_name, customer_alias: sub.customer_alias, plan_id: sub.plan_id,
-    plan_name: sub.plan_name, plan_version: sub.plan_version, plan_version_id: sub.plan_version_id, currency: sub.currency, status: sub.status,
+    plan_name: sub.plan_name, plan_description: sub.plan_description ?? null, plan_version: sub.plan_version, plan_version_id: sub.plan_version_id, currency: sub.currency, status: sub.status,
     start_date: sub.start_date, end_date: sub.end_date, billing_start_date: sub.billing_start_date, billing_day_anchor: sub.billing_day_anchor,
     current_period_start: current.start, current_period_end: current.end, period: sub.period, net_terms: sub.net_terms,
     trial_duration: sub.trial_duration_days, invoice_memo: sub.invoice_memo, purchase_order: sub.purchase_order,
-    auto_advance_invoices: sub.auto_advance_invoices, charge_automatically: sub.charge_automatically, payment_methods_config: sub.payment_methods_config,
+    auto_advance_invoices: sub.auto_advance_invoices, charge_automatically: sub.charge_automatically, payment_methods_config: sub.payment_methods_config as Static<typeof PaymentMethodsConfig> | null,
     mrr: formatMinor(sub.mrr_minor, sub.currency), created_at: iso(sub.created_at), activated_at: isoOrNull(sub.activated_at),
     cancel_effective_date: sub.cancel_effective_date, cancellation_reason: sub.cancellation_reason,
   };
@@ -164,11 +211,12 @@ export function detailsToWire(d: SubscriptionDetailsData) {
     next_invoice_date: nextInvoice,
     scheduled_plan_change: sub.scheduled_plan_change ? { plan_version_id: sub.scheduled_plan_change.plan_version_id, effective_date: sub.scheduled_plan_change.effective_date } : null,
     checkout_url: null,
-    components: d.components.map((c) => ({ id: c.id, price_component_id: c.price_component_id, product_id: c.product_id, name: c.name, period: c.period, fee: c.fee, effective_from: c.effective_from, effective_to: c.effective_to })),
-    add_ons: d.addOns.map((a) => ({ id: a.id, add_on_id: a.add_on_id, name: a.name, period: a.period, quantity: a.quantity, fee: a.fee, effective_from: a.effective_from, effective_to: a.effective_to })),
+    components: d.components.map((c) => ({ id: c.id, price_component_id: c.price_component_id, product_id: c.product_id, name: c.name, period: c.period, fee: c.fee as Static<typeof Fee>, effective_from: c.effective_from, effective_to: c.effective_to })),
+    add_ons: d.addOns.map((a) => ({ id: a.id, add_on_id: a.add_on_id, name: a.name, period: a.period, quantity: a.quantity, fee: a.fee as Static<typeof Fee>, effective_from: a.effective_from, effective_to: a.effective_to })),
     applied_coupons: d.coupons.map((c) => ({
       applied_coupon: { id: c.id, coupon_id: c.coupon_id, is_active: c.is_active, applied_count: c.applied_count, applied_amount: c.applied_amount, last_applied_at: isoOrNull(c.last_applied_at), created_at: iso(c.created_at) },
-      coupon: c.coupon,
+      coupon: c.coupon as Static<typeof AppliedCouponSnapshot>,
     })),
+    entitlements: d.entitlements.map((e) => ({ id: e.id, feature_id: e.feature_id, value: e.value, created_at: iso(e.created_at), updated_at: iso(e.updated_at) })),
   };
 }

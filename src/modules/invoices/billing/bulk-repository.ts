@@ -1,0 +1,143 @@
+// Multi-row statements for the billing run and the batch finalizer: one statement per table per
+// batch (rows passed as one JSON array and unpacked by jsonb_to_recordset), instead of one
+// round trip per invoice, line and event.
+import { newId } from '../../../kernel/ids.js';
+import type { Clock } from '../../../kernel/clock.js';
+import type { Queryable } from '../../../db/pool.js';
+import { scoped } from '../../../db/tenant-scope.js';
+import type { InvoiceRow, NewLine, TaxBreakdownDbRow } from '../repository.js';
+
+const json = (rows: unknown[]) => JSON.stringify(rows, (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
+
+const INVOICE_RECORD = `id text, invoicing_entity_id text, customer_id text, subscription_id text, invoice_type text, status text,
+  payment_status text, invoice_number text, currency text, invoice_date date, period_start date, period_end date, due_date date,
+  net_terms int, subtotal_minor int8, subtotal_recurring_minor int8, discount_minor int8, tax_minor int8, total_minor int8,
+  applied_credits_minor int8, amount_due_minor int8, amount_paid_minor int8, credit_carried_forward_minor int8, tax_inclusive bool,
+  customer_details jsonb, seller_details jsonb, coupons jsonb, memo text, purchase_order text, reference text, plan_name text,
+  finalize_after timestamptz, pdf_document_id text, created_at timestamptz, updated_at timestamptz, finalized_at timestamptz,
+  paid_at timestamptz, voided_at timestamptz, marked_as_uncollectible_at timestamptz, billing_occasion jsonb`;
+const INVOICE_NAMES = INVOICE_RECORD.split(',').map((part) => part.trim().split(/\s+/)[0]!).join(', ');
+
+/**
+ * Inserts drafts; a row that collides with an existing one on a unique index (same subscription
+ * date or period) is skipped. Returns the ids actually inserted.
+ */
+export async function insertInvoicesBulk(db: Queryable, tenantId: string, rows: (InvoiceRow & { billing_occasion: unknown })[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const inserted = await scoped(db, tenantId).query<{ id: string }>(
+    `INSERT INTO invoices (tenant_id, ${INVOICE_NAMES})
+     SELECT $1, ${INVOICE_NAMES} FROM jsonb_to_recordset($2::jsonb) AS r(${INVOICE_RECORD})
+     ON CONFLICT DO NOTHING RETURNING id`,
+    [json(rows)],
+  );
+  return new Set(inserted.map((row) => row.id));
+}
+
+export async function insertContentBulk(db: Queryable, tenantId: string, lines: NewLine[], breakdown: (TaxBreakdownDbRow & { invoice_id: string })[]): Promise<void> {
+  const s = scoped(db, tenantId);
+  if (lines.length > 0) {
+    await s.query(
+      `INSERT INTO invoice_lines (tenant_id, id, invoice_id, line_no, name, description, category, quantity, unit_price, start_date, end_date,
+         amount_minor, discount_minor, taxable_minor, tax_rate, tax_treatment, tax_country, tax_minor, total_minor, metric_id)
+       SELECT $1, r.* FROM jsonb_to_recordset($2::jsonb) AS r(id text, invoice_id text, line_no int, name text, description text, category text,
+         quantity numeric, unit_price numeric, start_date date, end_date date, amount_minor int8, discount_minor int8, taxable_minor int8,
+         tax_rate numeric, tax_treatment text, tax_country text, tax_minor int8, total_minor int8, metric_id text)`,
+      [json(lines.map((l) => l.line))],
+    );
+    const subLines = lines.flatMap(({ line, subLines }) => subLines.map((sub) => ({ ...sub, invoice_id: line.invoice_id })));
+    if (subLines.length > 0) {
+      await s.query(
+        `INSERT INTO invoice_sub_lines (tenant_id, id, invoice_line_id, invoice_id, position, name, quantity, unit_price, total_minor, attributes)
+         SELECT $1, r.* FROM jsonb_to_recordset($2::jsonb) AS r(id text, invoice_line_id text, invoice_id text, position int, name text,
+           quantity numeric, unit_price numeric, total_minor int8, attributes jsonb)`,
+        [json(subLines.map((sub) => ({ id: sub.id, invoice_line_id: sub.invoice_line_id, invoice_id: sub.invoice_id, position: sub.position, name: sub.name, quantity: sub.quantity, unit_price: sub.unit_price, total_minor: sub.total_minor, attributes: sub.attributes })))],
+      );
+    }
+  }
+  if (breakdown.length > 0) {
+    await s.query(
+      `INSERT INTO invoice_tax_breakdown (tenant_id, invoice_id, position, name, treatment, tax_rate, country, taxable_minor, tax_minor)
+       SELECT $1, r.* FROM jsonb_to_recordset($2::jsonb) AS r(invoice_id text, position int, name text, treatment text, tax_rate numeric,
+         country text, taxable_minor int8, tax_minor int8)`,
+      [json(breakdown.map((b) => ({ invoice_id: b.invoice_id, position: b.position, name: b.name, treatment: b.treatment, tax_rate: b.tax_rate, country: b.country, taxable_minor: b.taxable_minor, tax_minor: b.tax_minor })))],
+    );
+  }
+}
+
+/** Drops lines, sub-lines and breakdown of drafts about to be recomputed. */
+export async function deleteContentBulk(db: Queryable, tenantId: string, invoiceIds: string[]): Promise<void> {
+  if (invoiceIds.length === 0) return;
+  const s = scoped(db, tenantId);
+  await s.query(`DELETE FROM invoice_tax_breakdown WHERE tenant_id = $1 AND invoice_id = ANY($2)`, [invoiceIds]);
+  await s.query(`DELETE FROM invoice_sub_lines WHERE tenant_id = $1 AND invoice_id = ANY($2)`, [invoiceIds]);
+  await s.query(`DELETE FROM invoice_lines WHERE tenant_id = $1 AND invoice_id = ANY($2)`, [invoiceIds]);
+}
+
+/** Writes back every mutable column of many invoices (the batch version of `updateInvoice`). */
+export async function updateInvoicesBulk(db: Queryable, tenantId: string, rows: InvoiceRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await scoped(db, tenantId).query(
+    `UPDATE invoices i SET status = r.status, payment_status = r.payment_status, invoice_number = r.invoice_number, due_date = r.due_date,
+       subtotal_minor = r.subtotal_minor, subtotal_recurring_minor = r.subtotal_recurring_minor, discount_minor = r.discount_minor,
+       tax_minor = r.tax_minor, total_minor = r.total_minor, applied_credits_minor = r.applied_credits_minor, amount_due_minor = r.amount_due_minor,
+       amount_paid_minor = r.amount_paid_minor, credit_carried_forward_minor = r.credit_carried_forward_minor, coupons = r.coupons,
+       reference = r.reference, finalize_after = r.finalize_after, pdf_document_id = r.pdf_document_id, updated_at = r.updated_at,
+       finalized_at = r.finalized_at, paid_at = r.paid_at, voided_at = r.voided_at, marked_as_uncollectible_at = r.marked_as_uncollectible_at,
+       customer_details = r.customer_details
+     FROM jsonb_to_recordset($2::jsonb) AS r(${INVOICE_RECORD})
+     WHERE i.tenant_id = $1 AND i.id = r.id`,
+    [json(rows.map((row) => ({ ...row, billing_occasion: null })))],
+  );
+}
+
+/** Invoices stored for these subscriptions (any status), for `invoicesDue` and coupon counting. */
+export async function invoicesOfSubscriptions(db: Queryable, tenantId: string, subscriptionIds: string[]) {
+  return scoped(db, tenantId).query<{ id: string; subscription_id: string; invoice_date: string; status: string; coupons: { coupon_id: string }[] }>(
+    `SELECT id, subscription_id, invoice_date::text AS invoice_date, status, coupons FROM invoices
+     WHERE tenant_id = $1 AND subscription_id = ANY($2) AND invoice_type IN ('RECURRING', 'ADJUSTMENT')`,
+    [subscriptionIds],
+  );
+}
+
+/** The stored engine occasions of some invoices. */
+export async function occasionsOf(db: Queryable, tenantId: string, invoiceIds: string[]): Promise<Map<string, unknown>> {
+  const rows = await scoped(db, tenantId).query<{ id: string; billing_occasion: unknown }>(
+    `SELECT id, billing_occasion FROM invoices WHERE tenant_id = $1 AND id = ANY($2) AND billing_occasion IS NOT NULL`,
+    [invoiceIds],
+  );
+  return new Map(rows.map((row) => [row.id, row.billing_occasion]));
+}
+
+/**
+ * Takes the billing lock of each subscription for the caller's transaction, without waiting:
+ * returns the ids it got. Another process billing a subscription holds its lock, so the two never
+ * compute the same subscription at once (the unique indexes stay the last word).
+ */
+export async function tryLockSubscriptions(db: Queryable, tenantId: string, subscriptionIds: string[]): Promise<Set<string>> {
+  const rows = await scoped(db, tenantId).query<{ id: string }>(
+    `SELECT s.id FROM unnest($2::text[]) AS s(id) WHERE $1::text IS NOT NULL /* tenant_id */
+       AND pg_try_advisory_xact_lock(hashtextextended('billing:' || $1 || ':' || s.id, 0))`,
+    [subscriptionIds],
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+export interface BulkEvent {
+  type: string;
+  objectId: string;
+  data: Record<string, unknown>;
+}
+
+/** Outbox events in one statement, plus one wake-up of the dispatcher (see db/outbox.ts). */
+export async function writeOutboxEventsBulk(db: Queryable, tenantId: string, clock: Clock, events: BulkEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const now = clock.now();
+  const rows = events.map((event) => ({ id: newId('outboxEvent', now.getTime()), event_type: event.type, object_id: event.objectId, payload: event.data }));
+  const s = scoped(db, tenantId);
+  await s.query(
+    `INSERT INTO outbox_events (tenant_id, id, event_type, object_id, payload, created_at)
+     SELECT $1, r.id, r.event_type, r.object_id, r.payload, $3 FROM jsonb_to_recordset($2::jsonb) AS r(id text, event_type text, object_id text, payload jsonb)`,
+    [json(rows), now],
+  );
+  await s.query(`SELECT graphile_worker.add_job('outbox.dispatch', json_build_object('tenant_id', $1::text), job_key := 'outbox.dispatch')`);
+}
