@@ -95,7 +95,7 @@ export async function compose(deps: {
 
   // Usage metering: event ingestion, usage queries, hourly rollups.
   const usageMetrics = metricSource(pool, metrics);
-  routes.push(usageRoutes(createIngestService({ pool, clock, metrics: usageMetrics }), createUsageQueryService({ pool, metrics: usageMetrics })));
+  routes.push(usageRoutes(createIngestService({ pool, clock, metrics: usageMetrics }), createUsageQueryService({ pool, metrics: usageMetrics, findSubscription: subscriptions.usageScope })));
   // Effective entitlements: metered consumption is read through the usage module (wired here, no import cycle).
   routes.push(entitlementRoutes(createEntitlementsService({
     pool, clock, catalog: plansCatalog, advanceDue: subscriptions.advanceDue,

@@ -93,6 +93,28 @@ export function createSubscriptionsService(deps: { pool: Pool; clock: Clock; cat
     return { subscription, components, addOns, coupons, entitlements, today: today(clock) };
   }
 
+  /**
+   * What the usage API shows for a subscription: its customer, its current period and the
+   * metrics its usage and capacity fees (plan components and add-ons) in force today bill on.
+   */
+  async function usageScope(tenantId: string, id: string) {
+    await advanceDue(tenantId);
+    const sub = await repo.findSubscription(pool, tenantId, id, false);
+    if (!sub) return undefined;
+    const todayDate = today(clock);
+    const current = currentPeriod({
+      startDate: sub.start_date, trialEndDate: sub.trial_end_date, endDate: sub.end_date, cancelEffectiveDate: sub.cancel_effective_date,
+      billingStartDate: sub.billing_start_date, anchorDay: sub.billing_day_anchor, term: sub.period, status: sub.status,
+    }, todayDate);
+    const [components, addOns] = await Promise.all([repo.componentsOf(pool, tenantId, [sub.id]), repo.addOnsOf(pool, tenantId, [sub.id])]);
+    const inForce = (row: { effective_from: string; effective_to: string | null }) =>
+      compareDates(row.effective_from, todayDate) <= 0 && (row.effective_to === null || compareDates(todayDate, row.effective_to) < 0);
+    const metricIds = [...components, ...addOns]
+      .filter(inForce)
+      .flatMap((row) => (row.fee.type === 'USAGE' || row.fee.type === 'CAPACITY' ? [row.fee.metric_id] : []));
+    return { customerId: sub.customer_id, currentPeriodStart: current.start, currentPeriodEnd: current.end ?? current.start, metricIds: [...new Set(metricIds)] };
+  }
+
   async function requireSubscription(db: Queryable, tenantId: string, id: string, lock = false): Promise<SubscriptionView> {
     const sub = await repo.findSubscription(db, tenantId, id, lock);
     if (!sub) throw notFound('subscription');
@@ -212,6 +234,7 @@ export function createSubscriptionsService(deps: { pool: Pool; clock: Clock; cat
     advanceDue,
     requireSubscription,
     details,
+    usageScope,
     /** For customers: how many subscriptions a customer has, and how many are not over. */
     countForCustomer: (db: Queryable, tenantId: string, customerId: string) => repo.countForCustomer(db, tenantId, customerId, LIVE_STATUSES),
   };
