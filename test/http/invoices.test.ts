@@ -151,10 +151,17 @@ describe('invoices', () => {
     const tooMuch = await h.request('POST', url, { body: { amount: '144.01' } });
     expect(tooMuch.statusCode).toBe(400);
     expect(tooMuch.json().message).toContain('amount');
-    const partial = await h.request('POST', url, { body: { amount: '44.00' } });
+    const partial = await h.request('POST', url, { body: { amount: '44.00', reference: 'wire-778' } });
     expect(partial.json()).toMatchObject({ payment_status: 'PARTIALLY_PAID', amount_paid: '44.00', paid_at: null });
     const full = await h.request('POST', url, { body: {} });
     expect(full.json()).toMatchObject({ payment_status: 'PAID', amount_paid: '144.00', paid_at: h.clock.now().toISOString() });
+    const settled = { currency: 'EUR', status: 'SETTLED', payment_type: 'PAYMENT', payment_method_id: null, payment_method_info: null, error: null };
+    expect(full.json().transactions).toEqual([
+      { ...settled, id: expect.stringMatching(/^pay_/), amount: '44.00', provider_transaction_id: 'wire-778', processed_at: h.clock.now().toISOString() },
+      { ...settled, id: expect.stringMatching(/^pay_/), amount: '100.00', provider_transaction_id: null, processed_at: h.clock.now().toISOString() },
+    ]);
+    const listed = (await h.request('GET', `/api/v1/invoices?customer_id=${customer.id}`)).json();
+    expect(listed.data[0].transactions.map((t: { amount: string }) => t.amount)).toEqual(['44.00', '100.00']);
     expect((await h.request('POST', url, { body: {} })).statusCode).toBe(409);
     const types = (await outbox(h, draft.invoice.id)).map((e) => e.event_type);
     expect(types.filter((t) => t === 'invoice.paid')).toHaveLength(1);

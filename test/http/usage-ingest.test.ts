@@ -199,4 +199,34 @@ describe('POST /api/v1/events', () => {
     const old = await h.request('POST', '/api/v1/events', { body: { ...body, idempotency_key: 's3-3', timestamp: '2026-01-01T00:00:00Z' } });
     expect(old.json().message).toContain('more than 24 hours in the past');
   });
+
+  it('group commit: concurrent single events, duplicates across them counted once, each answered from its own outcome', async () => {
+    const h = harness();
+    const c = await customer();
+    const post = (id: string, extra: Record<string, unknown> = {}) =>
+      h.request('POST', '/api/v1/events', { body: { idempotency_key: id, code: 'api_call', customer_id: c.id, timestamp: '2026-03-15T11:00:00Z', properties: { n: '1' }, ...extra } });
+    // Sent together, so they are coalesced into few statements: 20 new ids, each twice; one id
+    // reused with another payload; one event refused by validation; one for an unknown customer.
+    const requests = [
+      ...Array.from({ length: 20 }, (_, i) => post(`s4-${String(i).padStart(2, '0')}`)),
+      ...Array.from({ length: 20 }, (_, i) => post(`s4-${String(i).padStart(2, '0')}`)),
+      post('s4-00', { properties: { n: '2' } }),
+      post('s4-bad', { properties: { n: 2 } }),
+      post('s4-ghost', { customer_id: 'ghost' }),
+    ];
+    const answers = await Promise.all(requests);
+    const count = (status: number) => answers.filter((a) => a.statusCode === status).length;
+    expect({ created: count(201), duplicate: count(200), conflict: count(409), bad: count(400) }).toEqual({ created: 20, duplicate: 20, conflict: 1, bad: 2 });
+    for (let i = 0; i < 20; i++) {
+      const pair = [answers[i]!.json(), answers[20 + i]!.json()].map((b: { duplicate: boolean }) => b.duplicate).sort();
+      expect(pair).toEqual([false, true]);
+    }
+    expect(answers[40]!.json()).toEqual({ code: 'CONFLICT', message: "event_id 's4-00' was already ingested with a different payload" });
+    expect(answers[41]!.json()).toEqual({ code: 'BAD_REQUEST', message: 'properties.n must be a string (send numbers as "123")' });
+    expect(await storedIds('s4-')).toHaveLength(20);
+    const ledger = await h.db.pool.query(`SELECT count(*)::int AS n FROM usage_event_ids WHERE event_id LIKE 's4-%'`);
+    expect(ledger.rows[0].n).toBe(20);
+    const stored = await h.db.pool.query(`SELECT properties FROM usage_events WHERE event_id = 's4-00'`);
+    expect(stored.rows[0].properties).toEqual({ n: '1' });
+  });
 });

@@ -30,8 +30,8 @@ describe('billing run under concurrency and crashes', () => {
 
       // finalizers in both processes at once: gapless numbers, no number used twice
       await Promise.all([
-        createInvoiceLifecycle({ pool: h.db.pool, clock: h.clock, refresh: () => runA.refreshDraft }).finalizeDueDrafts(),
-        createInvoiceLifecycle({ pool: poolB, clock: h.clock, refresh: () => runB.refreshDraft }).finalizeDueDrafts(),
+        createInvoiceLifecycle({ pool: h.db.pool, clock: h.clock, refresh: () => runA.refreshDraft, refreshBatch: () => runA.refreshDrafts }).finalizeDueDrafts(),
+        createInvoiceLifecycle({ pool: poolB, clock: h.clock, refresh: () => runB.refreshDraft, refreshBatch: () => runB.refreshDrafts }).finalizeDueDrafts(),
       ]);
     } finally {
       await poolB.end();

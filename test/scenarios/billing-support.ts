@@ -7,7 +7,7 @@ import { seedPlan } from '../http/subscription-fixtures.js';
  * at 10.00 in advance and API calls in arrears (graduated: 0.10 up to 100 calls, then 0.05),
  * for a French customer of a French entity (20 % VAT).
  */
-export async function backdatedSubscription(h: Harness, options: { name?: string; startDate?: string } = {}) {
+export async function backdatedSubscription(h: Harness, options: { name?: string; startDate?: string; skipPastInvoices?: boolean; couponCodes?: string[] } = {}) {
   const key = h.tenant.apiKey;
   const entity = (await h.request('GET', '/api/v1/invoicing-entities')).json().data[0];
   await h.request('PATCH', `/api/v1/invoicing-entities/${entity.id}`, { body: { country: 'FR', legal_name: 'Seller SAS' } });
@@ -33,10 +33,11 @@ export async function backdatedSubscription(h: Harness, options: { name?: string
   });
   expect(customer.statusCode, customer.body).toBe(201);
   const sub = await h.request('POST', '/api/v1/subscriptions', {
-    body: { customer_id_or_alias: customer.json().id, plan_version_id: plan.versionId, start_date: options.startDate ?? '2026-01-01', billing_day_anchor: 1, skip_past_invoices: false },
+    body: { customer_id_or_alias: customer.json().id, plan_version_id: plan.versionId, start_date: options.startDate ?? '2026-01-01', billing_day_anchor: 1, skip_past_invoices: options.skipPastInvoices ?? false,
+      ...(options.couponCodes ? { coupon_codes: options.couponCodes } : {}) },
   });
   expect(sub.statusCode, sub.body).toBe(201);
-  return { customerId: customer.json().id as string, subscriptionId: sub.json().id as string, metricId };
+  return { customerId: customer.json().id as string, subscriptionId: sub.json().id as string, metricId, plan };
 }
 
 /** `count` api_call events on `day` (YYYY-MM-DD) for the customer. */
@@ -46,4 +47,16 @@ export async function sendCalls(h: Harness, customerId: string, day: string, cou
     const res = await h.request('POST', '/api/v1/events/ingest', { body: { events: events.slice(i, i + 500), allow_backfilling: true } });
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
   }
+}
+
+/** The subscription's invoices, oldest first, as the API lists them. */
+export async function invoicesOf(h: Harness, subscriptionId: string) {
+  const res = await h.request('GET', `/api/v1/invoices?subscription_id=${subscriptionId}&order_by=invoice_date.asc&per_page=100`);
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  return res.json().data as Record<string, any>[];
+}
+
+/** [name, start, end, category-free amounts] of an invoice's lines. */
+export function lineSummary(invoice: Record<string, any>): string[][] {
+  return invoice.line_items.map((l: Record<string, string>) => [l.name, l.start_date, l.end_date, l.amount_subtotal, l.tax_amount]);
 }

@@ -17,6 +17,11 @@ export function findCustomer(db: Queryable, tenantId: string, idOrAlias: string,
   return repo.findCustomer(db, tenantId, idOrAlias, options.lock ?? false);
 }
 
+/** Several customers by id (not alias), in one statement; missing ids are left out. */
+export function findCustomers(db: Queryable, tenantId: string, ids: readonly string[]): Promise<CustomerRow[]> {
+  return repo.findCustomersByIds(db, tenantId, ids);
+}
+
 /**
  * Moves a customer's credit balance inside the caller's transaction: a negative `amountMinor`
  * consumes credit (e.g. an invoice paying with it), a positive one adds credit (e.g. a credit

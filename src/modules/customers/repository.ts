@@ -101,6 +101,11 @@ export async function findCustomer(db: Queryable, tenantId: string, idOrAlias: s
   );
 }
 
+/** Several customers by id in one statement (billing runs); missing ids are left out. */
+export async function findCustomersByIds(db: Queryable, tenantId: string, ids: readonly string[]): Promise<CustomerRow[]> {
+  return scoped(db, tenantId).query<CustomerRow>(`SELECT ${COLUMNS} FROM customers WHERE tenant_id = $1 AND id = ANY($2::text[])`, [ids]);
+}
+
 export async function listCustomers(
   db: Queryable,
   tenantId: string,

@@ -1,3 +1,4 @@
+import { newId } from '../../kernel/ids.js';
 import type { Clock } from '../../kernel/clock.js';
 import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { parseAmountMinor } from '../../kernel/money.js';
@@ -9,6 +10,7 @@ import { enqueueJob } from '../../jobs/queue.js';
 import { addDays } from '../../domain/index.js';
 import { findEntity, formatDocumentNumber } from './entities.js';
 import { consumeBalance, creditBalance } from './customer.js';
+import { findCustomers } from '../customers/index.js';
 import { invoiceEventData } from './events.js';
 import * as repo from './repository.js';
 import { updateInvoicesBulk, writeOutboxEventsBulk } from './billing/bulk-repository.js';
@@ -98,6 +100,8 @@ export interface MarkPaidInput {
   /** Decimal string; defaults to what is still due. */
   amount?: string;
   paid_at?: string;
+  /** The merchant's own reference of the payment (bank transfer id...), shown on the transaction. */
+  reference?: string;
 }
 
 export function createInvoiceLifecycle(deps: { pool: Pool; clock: Clock; refresh?: () => DraftRefresher | undefined; refreshBatch?: () => DraftBatchRefresher | undefined }) {
@@ -188,6 +192,18 @@ export function createInvoiceLifecycle(deps: { pool: Pool; clock: Clock; refresh
         updated_at: now,
       };
       await repo.updateInvoice(tx, tenantId, next);
+      await repo.insertPaymentTransaction(tx, tenantId, {
+        id: newId('payment', now.getTime()),
+        invoice_id: invoice.id,
+        amount_minor: amountMinor,
+        currency: invoice.currency,
+        status: 'SETTLED',
+        payment_type: 'PAYMENT',
+        provider_transaction_id: input.reference ?? null,
+        error: null,
+        processed_at: paidAt ?? now,
+        created_at: now,
+      });
       if (fullyPaid) await emit(tx, tenantId, clock, 'invoice.paid', next);
       return next;
     });
@@ -230,7 +246,9 @@ export function createInvoiceLifecycle(deps: { pool: Pool; clock: Clock; refresh
       `UPDATE invoicing_entities SET next_invoice_number = next_invoice_number + $3 WHERE tenant_id = $1 AND id = $2`,
       [entity.id, drafts.length],
     );
-    const noBalance = new Set<string>(); // customers whose credit is used up in this batch
+    // only customers holding credit need the locked balance read (credit arriving meanwhile goes to a later invoice)
+    const withCredit = new Set((await findCustomers(tx, tenantId, [...new Set(drafts.map((d) => d.customer_id))])).filter((c) => c.balance_minor > 0n).map((c) => c.id));
+    const noBalance = new Set(drafts.map((d) => d.customer_id).filter((id) => !withCredit.has(id)));
     const rows: InvoiceRow[] = [];
     for (const [index, invoice] of drafts.entries()) {
       const number = formatDocumentNumber(entity.invoice_number_prefix, entity.next_invoice_number + BigInt(index));

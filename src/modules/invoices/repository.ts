@@ -97,6 +97,28 @@ export interface InvoiceDetail {
   invoice: InvoiceRow;
   lines: (InvoiceLineRow & { sub_lines: InvoiceSubLineRow[] })[];
   taxBreakdown: TaxBreakdownDbRow[];
+  transactions: PaymentTransactionRow[];
+}
+
+export interface PaymentTransactionRow {
+  id: string;
+  invoice_id: string;
+  amount_minor: bigint;
+  currency: string;
+  status: 'READY' | 'PENDING' | 'SETTLED' | 'CANCELLED' | 'FAILED' | 'REFUNDED';
+  payment_type: 'PAYMENT' | 'REFUND';
+  provider_transaction_id: string | null;
+  error: string | null;
+  processed_at: Date | null;
+  created_at: Date;
+}
+
+export async function insertPaymentTransaction(db: Queryable, tenantId: string, row: PaymentTransactionRow): Promise<void> {
+  await scoped(db, tenantId).query(
+    `INSERT INTO payment_transactions (tenant_id, id, invoice_id, amount_minor, currency, status, payment_type, provider_transaction_id, error, processed_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [row.id, row.invoice_id, row.amount_minor, row.currency, row.status, row.payment_type, row.provider_transaction_id, row.error, row.processed_at, row.created_at],
+  );
 }
 
 const INVOICE_COLUMNS = `id, invoicing_entity_id, customer_id, subscription_id, invoice_type, status, payment_status, invoice_number,
@@ -213,7 +235,7 @@ export async function loadDetail(db: Queryable, tenantId: string, invoice: Invoi
   return detail!;
 }
 
-/** Lines, sub-lines and breakdown of several invoices in three statements (lists show them too). */
+/** Lines, sub-lines, breakdown and payments of several invoices in four statements (lists show them too). */
 export async function loadDetails(db: Queryable, tenantId: string, invoices: InvoiceRow[]): Promise<InvoiceDetail[]> {
   if (invoices.length === 0) return [];
   const s = scoped(db, tenantId);
@@ -232,12 +254,18 @@ export async function loadDetails(db: Queryable, tenantId: string, invoices: Inv
      FROM invoice_tax_breakdown WHERE tenant_id = $1 AND invoice_id = ANY($2) ORDER BY invoice_id, position`,
     [ids],
   );
+  const transactions = await s.query<PaymentTransactionRow>(
+    `SELECT id, invoice_id, amount_minor, currency, status, payment_type, provider_transaction_id, error, processed_at, created_at
+     FROM payment_transactions WHERE tenant_id = $1 AND invoice_id = ANY($2) ORDER BY invoice_id, created_at, id`,
+    [ids],
+  );
   const subsByLine = new Map<string, InvoiceSubLineRow[]>();
   for (const sub of subLines) subsByLine.set(sub.invoice_line_id, [...(subsByLine.get(sub.invoice_line_id) ?? []), sub]);
   return invoices.map((invoice) => ({
     invoice,
     lines: lines.filter((line) => line.invoice_id === invoice.id).map((line) => ({ ...line, sub_lines: subsByLine.get(line.id) ?? [] })),
     taxBreakdown: breakdown.filter((row) => row.invoice_id === invoice.id).map(({ invoice_id: _invoiceId, ...row }) => row),
+    transactions: transactions.filter((row) => row.invoice_id === invoice.id),
   }));
 }
 

@@ -76,6 +76,7 @@ export function invoiceRoutes(
       Type.Object({
         amount: Type.Optional(Type.String({ description: 'Decimal string; defaults to the amount still due' })),
         paid_at: Type.Optional(Type.String({ format: 'date-time' })),
+        reference: Type.Optional(Type.String({ maxLength: 200, description: 'Your reference of the payment, shown on the transaction' })),
       }, { additionalProperties: false }));
 
     app.get('/api/v1/subscriptions/:subscription_id/upcoming-invoice', {

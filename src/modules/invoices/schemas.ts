@@ -65,6 +65,25 @@ export const TaxBreakdownItem = Type.Object({
 
 const CouponLineItem = Type.Object({ coupon_id: Type.String(), name: Type.String(), total: Amount() });
 
+/** A payment recorded against the invoice (manual payments are SETTLED PAYMENT rows). */
+const Transaction = Type.Object({
+  id: Type.String(),
+  amount: Amount(),
+  currency: Type.String(),
+  status: Type.Enum(['READY', 'PENDING', 'SETTLED', 'CANCELLED', 'FAILED', 'REFUNDED']),
+  payment_type: Type.Enum(['PAYMENT', 'REFUND']),
+  payment_method_id: Nullable(Type.String()),
+  payment_method_info: Nullable(Type.Object({
+    payment_method_type: Type.String(),
+    account_number_hint: Nullable(Type.String()),
+    card_brand: Nullable(Type.String()),
+    card_last4: Nullable(Type.String()),
+  })),
+  provider_transaction_id: Nullable(Type.String({ description: 'For manual payments, the reference given when marking paid' })),
+  processed_at: Nullable(DateTime),
+  error: Nullable(Type.String()),
+});
+
 export const Invoice = Type.Object({
   id: Type.String(),
   invoice_number: Type.String({ description: '"draft" until finalized' }),
@@ -91,7 +110,7 @@ export const Invoice = Type.Object({
   line_items: Type.Array(InvoiceLineItem),
   tax_breakdown: Type.Array(TaxBreakdownItem),
   coupons: Type.Array(CouponLineItem),
-  transactions: Type.Array(Type.Object({ id: Type.String() }, { additionalProperties: true })),
+  transactions: Type.Array(Transaction),
   customer_details: CustomerDetails,
   memo: Nullable(Type.String()),
   reference: Nullable(Type.String()),
@@ -172,7 +191,18 @@ export function invoiceToWire(detail: InvoiceDetail) {
     })),
     tax_breakdown: detail.taxBreakdown.map((row) => taxBreakdownToWire(row, invoice.currency)),
     coupons: invoice.coupons.map((c) => ({ coupon_id: c.coupon_id, name: c.name, total: money(BigInt(c.total_minor)) })),
-    transactions: [],
+    transactions: detail.transactions.map((t) => ({
+      id: t.id,
+      amount: formatMinor(t.amount_minor, t.currency),
+      currency: t.currency,
+      status: t.status,
+      payment_type: t.payment_type,
+      payment_method_id: null,
+      payment_method_info: null,
+      provider_transaction_id: t.provider_transaction_id,
+      processed_at: isoOrNull(t.processed_at),
+      error: t.error,
+    })),
     customer_details: invoice.customer_details as never,
     memo: invoice.memo,
     reference: invoice.reference,

@@ -50,13 +50,29 @@ export interface SubscriptionSnapshot {
   };
 }
 
+// Rows grouped by subscription once per list (a filter per subscription is quadratic on big lists).
+const grouped = new WeakMap<readonly { subscription_id: string }[], Map<string, unknown[]>>();
+function rowsOf<T extends { subscription_id: string }>(rows: readonly T[], subscriptionId: string): T[] {
+  let bySubscription = grouped.get(rows);
+  if (!bySubscription) {
+    bySubscription = new Map();
+    for (const row of rows) {
+      const list = bySubscription.get(row.subscription_id) ?? [];
+      list.push(row);
+      bySubscription.set(row.subscription_id, list);
+    }
+    grouped.set(rows, bySubscription);
+  }
+  return [...((bySubscription.get(subscriptionId) ?? []) as T[])];
+}
+
 function snapshotOf(subscription: SubscriptionView, components: ComponentRow[], addOns: AddOnRow[], coupons: CouponRow[]): SubscriptionSnapshot {
   const stops = [subscription.cancel_effective_date, subscription.end_date].filter((d): d is string => d !== null).sort();
   return {
     subscription,
-    components: components.filter((c) => c.subscription_id === subscription.id),
-    addOns: addOns.filter((a) => a.subscription_id === subscription.id),
-    coupons: coupons.filter((c) => c.subscription_id === subscription.id),
+    components: rowsOf(components, subscription.id),
+    addOns: rowsOf(addOns, subscription.id),
+    coupons: rowsOf(coupons, subscription.id),
     billing: {
       anchorDay: subscription.billing_day_anchor,
       term: subscription.period,
@@ -89,6 +105,15 @@ export async function listSubscriptionSnapshots(db: Queryable, tenantId: string,
   if (subs.length === 0) return [];
   const ids = subs.map((s) => s.id);
   const [components, addOns, coupons] = await Promise.all([repo.componentsOf(db, tenantId, ids), repo.addOnsOf(db, tenantId, ids), repo.couponsOf(db, tenantId, ids)]);
+  return subs.map((s) => snapshotOf(s, components, addOns, coupons));
+}
+
+/** Snapshots of several subscriptions by id, in four statements (billing runs), oldest first. */
+export async function loadSubscriptionSnapshots(db: Queryable, tenantId: string, ids: readonly string[]): Promise<SubscriptionSnapshot[]> {
+  if (ids.length === 0) return [];
+  const subs = await repo.subscriptionsByIds(db, tenantId, ids);
+  const found = subs.map((s) => s.id);
+  const [components, addOns, coupons] = await Promise.all([repo.componentsOf(db, tenantId, found), repo.addOnsOf(db, tenantId, found), repo.couponsOf(db, tenantId, found)]);
   return subs.map((s) => snapshotOf(s, components, addOns, coupons));
 }
 

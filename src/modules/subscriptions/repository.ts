@@ -171,6 +171,11 @@ export async function allSubscriptions(db: Queryable, tenantId: string, statuses
   );
 }
 
+/** Several subscriptions by id (billing runs), oldest first. */
+export async function subscriptionsByIds(db: Queryable, tenantId: string, ids: readonly string[]): Promise<SubscriptionView[]> {
+  return scoped(db, tenantId).query<SubscriptionView>(`SELECT ${COLUMNS} FROM ${FROM} WHERE s.tenant_id = $1 AND s.id = ANY($2::text[]) ORDER BY s.created_at, s.id`, [ids]);
+}
+
 /** One customer's subscriptions (optionally only these statuses), oldest first. */
 export async function subscriptionsOfCustomer(db: Queryable, tenantId: string, customerId: string, statuses?: readonly string[]): Promise<SubscriptionView[]> {
   return scoped(db, tenantId).query<SubscriptionView>(

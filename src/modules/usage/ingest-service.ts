@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Pool, Queryable } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
@@ -8,13 +8,17 @@ import { isIdOf } from '../../kernel/ids.js';
 import { canonicalPayload, checkEvent, type CheckedEvent, type RawEvent } from '../../domain/usage/index.js';
 import { findCustomer } from '../customers/index.js';
 import type { UsageMetricSource } from './metrics.js';
-import { ensurePartition, findPayloadHashes, insertEvents, type EventRow } from './repository.js';
+import { createGroupCommitter, type SingleOutcome } from './group-commit.js';
+import { ensurePartition, findPayloadHashes, insertAllNewEvents, insertEvents, type EventRow } from './repository.js';
 
 /** Largest batch of POST /api/v1/events/ingest (the reference allows 100). */
 export const MAX_BATCH_EVENTS = 10_000;
 /** Positive customer and code look-ups are reused this long (a hot path for single events). */
 const LOOKUP_CACHE_MS = 30_000;
 const ROLLUP_WAKEUP_EVERY_MS = 1_000;
+/** Group commit of single events: statements in flight at once, and events per statement. */
+const SINGLE_MAX_IN_FLIGHT = 4;
+const SINGLE_MAX_GROUP = 1_000;
 
 export interface IngestFailure {
   index: number;
@@ -84,7 +88,7 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     return exists;
   }
 
-  async function ensurePartitions(events: readonly CheckedEvent[]): Promise<void> {
+  async function ensurePartitions(events: readonly { timestamp: Date }[]): Promise<void> {
     for (const event of events) {
       const month = event.timestamp.toISOString().slice(0, 7);
       if (knownMonths.has(month)) continue;
@@ -104,12 +108,10 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
   }
 
   /**
-   * Checks, resolves and stores a batch. Without partial failures, one bad event refuses the
-   * batch and nothing is stored (the write is one transaction); with them, good events are stored
-   * and the bad ones listed. Duplicates of stored events are counted as such and change nothing.
+   * Checks fields, resolves customers (and codes when strict), hashes payloads and drops repeats
+   * inside the request. What is left are the candidates to write, each with a distinct id.
    */
-  async function ingest(tenantId: string, raws: readonly RawEvent[], options: IngestOptions): Promise<IngestResult> {
-    const now = clock.now();
+  async function prepare(tenantId: string, raws: readonly RawEvent[], options: IngestOptions, now: Date) {
     const failures: IngestFailure[] = [];
     const checked: { index: number; event: CheckedEvent }[] = [];
     raws.forEach((raw, index) => {
@@ -147,7 +149,8 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
         fail(`code '${event.code}' is not the code of any billable metric`);
         continue;
       }
-      const payloadHash = createHash('sha256').update(canonicalPayload(event, customerRef)).digest();
+      // One-shot hash: no Hash object per event (a measurable share of a 10,000-event batch).
+      const payloadHash = hash('sha256', canonicalPayload(event, customerRef), 'buffer');
       const candidate: Candidate = { index, event, row: { ...event, customerRef, payloadHash } };
       const earlier = inBatch.get(event.eventId);
       if (earlier) {
@@ -158,35 +161,84 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
       inBatch.set(event.eventId, candidate);
       candidates.push(candidate);
     }
-
     failures.sort((a, b) => a.index - b.index);
+    return { failures, candidates, duplicates };
+  }
+
+  /**
+   * Writes rows with distinct ids in one statement (atomic on its own) and tells, for each id,
+   * whether it was stored, a duplicate (same payload already stored) or a conflict.
+   */
+  async function writeRows(db: Queryable, tenantId: string, rows: readonly EventRow[], now: Date, fastPathFirst: boolean): Promise<Map<string, SingleOutcome>> {
+    const outcomes = new Map<string, SingleOutcome>();
+    // (Not inside a transaction: its failed statement would abort the transaction.)
+    if (fastPathFirst && (await insertAllNewEvents(db, tenantId, rows, now))) {
+      for (const row of rows) outcomes.set(row.eventId, { kind: 'stored' });
+      return outcomes;
+    }
+    const stored = await insertEvents(db, tenantId, rows, now);
+    const seen = rows.filter((r) => !stored.has(r.eventId));
+    const hashes = seen.length > 0 ? await findPayloadHashes(db, tenantId, seen.map((r) => r.eventId)) : new Map<string, Buffer>();
+    for (const row of rows) {
+      if (stored.has(row.eventId)) outcomes.set(row.eventId, { kind: 'stored' });
+      else if (hashes.get(row.eventId)?.equals(row.payloadHash)) outcomes.set(row.eventId, { kind: 'duplicate' });
+      else outcomes.set(row.eventId, { kind: 'conflict', reason: `event_id '${row.eventId}' was already ingested with a different payload` });
+    }
+    return outcomes;
+  }
+
+  const singles = createGroupCommitter(
+    async (tenantId, rows) => {
+      await ensurePartitions(rows);
+      const outcomes = await writeRows(pool, tenantId, rows, clock.now(), true);
+      if ([...outcomes.values()].some((o) => o.kind === 'stored')) await wakeRollups(tenantId);
+      return outcomes;
+    },
+    { maxInFlight: SINGLE_MAX_IN_FLIGHT, maxGroup: SINGLE_MAX_GROUP },
+  );
+
+  /**
+   * Checks, resolves and stores a batch. Without partial failures, one bad event refuses the
+   * batch and nothing is stored; with them, good events are stored and the bad ones listed.
+   * Duplicates of stored events are counted as such and change nothing.
+   */
+  async function ingest(tenantId: string, raws: readonly RawEvent[], options: IngestOptions): Promise<IngestResult> {
+    const now = clock.now();
+    const prepared = await prepare(tenantId, raws, options, now);
+    const { failures, candidates } = prepared;
+    let duplicates = prepared.duplicates;
     if (failures.length > 0 && !options.allowPartialFailures) return { ingested: 0, duplicates: 0, failures, accepted: false };
     if (candidates.length === 0) return { ingested: 0, duplicates, failures, accepted: true };
-    await ensurePartitions(candidates.map((c) => c.event));
+    const rows = candidates.map((c) => c.row);
+    await ensurePartitions(rows);
 
-    const write = async (db: Queryable) => {
-      const stored = await insertEvents(db, tenantId, candidates.map((c) => c.row), now);
-      const seen = candidates.filter((c) => !stored.has(c.event.eventId));
+    // Usual case first: no id seen before. One autocommit statement, no transaction round trips.
+    if (await insertAllNewEvents(pool, tenantId, rows, now)) {
+      await wakeRollups(tenantId);
+      return { ingested: rows.length, duplicates, failures, accepted: true };
+    }
+
+    const resolve = (outcomes: Map<string, SingleOutcome>) => {
+      let stored = 0;
       const conflicts: IngestFailure[] = [];
-      if (seen.length > 0) {
-        const hashes = await findPayloadHashes(db, tenantId, seen.map((c) => c.event.eventId));
-        for (const c of seen) {
-          if (hashes.get(c.event.eventId)?.equals(c.row.payloadHash)) duplicates += 1;
-          else conflicts.push({ index: c.index, event_id: c.event.eventId, reason: `event_id '${c.event.eventId}' was already ingested with a different payload` });
-        }
+      for (const c of candidates) {
+        const outcome = outcomes.get(c.event.eventId)!;
+        if (outcome.kind === 'stored') stored += 1;
+        else if (outcome.kind === 'duplicate') duplicates += 1;
+        else conflicts.push({ index: c.index, event_id: c.event.eventId, reason: outcome.reason });
       }
-      return { stored: stored.size, conflicts };
+      return { stored, conflicts };
     };
-
     let outcome: { stored: number; conflicts: IngestFailure[] };
     if (options.allowPartialFailures) {
       // One statement is atomic on its own; conflicting ids were simply not inserted.
-      outcome = await write(pool);
+      outcome = resolve(await writeRows(pool, tenantId, rows, now, false));
     } else {
+      // Some ids were seen: a conflict among them refuses the batch, so write in a transaction.
       const refused = new Error('refused');
       try {
         outcome = await withTx(pool, async (tx) => {
-          const result = await write(tx);
+          const result = resolve(await writeRows(tx, tenantId, rows, now, false));
           if (result.conflicts.length > 0) throw Object.assign(refused, { result });
           return result;
         });
@@ -201,7 +253,21 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     return { ingested: outcome.stored, duplicates, failures: all, accepted: true };
   }
 
-  return { ingest };
+  /**
+   * One real-time event (POST /api/v1/events): same checks as a batch of one, written through
+   * the group committer together with concurrent single events.
+   */
+  async function ingestOne(tenantId: string, raw: RawEvent): Promise<IngestResult> {
+    const options = { allowBackfilling: false, allowPartialFailures: false, strict: false };
+    const { failures, candidates } = await prepare(tenantId, [raw], options, clock.now());
+    const candidate = candidates[0];
+    if (!candidate) return { ingested: 0, duplicates: 0, failures, accepted: false };
+    const outcome = await singles.submit(tenantId, candidate.row);
+    if (outcome.kind === 'conflict') return { ingested: 0, duplicates: 0, failures: [{ index: 0, event_id: candidate.event.eventId, reason: outcome.reason }], accepted: false };
+    return { ingested: outcome.kind === 'stored' ? 1 : 0, duplicates: outcome.kind === 'duplicate' ? 1 : 0, failures: [], accepted: true };
+  }
+
+  return { ingest, ingestOne };
 }
 
 export type IngestService = ReturnType<typeof createIngestService>;

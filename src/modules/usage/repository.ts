@@ -69,7 +69,8 @@ export async function insertAllNewEvents(db: Queryable, tenantId: string, rows: 
         sorted.map((r) => r.eventId),
         sorted.map((r) => r.code),
         sorted.map((r) => r.customerRef),
-        sorted.map((r) => r.timestamp),
+        // ISO text: pg's Date formatting (local time zone) is several times slower.
+        sorted.map((r) => r.timestamp.toISOString()),
         sorted.map((r) => JSON.stringify(r.properties)),
         sorted.map((r) => r.payloadHash),
         ingestedAt,

@@ -68,11 +68,7 @@ export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
       }
       const eventId = event_id ?? idempotency_key;
       if (eventId === undefined) throw badRequest('idempotency_key (or event_id) is required');
-      const result = await ingest.ingest(authOf(request).tenantId, [{ ...rest, event_id: eventId }], {
-        allowBackfilling: false,
-        allowPartialFailures: false,
-        strict: false,
-      });
+      const result = await ingest.ingestOne(authOf(request).tenantId, { ...rest, event_id: eventId });
       const failure = result.failures[0];
       if (failure) {
         if (failure.reason.includes('already ingested with a different payload')) throw conflict(failure.reason);

@@ -15,14 +15,14 @@ const INVOICE_RECORD = `id text, invoicing_entity_id text, customer_id text, sub
   applied_credits_minor int8, amount_due_minor int8, amount_paid_minor int8, credit_carried_forward_minor int8, tax_inclusive bool,
   customer_details jsonb, seller_details jsonb, coupons jsonb, memo text, purchase_order text, reference text, plan_name text,
   finalize_after timestamptz, pdf_document_id text, created_at timestamptz, updated_at timestamptz, finalized_at timestamptz,
-  paid_at timestamptz, voided_at timestamptz, marked_as_uncollectible_at timestamptz, billing_occasion jsonb`;
+  paid_at timestamptz, voided_at timestamptz, marked_as_uncollectible_at timestamptz, billing_occasion jsonb, content_hash text`;
 const INVOICE_NAMES = INVOICE_RECORD.split(',').map((part) => part.trim().split(/\s+/)[0]!).join(', ');
 
 /**
  * Inserts drafts; a row that collides with an existing one on a unique index (same subscription
  * date or period) is skipped. Returns the ids actually inserted.
  */
-export async function insertInvoicesBulk(db: Queryable, tenantId: string, rows: (InvoiceRow & { billing_occasion: unknown })[]): Promise<Set<string>> {
+export async function insertInvoicesBulk(db: Queryable, tenantId: string, rows: (InvoiceRow & { billing_occasion: unknown; content_hash: string })[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const inserted = await scoped(db, tenantId).query<{ id: string }>(
     `INSERT INTO invoices (tenant_id, ${INVOICE_NAMES})
@@ -74,7 +74,7 @@ export async function deleteContentBulk(db: Queryable, tenantId: string, invoice
 }
 
 /** Writes back every mutable column of many invoices (the batch version of `updateInvoice`). */
-export async function updateInvoicesBulk(db: Queryable, tenantId: string, rows: InvoiceRow[]): Promise<void> {
+export async function updateInvoicesBulk(db: Queryable, tenantId: string, rows: (InvoiceRow & { content_hash?: string })[]): Promise<void> {
   if (rows.length === 0) return;
   await scoped(db, tenantId).query(
     `UPDATE invoices i SET status = r.status, payment_status = r.payment_status, invoice_number = r.invoice_number, due_date = r.due_date,
@@ -83,10 +83,10 @@ export async function updateInvoicesBulk(db: Queryable, tenantId: string, rows: 
        amount_paid_minor = r.amount_paid_minor, credit_carried_forward_minor = r.credit_carried_forward_minor, coupons = r.coupons,
        reference = r.reference, finalize_after = r.finalize_after, pdf_document_id = r.pdf_document_id, updated_at = r.updated_at,
        finalized_at = r.finalized_at, paid_at = r.paid_at, voided_at = r.voided_at, marked_as_uncollectible_at = r.marked_as_uncollectible_at,
-       customer_details = r.customer_details
+       customer_details = r.customer_details, content_hash = coalesce(r.content_hash, i.content_hash)
      FROM jsonb_to_recordset($2::jsonb) AS r(${INVOICE_RECORD})
      WHERE i.tenant_id = $1 AND i.id = r.id`,
-    [json(rows.map((row) => ({ ...row, billing_occasion: null })))],
+    [json(rows.map((row) => ({ ...row, billing_occasion: null, content_hash: null })))],
   );
 }
 
@@ -99,13 +99,13 @@ export async function invoicesOfSubscriptions(db: Queryable, tenantId: string, s
   );
 }
 
-/** The stored engine occasions of some invoices. */
-export async function occasionsOf(db: Queryable, tenantId: string, invoiceIds: string[]): Promise<Map<string, unknown>> {
-  const rows = await scoped(db, tenantId).query<{ id: string; billing_occasion: unknown }>(
-    `SELECT id, billing_occasion FROM invoices WHERE tenant_id = $1 AND id = ANY($2) AND billing_occasion IS NOT NULL`,
+/** The stored engine occasions (and content hashes) of some invoices. */
+export async function occasionsOf(db: Queryable, tenantId: string, invoiceIds: string[]): Promise<Map<string, { occasion: unknown; contentHash: string | null }>> {
+  const rows = await scoped(db, tenantId).query<{ id: string; billing_occasion: unknown; content_hash: string | null }>(
+    `SELECT id, billing_occasion, content_hash FROM invoices WHERE tenant_id = $1 AND id = ANY($2) AND billing_occasion IS NOT NULL`,
     [invoiceIds],
   );
-  return new Map(rows.map((row) => [row.id, row.billing_occasion]));
+  return new Map(rows.map((row) => [row.id, { occasion: row.billing_occasion, contentHash: row.content_hash }]));
 }
 
 /**

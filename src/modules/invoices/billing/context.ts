@@ -4,7 +4,7 @@ import { Decimal } from 'decimal.js';
 import { Dec } from '../../../kernel/money.js';
 import type { Pool, Queryable } from '../../../db/pool.js';
 import type { ComponentUsage, InvoicingEntityTax, TaxCustomer, UsageQuery } from '../../../domain/index.js';
-import { findCustomer, type CustomerRow } from '../../customers/index.js';
+import { findCustomers, type CustomerRow } from '../../customers/index.js';
 import { loadMetricDefinition, type UnitConversion } from '../../metrics/index.js';
 import { loadPlanVersionSnapshot } from '../../plans/index.js';
 import { customersMetricUsage } from '../../usage/index.js';
@@ -55,11 +55,8 @@ export async function loadMany<K, V>(keys: readonly K[], load: (key: K) => Promi
   return out;
 }
 
-export async function loadCustomers(pool: Pool, tenantId: string, ids: readonly string[]): Promise<Map<string, CustomerRow>> {
-  const rows = await loadMany([...new Set(ids)], (id) => findCustomer(pool, tenantId, id));
-  const out = new Map<string, CustomerRow>();
-  for (const [id, row] of rows) if (row) out.set(id, row);
-  return out;
+export async function loadCustomers(db: Queryable, tenantId: string, ids: readonly string[]): Promise<Map<string, CustomerRow>> {
+  return new Map((await findCustomers(db, tenantId, [...new Set(ids)])).map((row) => [row.id, row]));
 }
 
 const ROUNDING: Record<Exclude<UnitConversion['rounding'], 'NONE'>, { step: string; mode: Decimal.Rounding }> = {

@@ -55,5 +55,6 @@ export async function upcomingInvoice(run: BillingRun, clock: Clock, tenantId: s
     },
     lines: lines.map(({ line, subLines }) => ({ ...line, sub_lines: subLines })),
     taxBreakdown: breakdownRows(computed.taxBreakdown),
+    transactions: [],
   };
 }

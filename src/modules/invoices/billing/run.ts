@@ -5,15 +5,16 @@
 // multi-row statements. The unique indexes on (subscription, invoice date) and (subscription,
 // period, type) stay the final guarantee: a colliding row is skipped, never billed twice. A crash
 // rolls back the open batch only; the next run computes it again.
+import { createHash } from 'node:crypto';
 import type { Clock } from '../../../kernel/clock.js';
 import { notFound } from '../../../kernel/errors.js';
 import type { Pool, Queryable } from '../../../db/pool.js';
 import { withTx } from '../../../db/tx.js';
 import { nextOccasion, type BillingOccasion, type LocalDate } from '../../../domain/index.js';
-import { listSubscriptionSnapshots, loadSubscriptionSnapshot, type SubscriptionSnapshot } from '../../subscriptions/index.js';
+import { listSubscriptionSnapshots, loadSubscriptionSnapshot, loadSubscriptionSnapshots, type SubscriptionSnapshot } from '../../subscriptions/index.js';
 import { customerSnapshot } from '../customer.js';
 import { ensureDefaultEntity, findEntity, type InvoicingEntityRow } from '../entities.js';
-import { amountsOf, breakdownRows, couponLines, lineRows, newDraftRow } from '../drafts.js';
+import { amountsOf, breakdownRows, couponLines, lineRows, newDraftRow, type DraftInvoiceInput } from '../drafts.js';
 import { invoiceEventData } from '../events.js';
 import type { InvoiceRow, NewLine, TaxBreakdownDbRow } from '../repository.js';
 import {
@@ -22,6 +23,12 @@ import {
 import { computePlanned, occasionsDue, type BillingSubject, type ComputedDraft, type PlannedWork, type StoredInvoiceRef } from './compute.js';
 import { loadCustomers, planTermsOf } from './context.js';
 import { toEngineSnapshot, type PlanTerms } from './mapping.js';
+
+/** Fingerprint of a computed draft's content (lines, details, coupons, tax). */
+export function contentHash(input: DraftInvoiceInput): string {
+  const content = { lines: input.computed.lines, details: input.lineDetails, coupons: input.computed.couponApplications, tax: input.computed.taxBreakdown };
+  return createHash('sha1').update(JSON.stringify(content, (_key, value) => (typeof value === 'bigint' ? value.toString() : value))).digest('hex');
+}
 
 /** Subscriptions per transaction: big enough to amortize round trips, small enough to keep locks short. */
 export const RUN_BATCH_SIZE = 250;
@@ -62,7 +69,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
 
   /** Customers, plan terms and entities of many subscriptions, a few statements for the lot. */
   async function subjectsOf(db: Queryable, tenantId: string, sources: readonly SubscriptionSnapshot[], entityOverride?: Map<string, string>): Promise<Map<string, BillingSubject>> {
-    const customers = await loadCustomers(pool, tenantId, sources.map((s) => s.subscription.customer_id));
+    const customers = await loadCustomers(db, tenantId, sources.map((s) => s.subscription.customer_id));
     const entities = new Map<string, InvoicingEntityRow>();
     const entity = async (id: string | null): Promise<InvoicingEntityRow> => {
       const key = id ?? '';
@@ -86,7 +93,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
   /** Drafts of computed invoices, with lines and `invoice.created`, in multi-row statements. */
   async function storeDrafts(tx: Queryable, tenantId: string, drafts: readonly ComputedDraft[]): Promise<number> {
     const now = clock.now();
-    const rows = drafts.map((draft) => ({ draft, row: { ...newDraftRow(draft.input, draft.subject.customer, draft.subject.entity, now), billing_occasion: draft.occasion } }));
+    const rows = drafts.map((draft) => ({ draft, row: { ...newDraftRow(draft.input, draft.subject.customer, draft.subject.entity, now), billing_occasion: draft.occasion, content_hash: contentHash(draft.input) } }));
     const inserted = await insertInvoicesBulk(tx, tenantId, rows.map((r) => r.row));
     const kept = rows.filter((r) => inserted.has(r.row.id));
     const lines: NewLine[] = [];
@@ -182,9 +189,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     const withOccasion = candidates.filter((d) => occasions.has(d.id));
     if (withOccasion.length === 0) return [...drafts];
     const subscriptionIds = [...new Set(withOccasion.map((d) => d.subscription_id!))];
-    const sources = subscriptionIds.length <= 20
-      ? (await Promise.all(subscriptionIds.map((id) => loadSubscriptionSnapshot(pool, tenantId, id)))).filter((s): s is SubscriptionSnapshot => s !== undefined)
-      : (await listSubscriptionSnapshots(pool, tenantId)).filter((s) => subscriptionIds.includes(s.subscription.id));
+    const sources = await loadSubscriptionSnapshots(pool, tenantId, subscriptionIds);
     const stored = groupBy(await invoicesOfSubscriptions(tx, tenantId, subscriptionIds), (row) => row.subscription_id);
     // a draft keeps the entity it was created for (its number comes from that entity)
     const subjects = await subjectsOf(tx, tenantId, sources);
@@ -193,7 +198,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
       const subject = subjects.get(draft.subscription_id!);
       if (!subject) continue;
       const entity = subject.entity.id === draft.invoicing_entity_id ? subject.entity : ((await findEntity(tx, tenantId, draft.invoicing_entity_id)) ?? subject.entity);
-      work.push({ draft, subject: { ...subject, entity }, occasions: [occasions.get(draft.id) as BillingOccasion], stored: (stored.get(draft.subscription_id!) ?? []) as StoredInvoiceRef[], excludeInvoiceId: draft.id });
+      work.push({ draft, subject: { ...subject, entity }, occasions: [occasions.get(draft.id)!.occasion as BillingOccasion], stored: (stored.get(draft.subscription_id!) ?? []) as StoredInvoiceRef[], excludeInvoiceId: draft.id });
     }
     const failures: RunResult['failures'] = [];
     const computed = await computeSafely(tenantId, work, failures);
@@ -206,18 +211,27 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     }
     const now = clock.now();
     const updated = new Map<string, InvoiceRow>();
+    const changed: (InvoiceRow & { content_hash: string })[] = [];
     const lines: NewLine[] = [];
     const breakdown: (TaxBreakdownDbRow & { invoice_id: string })[] = [];
     for (const [draftId, item] of byDraft) {
       const draft = withOccasion.find((d) => d.id === draftId)!;
       const computedInvoice = item.input.computed;
-      updated.set(draftId, { ...draft, ...amountsOf(computedInvoice), coupons: couponLines(computedInvoice, item.input.couponNames), customer_details: customerSnapshot(item.subject.customer, now), updated_at: now });
+      const next = { ...draft, ...amountsOf(computedInvoice), coupons: couponLines(computedInvoice, item.input.couponNames), customer_details: customerSnapshot(item.subject.customer, now) };
+      const hash = contentHash(item.input);
+      if (hash === occasions.get(draftId)!.contentHash) {
+        updated.set(draftId, next); // same lines: nothing to rewrite
+        continue;
+      }
+      const row = { ...next, updated_at: now, content_hash: hash };
+      updated.set(draftId, row);
+      changed.push(row);
       lines.push(...lineRows(draftId, { ...item.input, invoiceDate: draft.invoice_date }, now.getTime()));
       breakdown.push(...breakdownRows(computedInvoice.taxBreakdown).map((b) => ({ ...b, invoice_id: draftId })));
     }
-    await deleteContentBulk(tx, tenantId, [...updated.keys()]);
+    await deleteContentBulk(tx, tenantId, changed.map((row) => row.id));
     await insertContentBulk(tx, tenantId, lines, breakdown);
-    await updateInvoicesBulk(tx, tenantId, [...updated.values()]);
+    await updateInvoicesBulk(tx, tenantId, changed);
     return drafts.map((d) => updated.get(d.id) ?? d);
   }
 
