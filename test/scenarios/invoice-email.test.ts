@@ -1,0 +1,80 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SMTPServer } from 'smtp-server';
+import { createHarness, type Harness } from '../harness/app.js';
+import { createCustomer, createDraft } from '../http/invoices-support.js';
+
+/**
+ * The whole path with real parts: a finalized invoice is rendered to PDF, the outbox relay turns
+ * `invoice.finalized` into an e-mail job, and nodemailer delivers it to a real SMTP server on
+ * loopback with the same PDF bytes the download endpoint serves.
+ */
+const inbox: { to: string[]; raw: string }[] = [];
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['AUTH', 'STARTTLS'],
+  logger: false,
+  onData(stream, session, callback) {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => {
+      inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+      callback();
+    });
+  },
+});
+let h: Harness;
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const port = (smtp.server.address() as AddressInfo).port;
+  h = await createHarness({ smtp: { host: '127.0.0.1', port, secure: false, from: 'billing@tally.test' } });
+});
+afterAll(async () => {
+  await h.service.app.close();
+  await h.db.drop();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+/** Runs jobs until nothing new arrives (jobs enqueue further jobs: PDF, relay, send). */
+async function settle(): Promise<void> {
+  for (let round = 0; round < 6; round++) await h.drainJobs();
+}
+
+/** The base64 body of the MIME part whose content type is application/pdf. */
+function pdfAttachment(raw: string): Buffer {
+  const part = raw.split(/\r?\n--/).find((p) => /Content-Type: application\/pdf/i.test(p));
+  if (!part) throw new Error('no PDF part');
+  const body = part.split(/\r?\n\r?\n/).slice(1).join('\n');
+  return Buffer.from(body.replace(/\s+/g, ''), 'base64');
+}
+
+describe('invoice e-mail', () => {
+  it('mails the finalized invoice with its PDF to the invoicing e-mails', async () => {
+    const customer = await createCustomer(h, { name: 'Mail Co', billing_email: 'billing@mail.test', invoicing_emails: ['ap@mail.test'] });
+    const draft = await createDraft(h, customer.id);
+    expect((await h.request('POST', `/api/v1/invoices/${draft.invoice.id}/finalize`)).statusCode).toBe(200);
+    await settle();
+    const message = inbox.find((m) => m.to.includes('ap@mail.test'));
+    expect(message, JSON.stringify(inbox.map((m) => m.to))).toBeDefined();
+    expect(message!.raw).toMatch(/Content-Type: text\/plain/i);
+    expect(message!.raw).toMatch(/Content-Type: text\/html/i);
+    const download = await h.request('GET', `/api/v1/invoices/${draft.invoice.id}/download`);
+    expect(download.statusCode).toBe(200);
+    expect(pdfAttachment(message!.raw).equals(download.rawPayload)).toBe(true);
+    const log = (await h.request('GET', '/api/v1/emails')).json();
+    expect(log.data.some((e: { status: string; to: string[] }) => e.status === 'SENT')).toBe(true);
+  });
+
+  it('sends nothing when the tenant disables e-mails, and logs the skip', async () => {
+    await h.request('PATCH', '/api/v1/tenant', { body: { disable_emails: true } });
+    const before = inbox.length;
+    const customer = await createCustomer(h, { name: 'Quiet Co', billing_email: 'quiet@mail.test' });
+    const draft = await createDraft(h, customer.id);
+    expect((await h.request('POST', `/api/v1/invoices/${draft.invoice.id}/finalize`)).statusCode).toBe(200);
+    await settle();
+    expect(inbox.length).toBe(before);
+    const log = (await h.request('GET', '/api/v1/emails')).json();
+    expect(log.data.some((e: { status: string }) => e.status === 'SKIPPED')).toBe(true);
+  });
+});
