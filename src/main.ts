@@ -12,7 +12,7 @@ import { createProductsService, productRoutes } from './modules/catalog/index.js
 import { createMetricsService, metricExists, metricRoutes } from './modules/metrics/index.js';
 import { createFeaturesService, featureRoutes } from './modules/features/index.js';
 import { createCouponsService, couponRoutes } from './modules/coupons/index.js';
-import { createPlansService, planRoutes } from './modules/plans/index.js';
+import { createPlansService, planExists, planRoutes } from './modules/plans/index.js';
 import { createAddOnsService, addOnRoutes } from './modules/addons/index.js';
 import { createCustomersService, customerRoutes } from './modules/customers/index.js';
 import { createSubscriptionsService, subscriptionRoutes, plansCatalog } from './modules/subscriptions/index.js';
@@ -51,7 +51,7 @@ export async function compose(deps: {
   const accounts = createAccountsService({ pool, clock });
   const metrics = createMetricsService({ pool, clock });
   const features = createFeaturesService({ pool, clock, metricExists });
-  const coupons = createCouponsService({ pool, clock });
+  const coupons = createCouponsService({ pool, clock, planExists });
   const products = createProductsService({ pool, clock, metricExists });
   const plans = createPlansService({ pool, clock, products });
   const addOns = createAddOnsService({ pool, clock, products });

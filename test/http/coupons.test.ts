@@ -14,12 +14,27 @@ async function eventTypes(objectId: string): Promise<string[]> {
   return rows.rows.map((r) => r.event_type);
 }
 
+let plans = 0;
+/** A real plan of the calling tenant, for coupons restricted to plans. */
+async function createPlan(key?: string): Promise<string> {
+  const h = harness();
+  const post = async (url: string, body: unknown) => {
+    const res = await h.request('POST', url, { body, key });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id as string;
+  };
+  const family = await post('/api/v1/product_families', { name: `Coupon plans ${++plans}` });
+  const product = await post('/api/v1/products', { name: 'Platform', product_family_id: family, fee_structure: { type: 'RATE' } });
+  return post('/api/v1/plans', { name: 'Pro', currency: 'EUR', product_family_id: family, components: [{ name: 'Platform', product_id: product, fee: { rates: [{ price: '10.00' }] } }] });
+}
+
 describe('coupons', () => {
   it('creates percentage and fixed coupons with their terms and writes coupon.created', async () => {
     const h = harness();
+    const planA = await createPlan();
     const res = await createCoupon({
       code: 'WELCOME20', description: '20% off', discount: { type: 'PERCENTAGE', percentage: '20.0' },
-      expires_at: '2026-12-31T23:59:59Z', redemption_limit: 100, recurring_value: 3, reusable: false, plan_ids: ['plan_A', 'plan_A'],
+      expires_at: '2026-12-31T23:59:59Z', redemption_limit: 100, recurring_value: 3, reusable: false, plan_ids: [planA, planA],
     });
     expect(res.statusCode, res.body).toBe(201);
     const coupon = res.json();
@@ -36,7 +51,7 @@ describe('coupons', () => {
       archived_at: null,
       redemption_count: 0,
       last_redemption_at: null,
-      plan_ids: ['plan_A'],
+      plan_ids: [planA],
       created_at: h.clock.now().toISOString(),
     });
     expect((await h.request('GET', `/api/v1/coupons/${coupon.id}`)).json()).toEqual(coupon);
@@ -85,9 +100,14 @@ describe('coupons', () => {
   it('updates description, discount and plan_ids, and refuses the other terms', async () => {
     const h = harness();
     const coupon = (await createCoupon({ code: 'SPRING', discount: { type: 'PERCENTAGE', percentage: '10' } })).json();
-    const res = await h.request('PATCH', `/api/v1/coupons/${coupon.id}`, { body: { description: 'Spring sale', discount: { type: 'FIXED', currency: 'USD', amount: '7.5' }, plan_ids: ['plan_B'] } });
+    const planB = await createPlan();
+    const res = await h.request('PATCH', `/api/v1/coupons/${coupon.id}`, { body: { description: 'Spring sale', discount: { type: 'FIXED', currency: 'USD', amount: '7.5' }, plan_ids: [planB] } });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ description: 'Spring sale', discount: { type: 'FIXED', currency: 'USD', amount: '7.50' }, plan_ids: ['plan_B'], code: 'SPRING' });
+    expect(res.json()).toMatchObject({ description: 'Spring sale', discount: { type: 'FIXED', currency: 'USD', amount: '7.50' }, plan_ids: [planB], code: 'SPRING' });
+    const foreignPlan = await createPlan(h.other.apiKey);
+    const foreign = await h.request('PATCH', `/api/v1/coupons/${coupon.id}`, { body: { plan_ids: [foreignPlan] } });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().message).toBe(`plan_ids[0] '${foreignPlan}' is not a plan of this tenant`);
     for (const field of ['code', 'expires_at', 'redemption_limit', 'recurring_value', 'reusable']) {
       const bad = await h.request('PATCH', `/api/v1/coupons/${coupon.id}`, { body: { [field]: null } });
       expect(bad.statusCode, field).toBe(400);
@@ -150,11 +170,12 @@ describe('coupons', () => {
     const h = harness();
     const pool = h.db.pool;
     const tenantId = h.tenant.id;
+    const planOk = await createPlan();
     const coupon = (await createCoupon({
-      code: 'ONCE', discount: { type: 'FIXED', currency: 'EUR', amount: '5' }, redemption_limit: 2, expires_at: '2026-04-01T00:00:00Z', plan_ids: ['plan_OK'],
+      code: 'ONCE', discount: { type: 'FIXED', currency: 'EUR', amount: '5' }, redemption_limit: 2, expires_at: '2026-04-01T00:00:00Z', plan_ids: [planOk],
     })).json();
     const at = h.clock.now();
-    expect((await checkCouponApplicable(pool, tenantId, 'once', { at, currency: 'EUR', planId: 'plan_OK' })).id).toBe(coupon.id);
+    expect((await checkCouponApplicable(pool, tenantId, 'once', { at, currency: 'EUR', planId: planOk })).id).toBe(coupon.id);
     await expect(checkCouponApplicable(pool, tenantId, 'ONCE', { at, currency: 'USD' })).rejects.toThrow("coupon_code: coupon 'ONCE' is in EUR, the subscription in USD");
     await expect(checkCouponApplicable(pool, tenantId, 'ONCE', { at, planId: 'plan_OTHER' })).rejects.toThrow("does not apply to plan 'plan_OTHER'");
     await expect(checkCouponApplicable(pool, tenantId, 'ONCE', { at: new Date('2026-04-01T00:00:00Z') })).rejects.toThrow('expired at 2026-04-01T00:00:00.000Z');

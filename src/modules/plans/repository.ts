@@ -88,6 +88,11 @@ export async function findPlan(db: Queryable, tenantId: string, planId: string, 
   return scoped(db, tenantId).one<PlanRow>(`SELECT ${PLAN_COLUMNS} FROM plans WHERE tenant_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [planId]);
 }
 
+/** Whether the tenant has this plan (any status): coupons restricted to plans check it. */
+export async function planExists(db: Queryable, tenantId: string, planId: string): Promise<boolean> {
+  return (await findPlan(db, tenantId, planId)) !== undefined;
+}
+
 export interface PlanFilter {
   productFamilyId?: string;
   search?: string;
