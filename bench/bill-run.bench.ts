@@ -3,43 +3,17 @@
 // advance, API calls per unit in arrears); the run is timed as of 2026-03-01, so it creates two
 // invoices per subscription (the first, and March's with February's usage), then finalizes them.
 // Target (issue 6): the whole run under 30 s on this machine. Run alone: `npm run bench bill-run`.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { loadConfig } from '../src/config/index.js';
 import { ManualClock } from '../src/kernel/clock.js';
-import { createPool } from '../src/db/pool.js';
-import { migrate } from '../src/db/migrate.js';
-import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { compose } from '../src/main.js';
+import { openBenchDatabase } from './database.js';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
 
-function withDatabase(url: string, name: string) {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
 export async function run(): Promise<void> {
-  let adminUrl = process.env.BENCH_DATABASE_URL;
-  let stopEmbedded: (() => Promise<void>) | undefined;
-  let dataDir: string | undefined;
-  if (!adminUrl) {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'billing-bench-pg-'));
-    chmodSync(dataDir, 0o755);
-    const server = await startEmbeddedPostgres(dataDir, 55000 + Math.floor(Math.random() * 1000));
-    adminUrl = server.url;
-    stopEmbedded = () => server.stop();
-  }
-  const dbName = `billing_bill_run_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const pool = createPool(withDatabase(adminUrl, dbName), 20);
+  const db = await openBenchDatabase('bill_run');
+  const { pool } = db;
   try {
-    await migrate(pool);
     const clock = new ManualClock('2026-02-01T08:00:00.000Z');
     const service = await compose({ pool, clock, config: { ...loadConfig({}), logLevel: 'silent', rateLimit: { requestsPerWindow: 1_000_000_000, windowMs: 1000 } } });
     const account = await service.accounts.bootstrap({ email: 'bench@example.com', password: 'bench-password', organization: 'Bench' });
@@ -99,10 +73,6 @@ export async function run(): Promise<void> {
     ].join('\n') + '\n');
     await service.app.close();
   } finally {
-    await pool.end();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
-    await stopEmbedded?.();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await db.close();
   }
 }

@@ -1,20 +1,15 @@
 // Usage metering figures: bulk HTTP ingestion vs a raw COPY ceiling, single-event POSTs, usage
 // query latency with a large tenant, and ingest-to-visible delay. Sizes via env (see docs/usage.md).
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import autocannonModule from 'autocannon';
-import pg from 'pg';
 
 interface Result { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }
 const autocannon = autocannonModule as unknown as (options: Record<string, unknown>) => Promise<Result>;
 import { loadConfig } from '../src/config/index.js';
 import { systemClock } from '../src/kernel/clock.js';
-import { createPool } from '../src/db/pool.js';
-import { migrate } from '../src/db/migrate.js';
-import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { compose } from '../src/main.js';
+import { openBenchDatabase } from './database.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const BULK_EVENTS = env('BENCH_BULK_EVENTS', 500_000);
@@ -24,12 +19,6 @@ const CUSTOMERS = env('BENCH_CUSTOMERS', 200);
 const DURATION_S = env('BENCH_SECONDS', 10);
 // The server's log level during the run (requests are not logged at 'warn').
 const LOG_LEVEL = process.env.BENCH_LOG ?? 'warn';
-
-function withDatabase(url: string, name: string) {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
 
 function copyIn(url: string, table: string, columns: string, rows: Iterable<string>): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -48,24 +37,9 @@ function copyIn(url: string, table: string, columns: string, rows: Iterable<stri
 }
 
 export async function run(): Promise<void> {
-  let adminUrl = process.env.BENCH_DATABASE_URL;
-  let stopEmbedded: (() => Promise<void>) | undefined;
-  let dataDir: string | undefined;
-  if (!adminUrl) {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'billing-bench-pg-'));
-    chmodSync(dataDir, 0o755);
-    const server = await startEmbeddedPostgres(dataDir, 54000 + Math.floor(Math.random() * 1000));
-    adminUrl = server.url;
-    stopEmbedded = () => server.stop();
-  }
-  const dbName = `billing_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const url = withDatabase(adminUrl, dbName);
-  const pool = createPool(url, 20);
+  const db = await openBenchDatabase('usage');
+  const { pool, url } = db;
   try {
-    await migrate(pool);
     const config = { ...loadConfig({}), logLevel: LOG_LEVEL, rateLimit: { requestsPerWindow: 1e9, windowMs: 1000 }, bodyLimitBytes: 50 * 1024 * 1024 };
     const service = await compose({ pool, clock: systemClock, config });
     const boot = await service.accounts.bootstrap({ email: 'bench@example.com', password: 'bench-password', organization: 'Bench' });
@@ -171,10 +145,6 @@ export async function run(): Promise<void> {
     ].join('\n'));
     await service.app.close();
   } finally {
-    await pool.end();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
-    await stopEmbedded?.();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await db.close();
   }
 }
