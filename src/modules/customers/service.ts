@@ -82,10 +82,9 @@ export function createCustomersService(deps: { pool: Pool; clock: Clock; subscri
     }
   }
 
-  async function createCustomer(tenantId: string, input: CustomerCreateBody): Promise<CustomerRow> {
-    const now = clock.now();
-    const row: CustomerRow = {
-      id: newId('customer', now.getTime()),
+  /** The fields a create or a full replace (PUT) sets, with their defaults for what is left out. */
+  function fieldsOf(input: CustomerCreateBody | CustomerUpdateBody) {
+    return {
       name: input.name.trim(),
       alias: input.alias ?? null,
       billing_email: input.billing_email ?? null,
@@ -100,6 +99,14 @@ export function createCustomersService(deps: { pool: Pool; clock: Clock; subscri
       custom_taxes: input.custom_taxes ?? [],
       custom_properties: input.custom_properties ?? {},
       invoicing_entity_id: input.invoicing_entity_id ?? null,
+    };
+  }
+
+  async function createCustomer(tenantId: string, input: CustomerCreateBody): Promise<CustomerRow> {
+    const now = clock.now();
+    const row: CustomerRow = {
+      id: newId('customer', now.getTime()),
+      ...fieldsOf(input),
       connected_account_id: input.connected_account_id ?? null,
       balance_minor: 0n,
       created_at: now,
@@ -133,23 +140,7 @@ export function createCustomersService(deps: { pool: Pool; clock: Clock; subscri
   }
 
   const replaceCustomer = (tenantId: string, idOrAlias: string, input: CustomerUpdateBody) =>
-    saveChanges(tenantId, idOrAlias, (current) => ({
-      ...current,
-      name: input.name.trim(),
-      alias: input.alias ?? null,
-      billing_email: input.billing_email ?? null,
-      invoicing_emails: input.invoicing_emails,
-      phone: input.phone ?? null,
-      currency: input.currency,
-      billing_address: (input.billing_address as CustomerRow['billing_address']) ?? null,
-      shipping_address: (input.shipping_address as CustomerRow['shipping_address']) ?? null,
-      vat_number: input.vat_number ?? null,
-      is_tax_exempt: input.is_tax_exempt ?? false,
-      reverse_charge: input.reverse_charge ?? false,
-      custom_taxes: input.custom_taxes,
-      custom_properties: input.custom_properties ?? {},
-      invoicing_entity_id: input.invoicing_entity_id ?? null,
-    }));
+    saveChanges(tenantId, idOrAlias, (current) => ({ ...current, ...fieldsOf(input) }));
 
   const patchCustomer = (tenantId: string, idOrAlias: string, input: CustomerPatchBody) =>
     saveChanges(tenantId, idOrAlias, (current) => {
