@@ -153,11 +153,13 @@ describe('invoices', () => {
     expect(tooMuch.json().message).toContain('amount');
     const partial = await h.request('POST', url, { body: { amount: '44.00', reference: 'wire-778' } });
     expect(partial.json()).toMatchObject({ payment_status: 'PARTIALLY_PAID', amount_paid: '44.00', paid_at: null });
+    const partialAt = h.clock.now().toISOString();
+    h.clock.advance(60_000);
     const full = await h.request('POST', url, { body: {} });
     expect(full.json()).toMatchObject({ payment_status: 'PAID', amount_paid: '144.00', paid_at: h.clock.now().toISOString() });
     const settled = { currency: 'EUR', status: 'SETTLED', payment_type: 'PAYMENT', payment_method_id: null, payment_method_info: null, error: null };
     expect(full.json().transactions).toEqual([
-      { ...settled, id: expect.stringMatching(/^pay_/), amount: '44.00', provider_transaction_id: 'wire-778', processed_at: h.clock.now().toISOString() },
+      { ...settled, id: expect.stringMatching(/^pay_/), amount: '44.00', provider_transaction_id: 'wire-778', processed_at: partialAt },
       { ...settled, id: expect.stringMatching(/^pay_/), amount: '100.00', provider_transaction_id: null, processed_at: h.clock.now().toISOString() },
     ]);
     const listed = (await h.request('GET', `/api/v1/invoices?customer_id=${customer.id}`)).json();
