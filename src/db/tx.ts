@@ -1,13 +1,31 @@
-import type { Pool, PoolClient } from './pool.js';
+import type pg from 'pg';
+import type { Pool, PoolClient, Queryable } from './pool.js';
 
-export type Tx = PoolClient;
+/** A connection inside a transaction. Only `query` is offered: the transaction owns the rest. */
+export type Tx = Queryable;
+
+/**
+ * One connection runs one statement at a time. Services sometimes start several reads at once
+ * (`Promise.all`); chaining them here keeps that correct without relying on pg's deprecated
+ * implicit queue.
+ */
+function serialized(client: PoolClient): Tx {
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params?: unknown[]) {
+      const run = tail.then(() => client.query<R>(text, params));
+      tail = run.catch(() => undefined);
+      return run;
+    },
+  };
+}
 
 /** Runs `work` in one transaction: commit when it resolves, roll back when it throws. */
 export async function withTx<T>(pool: Pool, work: (tx: Tx) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const result = await work(client);
+    const result = await work(serialized(client));
     await client.query('COMMIT');
     return result;
   } catch (error) {
