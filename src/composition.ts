@@ -81,7 +81,8 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   });
 
   // Invoicing and credit notes.
-  const invoicing = createInvoicing({ pool, clock });
+  // Each periodic billing run first moves subscriptions whose status is due (pending -> active...).
+  const invoicing = createInvoicing({ pool, clock, beforeRun: subscriptions.advanceAllDue });
   const creditNotes = createCreditNotes({ pool, clock });
 
   // Outbound: webhooks and customer e-mails, fed by the outbox.

@@ -180,3 +180,23 @@ describe('list, update, cancel', () => {
     expect(crossCustomer.json().message).toContain('is not a customer of this tenant');
   });
 });
+
+describe('status moves driven by the clock, without reads', () => {
+  it('the periodic billing run activates a pending subscription and writes its event', async () => {
+    const h = harness();
+    const plan = await seedPlan(h, h.tenant.id, h.tenant.apiKey);
+    const customer = await seedCustomer(h, h.tenant.apiKey);
+    const created = await h.request('POST', '/api/v1/subscriptions', { body: { customer_id_or_alias: customer.id, plan_id: plan.planId, start_date: '2026-04-01' } });
+    expect(created.json().status).toBe('PENDING_ACTIVATION');
+    const id = created.json().id as string;
+    const statusRow = async () => (await h.db.pool.query(`SELECT status FROM subscriptions WHERE id = $1`, [id])).rows[0].status;
+    const events = async () => (await h.db.pool.query(`SELECT event_type FROM outbox_events WHERE object_id = $1 ORDER BY seq`, [id])).rows.map((r) => r.event_type);
+
+    await h.service.tasks['billing.run']!({ once: true });
+    expect(await statusRow()).toBe('PENDING_ACTIVATION');
+    h.clock.set('2026-04-01T00:30:00.000Z');
+    await h.service.tasks['billing.run']!({ once: true });
+    expect(await statusRow()).toBe('ACTIVE');
+    expect(await events()).toContain('subscription.activated');
+  });
+});

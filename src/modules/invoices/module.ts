@@ -21,7 +21,14 @@ export const BILLING_RUN_INTERVAL_MS = 60_000;
  * The invoices module assembled for the composition root: services, routes and job tasks.
  * `setRefresher` lets the billing run plug in the draft refresh (late usage) once it exists.
  */
-export function createInvoicing(deps: { pool: Pool; clock: Clock }) {
+export interface InvoicingDeps {
+  pool: Pool;
+  clock: Clock;
+  /** Runs before each billing run, so subscription statuses are current (passed in: no import of later work). */
+  beforeRun?: () => Promise<unknown>;
+}
+
+export function createInvoicing(deps: InvoicingDeps) {
   const billing = createBillingRun(deps);
   let refresher: DraftRefresher | undefined = billing.refreshDraft;
   const entities = createInvoicingEntitiesService(deps);
@@ -34,6 +41,7 @@ export function createInvoicing(deps: { pool: Pool; clock: Clock }) {
     },
     [BILLING_RUN_TASK]: async (payload) => {
       try {
+        await deps.beforeRun?.();
         await billing.runAll();
         await lifecycle.finalizeDueDrafts();
       } finally {

@@ -193,6 +193,19 @@ export async function dueForTransition(db: Queryable, tenantId: string, today: s
   return rows.map((r) => r.id);
 }
 
+/**
+ * Tenants that have a subscription whose status is due to move by `today`. Crosses tenants on
+ * purpose: the periodic job looks for work everywhere, then moves each tenant's subscriptions
+ * through the tenant-scoped statements above.
+ */
+export async function tenantsWithDueTransitions(db: Queryable, today: string): Promise<string[]> {
+  const result = await db.query<{ tenant_id: string }>(
+    `SELECT DISTINCT tenant_id FROM subscriptions WHERE next_transition_on <= $1::date ORDER BY tenant_id`,
+    [today],
+  );
+  return result.rows.map((r) => r.tenant_id);
+}
+
 export async function countForCustomer(db: Queryable, tenantId: string, customerId: string, liveStatuses: readonly string[]): Promise<{ live: number; total: number }> {
   const row = await scoped(db, tenantId).one<{ live: bigint; total: bigint }>(
     `SELECT count(*) FILTER (WHERE status = ANY($3)) AS live, count(*) AS total FROM subscriptions WHERE tenant_id = $1 AND customer_id = $2`,

@@ -83,6 +83,13 @@ export function createSubscriptionsService(deps: { pool: Pool; clock: Clock; cat
     return ids.length;
   }
 
+  /** Moves every tenant's due subscriptions (the periodic job: events fire without any read). */
+  async function advanceAllDue(): Promise<number> {
+    let moved = 0;
+    for (const tenantId of await repo.tenantsWithDueTransitions(pool, today(clock))) moved += await advanceDue(tenantId);
+    return moved;
+  }
+
   async function details(db: Queryable, tenantId: string, subscription: SubscriptionView): Promise<SubscriptionDetailsData> {
     const [components, addOns, coupons, entitlements] = await Promise.all([
       repo.componentsOf(db, tenantId, [subscription.id]),
@@ -232,6 +239,7 @@ export function createSubscriptionsService(deps: { pool: Pool; clock: Clock; cat
     cancelSubscription,
     updateSubscription,
     advanceDue,
+    advanceAllDue,
     requireSubscription,
     details,
     usageScope,
