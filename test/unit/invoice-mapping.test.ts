@@ -19,7 +19,7 @@ function source(overrides: Partial<Sub> = {}, rest: Partial<Omit<SubscriptionSna
 
 const component = (id: string, fee: SubscriptionSnapshot['components'][number]['fee'], extra: Partial<SubscriptionSnapshot['components'][number]> = {}) => ({
   id, subscription_id: 'sub_1', price_component_id: `price_${id}`, product_id: `prd_${id}`, name: id.toUpperCase(), fee,
-  period: 'MONTHLY' as const, effective_from: '2026-01-10', effective_to: null, created_at: new Date(0), ...extra,
+  period: 'MONTHLY' as const, position: 0, effective_from: '2026-01-10', effective_to: null, created_at: new Date(0), ...extra,
 });
 
 describe('subscription snapshot -> engine snapshot', () => {
@@ -36,13 +36,13 @@ describe('subscription snapshot -> engine snapshot', () => {
     expect(dueOptions).toEqual({ skipPastInvoices: true, importedOn: '2026-03-05' });
   });
 
-  it('orders plan components by catalog component, then rows by date, then add-ons; multiplies add-on quantities', () => {
+  it('orders plan components by plan position (not id), then rows by date, then add-ons; multiplies add-on quantities', () => {
     const { snapshot } = toEngineSnapshot(
       source({}, {
         components: [
-          component('b2', { type: 'SLOT', unit: 'seat', unit_rate: '10.00', initial_slots: 5, min_slots: 1, max_slots: null }, { price_component_id: 'price_b', effective_from: '2026-02-15' }),
-          component('a', { type: 'RATE', rate: '49.00' }),
-          component('b1', { type: 'SLOT', unit: 'seat', unit_rate: '10.00', initial_slots: 3, min_slots: 1, max_slots: null }, { price_component_id: 'price_b', effective_to: '2026-02-15' }),
+          component('b2', { type: 'SLOT', unit: 'seat', unit_rate: '10.00', initial_slots: 5, min_slots: 1, max_slots: null }, { price_component_id: 'price_b', position: 1, effective_from: '2026-02-15' }),
+          component('c', { type: 'RATE', rate: '49.00' }, { position: 0 }),
+          component('b1', { type: 'SLOT', unit: 'seat', unit_rate: '10.00', initial_slots: 3, min_slots: 1, max_slots: null }, { price_component_id: 'price_b', position: 1, effective_to: '2026-02-15' }),
         ],
         addOns: [
           { ...component('add', { type: 'RATE', rate: '5.50' }), add_on_id: 'add_1', price_id: null, quantity: 3 },
@@ -52,7 +52,7 @@ describe('subscription snapshot -> engine snapshot', () => {
       { taxInclusive: false, minimumCommitment: null },
     );
     expect(snapshot.components.map((c) => [c.id, c.name, c.effectiveFrom, c.effectiveTo ?? null, c.fee])).toEqual([
-      ['a', 'A', '2026-01-10', null, { kind: 'RATE', price: '49.00' }],
+      ['c', 'C', '2026-01-10', null, { kind: 'RATE', price: '49.00' }],
       ['b1', 'B1 (seat)', '2026-01-10', '2026-02-15', { kind: 'SLOT', unitPrice: '10.00', quantity: 3 }],
       ['b2', 'B2 (seat)', '2026-02-15', null, { kind: 'SLOT', unitPrice: '10.00', quantity: 5 }],
       ['add', 'ADD', '2026-01-10', null, { kind: 'EXTRA_RECURRING', quantity: '3', unitPrice: '5.50', billing: 'ADVANCE' }],

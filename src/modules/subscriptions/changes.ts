@@ -107,7 +107,7 @@ export async function changePlan(tx: Queryable, deps: Deps, tenantId: string, su
     if (oIndex >= 0) resolved = { ...resolved, fee: overrideFee(resolved.fee, pc.overridden_components![oIndex]!.fee, `price_components.overridden_components[${oIndex}].fee`) };
     created.push({
       id: newId('subscriptionComponent', now.getTime()), subscription_id: sub.id, price_component_id: component.id, product_id: component.productId,
-      name: component.name, fee: resolved.fee, period: resolved.period, effective_from: date, effective_to: null, created_at: now,
+      name: component.name, fee: resolved.fee, period: resolved.period, position: version.components.indexOf(component), effective_from: date, effective_to: null, created_at: now,
     });
   }
   const [components, addOns] = await Promise.all([repo.componentsOf(tx, tenantId, [sub.id]), repo.addOnsOf(tx, tenantId, [sub.id])]);

@@ -177,7 +177,7 @@ export async function prepareSubscription(
     if (resolved.fee.type === 'SLOT') checkSlots(resolved.fee.initial_slots, resolved.fee.min_slots, resolved.fee.max_slots, `${path}.initial_slot_count`);
     components.push({
       id: newId('subscriptionComponent', now.getTime()), subscription_id: id, price_component_id: component.id, product_id: component.productId,
-      name: override?.name ?? component.name, fee: resolved.fee, period: resolved.period, effective_from: input.start_date, effective_to: null, created_at: now,
+      name: override?.name ?? component.name, fee: resolved.fee, period: resolved.period, position: version.components.indexOf(component), effective_from: input.start_date, effective_to: null, created_at: now,
     });
   }
   const addOns = await resolveAddOns(tx, tenantId, catalog, version, input.add_ons ?? [], id, input.start_date, now);

@@ -53,6 +53,8 @@ export interface ComponentRow {
   name: string;
   fee: SubscriptionFee;
   period: FeePeriod;
+  /** The plan component's position: components list and bill in plan order. */
+  position: number;
   effective_from: string;
   effective_to: string | null;
   created_at: Date;
@@ -217,17 +219,17 @@ export async function countForCustomer(db: Queryable, tenantId: string, customer
 export async function insertComponents(db: Queryable, tenantId: string, rows: ComponentRow[]): Promise<void> {
   for (const r of rows) {
     await scoped(db, tenantId).query(
-      `INSERT INTO subscription_components (tenant_id, id, subscription_id, price_component_id, product_id, name, fee, period, effective_from, effective_to, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [r.id, r.subscription_id, r.price_component_id, r.product_id, r.name, JSON.stringify(r.fee), r.period, r.effective_from, r.effective_to, r.created_at],
+      `INSERT INTO subscription_components (tenant_id, id, subscription_id, price_component_id, product_id, name, fee, period, position, effective_from, effective_to, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [r.id, r.subscription_id, r.price_component_id, r.product_id, r.name, JSON.stringify(r.fee), r.period, r.position, r.effective_from, r.effective_to, r.created_at],
     );
   }
 }
 
 export async function componentsOf(db: Queryable, tenantId: string, subscriptionIds: string[]): Promise<ComponentRow[]> {
   return scoped(db, tenantId).query<ComponentRow>(
-    `SELECT id, subscription_id, price_component_id, product_id, name, fee, period, effective_from, effective_to, created_at
-     FROM subscription_components WHERE tenant_id = $1 AND subscription_id = ANY($2) ORDER BY effective_from, created_at, id`,
+    `SELECT id, subscription_id, price_component_id, product_id, name, fee, period, position, effective_from, effective_to, created_at
+     FROM subscription_components WHERE tenant_id = $1 AND subscription_id = ANY($2) ORDER BY position, effective_from, created_at, id`,
     [subscriptionIds],
   );
 }

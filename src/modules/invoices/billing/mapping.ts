@@ -116,16 +116,18 @@ function couponOf(row: SubscriptionCouponRow, uses: CouponUses): SnapshotCoupon 
 }
 
 /**
- * The engine's snapshot of a subscription. Plan components come in catalog order (price
- * component ids sort by creation), then add-ons, which is the order of the invoice lines.
+ * The engine's snapshot of a subscription. Plan components come in the plan's order (their
+ * position), each component's rows by date, then add-ons: the order of the invoice lines.
  * `couponUses` counts the invoices that already used each coupon (before the one computed).
  * skip_past_invoices: the import day is the subscription's creation day (UTC), so rerunning
  * later never skips more.
  */
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 export function toEngineSnapshot(source: SubscriptionSnapshot, plan: PlanTerms, couponUses: CouponUses = {}): MappedSubscription {
   const sub = source.subscription;
   const components = [
-    ...[...source.components].sort((a, b) => ((a.price_component_id ?? a.id) < (b.price_component_id ?? b.id) ? -1 : (a.price_component_id ?? a.id) > (b.price_component_id ?? b.id) ? 1 : a.effective_from < b.effective_from ? -1 : 1)).map((row) => componentOf(row, 1)),
+    ...[...source.components].sort((a, b) => a.position - b.position || compareText(a.effective_from, b.effective_from) || compareText(a.id, b.id)).map((row) => componentOf(row, 1)),
     ...[...source.addOns].sort((x, y) => (x.id < y.id ? -1 : 1)).map((row) => componentOf(row, row.quantity)),
   ];
   const snapshot: EngineSnapshot = {
