@@ -24,6 +24,8 @@ import { createCreditNotes } from './modules/credit-notes/index.js';
 import { createIngestService, createUsageQueryService, customerMetricUsage, metricSource, usageRoutes, usageTasks } from './modules/usage/index.js';
 import { connectedAccountRoutes, createAuthorizeService, createConnectService, createOAuthAppsService, createTokenService, createUsersService, oauthAppRoutes, oauthTokenRoutes } from './modules/oauth/index.js';
 import { createSessions, webRoutes } from './modules/web/index.js';
+import { createBatchJobs } from './modules/batch-jobs/index.js';
+import { createPortalTokensService, createPortalViewsService, portalRoutes } from './modules/portal/index.js';
 
 /** Everything the service is made of, wired once: config -> db -> services -> http + jobs. */
 export interface Composition {
@@ -85,6 +87,9 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const invoicing = createInvoicing({ pool, clock, beforeRun: subscriptions.advanceAllDue });
   const creditNotes = createCreditNotes({ pool, clock });
 
+  // CSV imports (docs/batch-jobs.md): events through usage ingestion, customers through the customers service.
+  const batchJobs = createBatchJobs({ pool, clock, ports: { ingestEvents: ingest.ingest, createCustomer: customers.createCustomer } });
+
   // Outbound: webhooks and customer e-mails, fed by the outbox.
   const webhookEndpoints = createEndpointsService({ pool, clock, allowPrivateUrls: config.webhookAllowPrivateUrls });
   const webhooks = createDeliveryService({
@@ -108,6 +113,10 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     connect,
   };
 
+  // Customer portal (docs/portal.md): expiring, revocable tokens; usage through the usage API's code path.
+  const portalTokens = createPortalTokensService({ pool, clock, publicBaseUrl: config.publicBaseUrl });
+  const portalViews = createPortalViewsService({ pool, clock, advanceDue: subscriptions.advanceDue, subscriptionUsage: usageQueries.subscriptionUsage, invoices: invoicing.invoices });
+
   // The x-connected-account authenticator goes first: with that header an API key acts for the account.
   const authenticators: Authenticator[] = [connect.authenticateConnectedAccount, accounts.authenticateApiKey, oauthTokens.authenticateAccessToken];
   const routes: RouteModule[] = [
@@ -122,6 +131,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     subscriptionRoutes(subscriptions),
     checkoutRoutes(checkout),
     usageRoutes(ingest, usageQueries),
+    batchJobs.routes,
     entitlementRoutes(entitlements),
     invoicing.routes,
     creditNotes.routes,
@@ -131,6 +141,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     connectedAccountRoutes(connect),
     oauthTokenRoutes(oauthTokens),
     webRoutes(web),
+    portalRoutes(portalTokens, portalViews),
   ];
   const tasks: TaskRegistry = {
     // Fans new outbox events out to webhook deliveries and e-mails, each exactly once.
@@ -143,6 +154,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     [SEND_EMAIL_TASK]: emails.send,
     ...usageTasks({ pool, clock, metrics: usageMetrics }),
     ...invoicing.tasks,
+    ...batchJobs.tasks,
   };
 
   const app = await buildApp({

@@ -42,6 +42,7 @@ export const ID_PREFIXES = {
   session: 'ses',
   document: 'doc',
   batchJob: 'bjob',
+  batchJobChunk: 'bjch',
   customProperty: 'cprop',
   customerBalanceTransaction: 'cbt',
 } as const;

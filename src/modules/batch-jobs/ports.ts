@@ -1,0 +1,52 @@
+/**
+ * What batch jobs need from later modules, passed in by the composition root (src/composition.ts)
+ * so this module imports neither usage nor customers. The shapes are the usage ingest service's
+ * and the customers service's own; structural types keep the two sides in step at compile time.
+ */
+
+/** One event as the usage ingest service takes it (POST /api/v1/events/ingest, item shape). */
+export interface ImportEvent {
+  event_id: string;
+  code: string;
+  customer_id: string;
+  timestamp?: string;
+  properties: Record<string, string>;
+}
+
+export interface IngestEvents {
+  (
+    tenantId: string,
+    events: readonly ImportEvent[],
+    options: { allowBackfilling: boolean; allowPartialFailures: boolean; strict: boolean },
+  ): Promise<{ ingested: number; duplicates: number; failures: { index: number; event_id: string; reason: string }[]; accepted: boolean }>;
+}
+
+export interface ImportAddress {
+  line1?: string | null;
+  line2?: string | null;
+  city?: string | null;
+  state?: string | null;
+  zip_code?: string | null;
+  country?: string | null;
+}
+
+/** The create-customer body of POST /api/v1/customers, the fields a CSV row can carry. */
+export interface ImportCustomer {
+  name: string;
+  currency: string;
+  alias?: string | null;
+  billing_email?: string | null;
+  invoicing_emails?: string[];
+  phone?: string | null;
+  vat_number?: string | null;
+  is_tax_exempt?: boolean | null;
+  billing_address?: ImportAddress | null;
+}
+
+/** Creates a customer exactly as the API does (validation, outbox `customer.created`). */
+export type CreateCustomer = (tenantId: string, input: ImportCustomer) => Promise<{ id: string }>;
+
+export interface BatchJobPorts {
+  ingestEvents: IngestEvents;
+  createCustomer: CreateCustomer;
+}

@@ -1,0 +1,88 @@
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import type { App } from '../../http/app.js';
+import { AppError } from '../../kernel/errors.js';
+import type { PortalTokensService } from './tokens-service.js';
+import type { PortalViewsService } from './views-service.js';
+import { customerToWire, invoiceToWire, subscriptionToWire, usageToWire } from './schemas.js';
+import { noStore, presentedToken } from './routes.js';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Every interpolated value goes through this: the page never emits unescaped data. */
+const esc = (value: unknown): string => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:56rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1a1a1a}
+table{border-collapse:collapse;width:100%;margin-bottom:1.5rem}th,td{text-align:left;padding:.35rem .6rem;border-bottom:1px solid #ccc}
+td.num{text-align:right;font-variant-numeric:tabular-nums}.error{border:2px solid #b00020;padding:.5rem 1rem;color:#b00020}
+a{color:#0b57d0}:focus{outline:3px solid #1a73e8}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}`;
+
+function document(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">
+<title>${esc(title)}</title><style>${STYLE}</style></head>
+<body><main>
+<h1>${esc(title)}</h1>
+${body}
+</main></body>
+</html>`;
+}
+
+function send(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
+  return reply
+    .status(status)
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+    .header('x-frame-options', 'DENY')
+    .type('text/html; charset=utf-8')
+    .send(document(title, body));
+}
+
+/** A table with a caption and column headers, so screen readers announce each cell's column. */
+function table(caption: string, headers: string[], rows: string[][], numeric: number[] = []): string {
+  if (rows.length === 0) return `<p>No ${esc(caption.toLowerCase())}.</p>`;
+  const head = headers.map((h) => `<th scope="col">${esc(h)}</th>`).join('');
+  const body = rows.map((cells) => `<tr>${cells.map((cell, i) => `<td${numeric.includes(i) ? ' class="num"' : ''}>${cell}</td>`).join('')}</tr>`).join('\n');
+  return `<table><caption class="visually-hidden">${esc(caption)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+/** `GET /portal/customer?token=...`: the customer's usage, subscriptions and invoices, no JavaScript. */
+export function portalPage(tokens: PortalTokensService, views: PortalViewsService) {
+  return (app: App) => {
+    app.get('/portal/customer', {
+      config: { public: true },
+      onSend: noStore,
+      schema: { hide: true, querystring: Type.Object({ token: Type.Optional(Type.String()) }) },
+    }, async (request, reply) => {
+      const token = presentedToken(request);
+      let principal;
+      try {
+        principal = await tokens.authenticate(token);
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status !== 401) throw error;
+        return send(reply, 401, 'Portal link not valid', `<div class="error" role="alert"><p>This portal link is invalid, has expired or was revoked.</p>
+<p>Ask the company that bills you for a new link.</p></div>`);
+      }
+      // One after the other: subscriptions and usage both move due subscription statuses first.
+      const customer = customerToWire(await views.customer(principal));
+      const subscriptions = (await views.subscriptions(principal)).map(subscriptionToWire);
+      const usage = (await views.usage(principal)).map(usageToWire);
+      const invoices = (await views.invoices(principal, { per_page: 100 })).data.map(invoiceToWire);
+      const download = (invoiceId: string) => `/api/v1/portal/invoices/${encodeURIComponent(invoiceId)}/download?token=${encodeURIComponent(token ?? '')}`;
+      const usageRows = usage.flatMap((u) => u.usage.map((m) => [esc(u.plan_name), esc(m.metric_name), esc(m.total_value), `${esc(u.period_start)} to ${esc(u.period_end)} (exclusive)`]));
+      const body = `<p>Account: <strong>${esc(customer.name)}</strong>. Credit balance: <strong>${esc(customer.balance)} ${esc(customer.currency)}</strong>.</p>
+<section aria-labelledby="usage"><h2 id="usage">Usage this period</h2>
+${table('Usage', ['Plan', 'Metric', 'Usage', 'Period'], usageRows, [2])}</section>
+<section aria-labelledby="subscriptions"><h2 id="subscriptions">Subscriptions</h2>
+${table('Subscriptions', ['Plan', 'Status', 'Current period', 'Next invoice'], subscriptions.map((s) => [
+  esc(s.plan_name), esc(s.status), `${esc(s.current_period_start)} to ${esc(s.current_period_end ?? '—')}`, esc(s.next_invoice_date ?? '—'),
+]))}</section>
+<section aria-labelledby="invoices"><h2 id="invoices">Invoices</h2>
+${table('Invoices', ['Number', 'Date', 'Due', 'Total', 'Amount due', 'Payment', 'PDF'], invoices.map((i) => [
+  esc(i.invoice_number), esc(i.invoice_date), esc(i.due_date ?? '—'), `${esc(i.total)} ${esc(i.currency)}`, `${esc(i.amount_due)} ${esc(i.currency)}`, esc(i.payment_status),
+  `<a href="${esc(download(i.id))}" download>Download PDF<span class="visually-hidden"> of invoice ${esc(i.invoice_number)}</span></a>`,
+]), [3, 4])}</section>`;
+      return send(reply, 200, `Billing portal — ${customer.name}`, body);
+    });
+  };
+}

@@ -1,0 +1,109 @@
+import type { Clock } from '../../kernel/clock.js';
+import { notFound } from '../../kernel/errors.js';
+import { pageRequest, paginationMeta, type Page } from '../../kernel/paging.js';
+import type { Pool } from '../../db/pool.js';
+import { compareDates } from '../../domain/dates.js';
+import { findCustomer, type CustomerRow } from '../customers/index.js';
+import { currentPeriod, LIVE_STATUSES, listCustomerSubscriptionSnapshots, type SubscriptionView } from '../subscriptions/index.js';
+import type { MetricUsageResult } from '../usage/index.js';
+import { findInvoice, type InvoicesService, type InvoiceDetail } from '../invoices/index.js';
+import type { PortalPrincipal } from './tokens-service.js';
+
+/** The usage API's subscription report (GET /api/v1/usage/subscription/{id}), passed in by the composition root. */
+export type SubscriptionUsageReport = (
+  tenantId: string,
+  subscriptionId: string,
+  query: Record<string, never>,
+) => Promise<{ periodStart: string; periodEnd: string; usage: MetricUsageResult[] }>;
+
+export interface PortalViewsDeps {
+  pool: Pool;
+  clock: Clock;
+  /** Moves due subscription statuses first, so the portal shows what the API shows. */
+  advanceDue: (tenantId: string) => Promise<unknown>;
+  subscriptionUsage: SubscriptionUsageReport;
+  invoices: Pick<InvoicesService, 'list' | 'pdf'>;
+}
+
+export interface PortalSubscription {
+  subscription: SubscriptionView;
+  currentPeriodStart: string;
+  currentPeriodEnd: string | null;
+  nextInvoiceDate: string | null;
+}
+
+export interface PortalSubscriptionUsage {
+  subscription: SubscriptionView;
+  periodStart: string;
+  periodEnd: string;
+  usage: MetricUsageResult[];
+}
+
+/** Statuses a customer sees in the portal: drafts and voided invoices are the merchant's business. */
+const VISIBLE_INVOICE_STATUSES = ['FINALIZED', 'UNCOLLECTIBLE'];
+
+export function createPortalViewsService(deps: PortalViewsDeps) {
+  const { pool, clock } = deps;
+  const today = () => clock.now().toISOString().slice(0, 10);
+
+  async function customer(principal: PortalPrincipal): Promise<CustomerRow> {
+    const row = await findCustomer(pool, principal.tenantId, principal.customerId);
+    // The token references the customer by foreign key, so this only happens on a broken database.
+    if (!row) throw notFound('customer');
+    return row;
+  }
+
+  async function subscriptions(principal: PortalPrincipal): Promise<PortalSubscription[]> {
+    await deps.advanceDue(principal.tenantId);
+    const snapshots = await listCustomerSubscriptionSnapshots(pool, principal.tenantId, principal.customerId);
+    const todayDate = today();
+    return snapshots.map(({ subscription: sub }) => {
+      const current = currentPeriod({
+        startDate: sub.start_date, trialEndDate: sub.trial_end_date, endDate: sub.end_date, cancelEffectiveDate: sub.cancel_effective_date,
+        billingStartDate: sub.billing_start_date, anchorDay: sub.billing_day_anchor, term: sub.period, status: sub.status,
+      }, todayDate);
+      // The subscription API's rule (advance billing): the next invoice comes when the next billed
+      // period starts; before billing starts, on the billing start; never once it has stopped.
+      let nextInvoiceDate: string | null = current.end;
+      if (compareDates(todayDate, sub.billing_start_date) < 0) nextInvoiceDate = sub.billing_start_date;
+      if (!LIVE_STATUSES.includes(sub.status)) nextInvoiceDate = null;
+      return { subscription: sub, currentPeriodStart: current.start, currentPeriodEnd: current.end, nextInvoiceDate };
+    });
+  }
+
+  /** Current-period usage of each live subscription, computed by the usage API's own code path. */
+  async function usage(principal: PortalPrincipal): Promise<PortalSubscriptionUsage[]> {
+    const live = (await subscriptions(principal)).filter((s) => LIVE_STATUSES.includes(s.subscription.status));
+    const out: PortalSubscriptionUsage[] = [];
+    for (const { subscription } of live) {
+      const report = await deps.subscriptionUsage(principal.tenantId, subscription.id, {});
+      out.push({ subscription, periodStart: report.periodStart, periodEnd: report.periodEnd, usage: report.usage });
+    }
+    return out;
+  }
+
+  async function invoices(principal: PortalPrincipal, query: { page?: number; per_page?: number }): Promise<Page<InvoiceDetail>> {
+    const page = pageRequest(query.page, query.per_page);
+    const result = await deps.invoices.list(principal.tenantId, {
+      customer_id: principal.customerId,
+      statuses: VISIBLE_INVOICE_STATUSES,
+      order_by: 'invoice_date.desc',
+      page: page.page,
+      per_page: page.perPage,
+    });
+    // The invoice list also matches the customer's alias; keep only this customer's own invoices.
+    const data = result.data.filter((d) => d.invoice.customer_id === principal.customerId);
+    return { data, pagination_meta: data.length === result.data.length ? result.pagination_meta : paginationMeta(page, data.length) };
+  }
+
+  /** The PDF of one of the token's customer's visible invoices; anything else is a 404. */
+  async function invoicePdf(principal: PortalPrincipal, invoiceId: string): Promise<{ content: Buffer; filename: string }> {
+    const invoice = await findInvoice(pool, principal.tenantId, invoiceId);
+    if (!invoice || invoice.customer_id !== principal.customerId || !VISIBLE_INVOICE_STATUSES.includes(invoice.status)) throw notFound('invoice');
+    return deps.invoices.pdf(principal.tenantId, invoiceId);
+  }
+
+  return { customer, subscriptions, usage, invoices, invoicePdf };
+}
+
+export type PortalViewsService = ReturnType<typeof createPortalViewsService>;

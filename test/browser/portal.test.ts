@@ -1,0 +1,97 @@
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { useHarness } from '../harness/app.js';
+import { createDraft } from '../http/invoices-support.js';
+
+/**
+ * The customer portal page in Debian's Chromium, on the running server: a customer follows the
+ * portal_url the merchant got from the API and reads its usage and invoices. No JavaScript runs.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+// A newcomer's `npm test` works without Chromium (the page test is skipped); CI sets REQUIRE_BROWSER.
+const browserAvailable = existsSync(CHROMIUM);
+if (!browserAvailable && process.env.REQUIRE_BROWSER) throw new Error(`REQUIRE_BROWSER is set but ${CHROMIUM} is missing`);
+
+const harness = useHarness();
+let browser: Browser;
+let baseUrl: string;
+
+beforeAll(async () => {
+  if (!browserAvailable) return;
+  const h = harness();
+  await h.service.app.listen({ port: 0, host: '127.0.0.1' });
+  baseUrl = `http://127.0.0.1:${(h.service.app.server.address() as AddressInfo).port}`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function api(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${harness().tenant.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = await res.json();
+  expect(res.status, JSON.stringify(json)).toBeLessThan(300);
+  return json;
+}
+
+describe.skipIf(!browserAvailable)('customer portal page in a browser', () => {
+  it('shows the usage of this period and an invoice row with its PDF link', async () => {
+    const h = harness();
+    const family = await api('POST', '/api/v1/product_families', { name: 'Storage' });
+    const metric = await api('POST', '/api/v1/metrics', { name: 'GB stored', code: 'gb_stored', aggregation_type: 'SUM', aggregation_key: 'gb', product_family_id: family.id });
+    const usage = await api('POST', '/api/v1/products', { name: 'Storage', product_family_id: family.id, fee_structure: { type: 'USAGE', metric_id: metric.id, model: 'PER_UNIT' } });
+    const plan = await api('POST', '/api/v1/plans', {
+      name: 'Metered', currency: 'EUR', product_family_id: family.id, status: 'ACTIVE',
+      components: [{ name: 'Storage', product_id: usage.id, fee: { pricing: { rate: '0.50' } } }],
+    });
+    const customer = await api('POST', '/api/v1/customers', { name: 'Acme', currency: 'EUR' });
+    await api('POST', '/api/v1/subscriptions', { customer_id_or_alias: customer.id, plan_id: plan.id, start_date: '2026-03-01' });
+    await api('POST', '/api/v1/events/ingest', {
+      allow_backfilling: true,
+      events: [
+        { event_id: 'b1', code: 'gb_stored', customer_id: customer.id, timestamp: '2026-03-02T00:00:00Z', properties: { gb: '12.5' } },
+        { event_id: 'b2', code: 'gb_stored', customer_id: customer.id, timestamp: '2026-03-10T00:00:00Z', properties: { gb: '7' } },
+      ],
+    });
+    const draft = await createDraft(h, customer.id);
+    const invoice = await api('POST', `/api/v1/invoices/${draft.invoice.id}/finalize`);
+    const { portal_url: portalUrl } = await api('POST', `/api/v1/customers/${customer.id}/portal-token`, {});
+    expect(portalUrl.startsWith(`${baseUrl}/portal/customer?token=`)).toBe(true);
+
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    const response = await page.goto(portalUrl);
+    expect(response?.status()).toBe(200);
+    expect(await page.title()).toBe('Billing portal — Acme');
+
+    const usageRow = page.getByRole('region', { name: 'Usage this period' }).getByRole('row').filter({ hasText: 'GB stored' });
+    expect(await usageRow.getByRole('cell').allInnerTexts()).toEqual(['Metered', 'GB stored', '19.5', '2026-03-01 to 2026-04-01 (exclusive)']);
+
+    const invoiceRow = page.getByRole('region', { name: 'Invoices' }).getByRole('row').filter({ hasText: invoice.invoice_number });
+    const cells = await invoiceRow.getByRole('cell').allInnerTexts();
+    expect(cells.slice(0, 6)).toEqual([invoice.invoice_number, '2026-03-01', invoice.due_date, '144.00 EUR', '144.00 EUR', 'UNPAID']);
+    const link = invoiceRow.getByRole('link', { name: `Download PDF of invoice ${invoice.invoice_number}` });
+    const href = await link.getAttribute('href');
+    const pdf = await fetch(new URL(href!, baseUrl));
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    await context.close();
+
+    // A wrong link shows the error page, not a blank one.
+    const errorPage = await browser.newPage();
+    const denied = await errorPage.goto(`${baseUrl}/portal/customer?token=pt_wrong`);
+    expect(denied?.status()).toBe(401);
+    expect(await errorPage.getByRole('alert').innerText()).toContain('This portal link is invalid, has expired or was revoked.');
+    await errorPage.close();
+  }, 60_000);
+});
