@@ -2,9 +2,8 @@ import type { Clock } from '../../kernel/clock.js';
 import { notFound } from '../../kernel/errors.js';
 import { pageRequest, paginationMeta, type Page } from '../../kernel/paging.js';
 import type { Pool } from '../../db/pool.js';
-import { compareDates } from '../../domain/dates.js';
 import { findCustomer, type CustomerRow } from '../customers/index.js';
-import { currentPeriod, LIVE_STATUSES, listCustomerSubscriptionSnapshots, type SubscriptionView } from '../subscriptions/index.js';
+import { currentPeriodOf, listCustomerSubscriptionSnapshots, LIVE_STATUSES, nextInvoiceDateOf, type SubscriptionView } from '../subscriptions/index.js';
 import type { MetricUsageResult } from '../usage/index.js';
 import { findInvoice, type InvoicesService, type InvoiceDetail } from '../invoices/index.js';
 import type { PortalPrincipal } from './tokens-service.js';
@@ -58,16 +57,8 @@ export function createPortalViewsService(deps: PortalViewsDeps) {
     const snapshots = await listCustomerSubscriptionSnapshots(pool, principal.tenantId, principal.customerId);
     const todayDate = today();
     return snapshots.map(({ subscription: sub }) => {
-      const current = currentPeriod({
-        startDate: sub.start_date, trialEndDate: sub.trial_end_date, endDate: sub.end_date, cancelEffectiveDate: sub.cancel_effective_date,
-        billingStartDate: sub.billing_start_date, anchorDay: sub.billing_day_anchor, term: sub.period, status: sub.status,
-      }, todayDate);
-      // The subscription API's rule (advance billing): the next invoice comes when the next billed
-      // period starts; before billing starts, on the billing start; never once it has stopped.
-      let nextInvoiceDate: string | null = current.end;
-      if (compareDates(todayDate, sub.billing_start_date) < 0) nextInvoiceDate = sub.billing_start_date;
-      if (!LIVE_STATUSES.includes(sub.status)) nextInvoiceDate = null;
-      return { subscription: sub, currentPeriodStart: current.start, currentPeriodEnd: current.end, nextInvoiceDate };
+      const current = currentPeriodOf(sub, todayDate);
+      return { subscription: sub, currentPeriodStart: current.start, currentPeriodEnd: current.end, nextInvoiceDate: nextInvoiceDateOf(sub, todayDate) };
     });
   }
 

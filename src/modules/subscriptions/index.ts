@@ -14,6 +14,7 @@ export type { CreateSubscriptionInput, PreparedSubscription } from './create.js'
 export type { SubscriptionCatalog, CatalogPlanVersion, CatalogAddOn, CatalogFeature, EntitlementValue, Term } from './catalog.js';
 export type { SubscriptionFee, FeePeriod } from './fees.js';
 export { statusOn, currentPeriod, stopDate, SUBSCRIPTION_STATUSES, LIVE_STATUSES } from './lifecycle.js';
+export { currentPeriodOf, nextInvoiceDateOf } from './schedule.js';
 export type { SubscriptionStatus } from './lifecycle.js';
 export type { SubscriptionView, ComponentRow as SubscriptionComponentRow, AddOnRow as SubscriptionAddOnRow, CouponRow as SubscriptionCouponRow };
 

@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { iso, isoOrNull, Nullable } from '../../http/schemas.js';
 import { formatMinor } from '../../kernel/money.js';
-import { compareDates } from '../../domain/dates.js';
-import { currentPeriod, SUBSCRIPTION_STATUSES } from './lifecycle.js';
+import { SUBSCRIPTION_STATUSES } from './lifecycle.js';
+import { currentPeriodOf, nextInvoiceDateOf } from './schedule.js';
 import { EntitlementSchema } from '../features/index.js';
 import type { SubscriptionDetailsData } from './service.js';
 import type { SubscriptionView } from './repository.js';
@@ -175,15 +175,8 @@ export const SubscriptionDetails = Type.Object({
   entitlements: Type.Array(EntitlementSchema, { description: 'Entitlement values set on this subscription (the highest priority); see GET .../entitlements for the effective ones' }),
 });
 
-function period(sub: SubscriptionView, todayDate: string) {
-  return currentPeriod({
-    startDate: sub.start_date, trialEndDate: sub.trial_end_date, endDate: sub.end_date, cancelEffectiveDate: sub.cancel_effective_date,
-    billingStartDate: sub.billing_start_date, anchorDay: sub.billing_day_anchor, term: sub.period, status: sub.status,
-  }, todayDate);
-}
-
 export function subscriptionToWire(sub: SubscriptionView, todayDate: string) {
-  const current = period(sub, todayDate);
+  const current = currentPeriodOf(sub, todayDate);
   return {
     id: sub.id, customer_id: sub.customer_id, customer_name: sub.customer_name, customer_alias: sub.customer_alias, plan_id: sub.plan_id,
     plan_name: sub.plan_name, plan_description: sub.plan_description ?? null, plan_version: sub.plan_version, plan_version_id: sub.plan_version_id, currency: sub.currency, status: sub.status,
@@ -199,16 +192,12 @@ export function subscriptionToWire(sub: SubscriptionView, todayDate: string) {
 export function detailsToWire(d: SubscriptionDetailsData) {
   const base = subscriptionToWire(d.subscription, d.today);
   const sub = d.subscription;
-  // Advance billing: the next invoice is due when the next billed period starts.
-  let nextInvoice: string | null = base.current_period_end;
-  if (compareDates(d.today, sub.billing_start_date) < 0) nextInvoice = sub.billing_start_date;
-  if (sub.status === 'CANCELLED' || sub.status === 'COMPLETED') nextInvoice = null;
   return {
     ...base,
     trial_is_free: sub.trial_is_free,
     trialing_plan_id: sub.trialing_plan_id,
     skip_past_invoices: sub.skip_past_invoices,
-    next_invoice_date: nextInvoice,
+    next_invoice_date: nextInvoiceDateOf(sub, d.today),
     scheduled_plan_change: sub.scheduled_plan_change ? { plan_version_id: sub.scheduled_plan_change.plan_version_id, effective_date: sub.scheduled_plan_change.effective_date } : null,
     checkout_url: null,
     components: d.components.map((c) => ({ id: c.id, price_component_id: c.price_component_id, product_id: c.product_id, name: c.name, period: c.period, fee: c.fee as Static<typeof Fee>, effective_from: c.effective_from, effective_to: c.effective_to })),

@@ -13,6 +13,7 @@ import { currentPeriod, isLive, LIVE_STATUSES, nextTransitionOn, statusOn, trans
 import * as repo from './repository.js';
 import type { AddOnRow, ComponentRow, CouponRow, SubscriptionOrderColumn, SubscriptionRow, SubscriptionView } from './repository.js';
 import { subscriptionEventData } from './events.js';
+import { currentPeriodOf } from './schedule.js';
 import { addAddOn, applyScheduledChange, changeAddOn, changePlan, changeSlots, dropScheduledChange, type ChangePlanInput } from './changes.js';
 
 export interface SubscriptionDetailsData {
@@ -109,10 +110,7 @@ export function createSubscriptionsService(deps: { pool: Pool; clock: Clock; cat
     const sub = await repo.findSubscription(pool, tenantId, id, false);
     if (!sub) return undefined;
     const todayDate = today(clock);
-    const current = currentPeriod({
-      startDate: sub.start_date, trialEndDate: sub.trial_end_date, endDate: sub.end_date, cancelEffectiveDate: sub.cancel_effective_date,
-      billingStartDate: sub.billing_start_date, anchorDay: sub.billing_day_anchor, term: sub.period, status: sub.status,
-    }, todayDate);
+    const current = currentPeriodOf(sub, todayDate);
     const [components, addOns] = await Promise.all([repo.componentsOf(pool, tenantId, [sub.id]), repo.addOnsOf(pool, tenantId, [sub.id])]);
     const inForce = (row: { effective_from: string; effective_to: string | null }) =>
       compareDates(row.effective_from, todayDate) <= 0 && (row.effective_to === null || compareDates(todayDate, row.effective_to) < 0);
