@@ -1,21 +1,16 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { useHarness } from '../harness/app.js';
+import { browserAvailable, launchChromium } from '../harness/browser.js';
 
 /**
  * The standard-account flow end to end: a real OAuth client library (oauth4webapi) against the
  * running server on 127.0.0.1, with the sign-up, consent and connections pages driven in
  * Debian's Chromium. The browser part runs on the harness clock, which stands still.
  */
-const CHROMIUM = '/usr/bin/chromium';
-// A newcomer's `npm test` works without Chromium (the flow is skipped); CI sets REQUIRE_BROWSER.
-const browserAvailable = existsSync(CHROMIUM);
-if (!browserAvailable && process.env.REQUIRE_BROWSER) throw new Error(`REQUIRE_BROWSER is set but ${CHROMIUM} is missing`);
-
 const harness = useHarness();
 const insecure = { [oauth.allowInsecureRequests]: true };
 let browser: Browser;
@@ -32,10 +27,7 @@ beforeAll(async () => {
   callback = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Platform</title><p>connected</p>'));
   await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
   callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/oauth/callback`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

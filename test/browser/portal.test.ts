@@ -1,19 +1,14 @@
-import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { useHarness } from '../harness/app.js';
+import { browserAvailable, launchChromium } from '../harness/browser.js';
 import { createDraft } from '../http/invoices-support.js';
 
 /**
  * The customer portal page in Debian's Chromium, on the running server: a customer follows the
  * portal_url the merchant got from the API and reads its usage and invoices. No JavaScript runs.
  */
-const CHROMIUM = '/usr/bin/chromium';
-// A newcomer's `npm test` works without Chromium (the page test is skipped); CI sets REQUIRE_BROWSER.
-const browserAvailable = existsSync(CHROMIUM);
-if (!browserAvailable && process.env.REQUIRE_BROWSER) throw new Error(`REQUIRE_BROWSER is set but ${CHROMIUM} is missing`);
-
 const harness = useHarness();
 let browser: Browser;
 let baseUrl: string;
@@ -23,10 +18,7 @@ beforeAll(async () => {
   const h = harness();
   await h.service.app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(h.service.app.server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
