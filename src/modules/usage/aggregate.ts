@@ -10,8 +10,21 @@ import {
   type UsageMetric,
   type UsagePartial,
 } from '../../domain/usage/index.js';
-import { findRawEvents, findRollupDistinct, findRollupState, sumRollups, type RawEventRow } from './repository.js';
+import { findRawEvents, findRollupDistinct, findRollupState, sumRollups, type RawEventRow, type RollupGroupRow } from './repository.js';
 import { definitionHash } from './rollups.js';
+
+/** A rollup row (merged hours of one group) as a mergeable partial aggregate. */
+export function partialOfRollup(row: RollupGroupRow): UsagePartial {
+  const partial = emptyPartial(row.dimensions);
+  partial.count = row.event_count;
+  partial.sum = new Dec(row.value_sum);
+  partial.min = row.value_min === null ? null : new Dec(row.value_min);
+  partial.max = row.value_max === null ? null : new Dec(row.value_max);
+  if (row.latest_ts && row.latest_event_id !== null && row.latest_value !== null) {
+    partial.latest = { at: row.latest_ts, eventId: row.latest_event_id, value: new Dec(row.latest_value) };
+  }
+  return partial;
+}
 
 export interface UsageWindow {
   metric: UsageMetric;
@@ -55,15 +68,7 @@ export async function aggregateUsage(pool: Pool, tenantId: string, window: Usage
     if (state && state.definition_hash === definitionHash(metric) && fullFrom < fullTo) {
       const rollupFilter = { metricId: metric.id, customerRefs, fromHour: fullFrom, toHour: fullTo };
       for (const row of await sumRollups(client, tenantId, rollupFilter)) {
-        const partial = emptyPartial(row.dimensions);
-        partial.count = row.event_count;
-        partial.sum = new Dec(row.value_sum);
-        partial.min = row.value_min === null ? null : new Dec(row.value_min);
-        partial.max = row.value_max === null ? null : new Dec(row.value_max);
-        if (row.latest_ts && row.latest_event_id !== null && row.latest_value !== null) {
-          partial.latest = { at: row.latest_ts, eventId: row.latest_event_id, value: new Dec(row.latest_value) };
-        }
-        groups = mergeGroups(groups, new Map([[keyOf(metric, row.dimensions), partial]]));
+        groups = mergeGroups(groups, new Map([[keyOf(metric, row.dimensions), partialOfRollup(row)]]));
       }
       if (metric.aggregation === 'COUNT_DISTINCT') {
         for (const row of await findRollupDistinct(client, tenantId, rollupFilter)) {

@@ -4,12 +4,12 @@
 // the rows can be split per customer. Figures are identical to `customerMetricUsage` per customer.
 import type { Pool } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
-import { Dec } from '../../kernel/money.js';
 import { aggregateEvents, emptyPartial, groupKeyOf, mergeGroups, summarize, type UsageMetric, type UsagePartial } from '../../domain/usage/index.js';
 import { loadMetricDefinition } from '../metrics/index.js';
 import { toUsageMetric } from './metrics.js';
 import { findRollupState, type RollupGroupRow } from './repository.js';
 import { definitionHash } from './rollups.js';
+import { partialOfRollup } from './aggregate.js';
 import type { MetricUsageResult } from './query-service.js';
 
 const HOUR_MS = 3_600_000;
@@ -93,16 +93,8 @@ async function aggregateBulk(
       const byRef = new Map<string, Map<string, UsagePartial>>();
       const groupsOf = (ref: string) => byRef.get(ref) ?? byRef.set(ref, new Map()).get(ref)!;
       for (const row of rollups) {
-        const partial = emptyPartial(row.dimensions);
-        partial.count = row.event_count;
-        partial.sum = new Dec(row.value_sum);
-        partial.min = row.value_min === null ? null : new Dec(row.value_min);
-        partial.max = row.value_max === null ? null : new Dec(row.value_max);
-        if (row.latest_ts && row.latest_event_id !== null && row.latest_value !== null) {
-          partial.latest = { at: row.latest_ts, eventId: row.latest_event_id, value: new Dec(row.latest_value) };
-        }
         const groups = groupsOf(row.customer_ref);
-        byRef.set(row.customer_ref, mergeGroups(groups, new Map([[keyOf(metric, row.dimensions), partial]])));
+        byRef.set(row.customer_ref, mergeGroups(groups, new Map([[keyOf(metric, row.dimensions), partialOfRollup(row)]])));
       }
       if (metric.aggregation === 'COUNT_DISTINCT') {
         const distinct = await db.query<{ customer_ref: string; dimensions: Record<string, string>; distinct_value: string }>(
