@@ -167,5 +167,10 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     authenticators,
     routes,
   });
+  // API keys are cached until revoked (a revocation NOTIFY evicts them in every process).
+  await accounts.startKeyCache();
+  app.addHook('onClose', async () => {
+    await accounts.stopKeyCache();
+  });
   return { app, tasks, accounts, webhooks, invoicing };
 }

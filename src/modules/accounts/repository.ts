@@ -93,11 +93,18 @@ export async function listApiKeys(db: Queryable, tenantId: string): Promise<ApiK
   );
 }
 
-export async function revokeApiKey(db: Queryable, tenantId: string, keyId: string, at: Date): Promise<ApiKeyRow | undefined> {
-  await scoped(db, tenantId).query(`UPDATE api_keys SET revoked_at = coalesce(revoked_at, $3) WHERE tenant_id = $1 AND id = $2`, [keyId, at]);
-  return scoped(db, tenantId).one<ApiKeyRow>(
-    `SELECT id, tenant_id, name, hint, created_at, last_used_at, revoked_at FROM api_keys WHERE tenant_id = $1 AND id = $2`,
-    [keyId],
+/**
+ * Revokes a key and, in the same statement, announces its hash on `channel` so every process
+ * drops it from its authentication cache when the revocation commits.
+ */
+export async function revokeApiKey(db: Queryable, tenantId: string, keyId: string, at: Date, channel: string): Promise<(ApiKeyRow & { secret_hash: string }) | undefined> {
+  return scoped(db, tenantId).one<ApiKeyRow & { secret_hash: string }>(
+    `WITH revoked AS (
+       UPDATE api_keys SET revoked_at = coalesce(revoked_at, $3) WHERE tenant_id = $1 AND id = $2
+       RETURNING id, tenant_id, name, hint, created_at, last_used_at, revoked_at, secret_hash
+     )
+     SELECT revoked.*, pg_notify($4, revoked.secret_hash) FROM revoked`,
+    [keyId, at, channel],
   );
 }
 

@@ -8,6 +8,7 @@ import type { Pool, Queryable } from '../../db/pool.js';
 import { isUniqueViolation, withTx } from '../../db/tx.js';
 import type { AuthContext } from '../../http/auth.js';
 import * as repo from './repository.js';
+import { ApiKeyCache, REVOKED_CHANNEL } from './key-cache.js';
 import type { ApiKeyRow, Environment, TenantRow } from './repository.js';
 
 export type { ApiKeyRow, Environment, TenantRow };
@@ -50,6 +51,7 @@ export function validateCredentials(email: string, password: string): void {
 export function createAccountsService(deps: { pool: Pool; clock: Clock }) {
   const { pool, clock } = deps;
   const lastTouchMs = new Map<string, number>();
+  const keyCache = new ApiKeyCache(pool);
 
   async function createApiKeyIn(db: Queryable, tenant: { id: string; environment: Environment }, name: string): Promise<CreatedApiKey> {
     const key = `${KEY_PREFIX[tenant.environment]}${randomToken(32)}`;
@@ -105,28 +107,37 @@ export function createAccountsService(deps: { pool: Pool; clock: Clock }) {
   }
 
   async function revokeApiKey(tenantId: string, keyId: string): Promise<ApiKeyRow> {
-    const row = await repo.revokeApiKey(pool, tenantId, keyId, clock.now());
-    if (!row) throw notFound('api key');
+    const revoked = await repo.revokeApiKey(pool, tenantId, keyId, clock.now(), REVOKED_CHANNEL);
+    if (!revoked) throw notFound('api key');
+    const { secret_hash: secretHash, ...row } = revoked;
+    keyCache.evict(secretHash);
     return row;
   }
 
-  /** Resolves `sk_...` keys; every call reads the database, so a revoked key fails at once. */
+  /** Resolves `sk_...` keys, from the revocation-aware cache (key-cache.ts) or the database. */
   async function authenticateApiKey(token: string): Promise<AuthContext | null> {
     if (!token.startsWith('sk_')) return null;
-    const found = await repo.findActiveKeyByHash(pool, hashSecret(token));
-    if (!found) return null;
-    const nowMs = clock.now().getTime();
-    if (nowMs - (lastTouchMs.get(found.key_id) ?? 0) >= TOUCH_INTERVAL_MS) {
-      lastTouchMs.set(found.key_id, nowMs);
-      await repo.touchApiKey(pool, found.key_id, clock.now());
+    const secretHash = hashSecret(token);
+    let context = keyCache.get(secretHash);
+    if (!context) {
+      const readAtGeneration = keyCache.generation;
+      const found = await repo.findActiveKeyByHash(pool, secretHash);
+      if (!found) return null;
+      context = {
+        tenantId: found.tenant_id,
+        organizationId: found.organization_id,
+        environment: found.environment,
+        principalId: found.key_id,
+        via: 'api_key',
+      };
+      keyCache.set(secretHash, context, readAtGeneration);
     }
-    return {
-      tenantId: found.tenant_id,
-      organizationId: found.organization_id,
-      environment: found.environment,
-      principalId: found.key_id,
-      via: 'api_key',
-    };
+    const nowMs = clock.now().getTime();
+    if (nowMs - (lastTouchMs.get(context.principalId) ?? 0) >= TOUCH_INTERVAL_MS) {
+      lastTouchMs.set(context.principalId, nowMs);
+      await repo.touchApiKey(pool, context.principalId, clock.now());
+    }
+    return context;
   }
 
   return {
@@ -140,6 +151,9 @@ export function createAccountsService(deps: { pool: Pool; clock: Clock }) {
     listApiKeys: (tenantId: string) => repo.listApiKeys(pool, tenantId),
     revokeApiKey,
     authenticateApiKey,
+    /** Starts listening for revocations (until then every request reads the database). */
+    startKeyCache: () => keyCache.start(),
+    stopKeyCache: () => keyCache.close(),
     hasAnyOrganization: async () => (await repo.countOrganizations(pool)) > 0,
   };
 }
