@@ -138,7 +138,7 @@ export async function run(): Promise<void> {
       `bulk HTTP ingestion     ${fmt(bulkRate)} events/s  (${fmt(batches * BATCH)} events, batches of ${BATCH}, 4 clients)`,
       `raw COPY ceiling        ${fmt(copyRate)} rows/s   -> HTTP ingestion = ${((bulkRate / copyRate) * 100).toFixed(0)}% of COPY`,
       `single POST /events     ${fmt(single.requests.average)} req/s, p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms (50 connections, ${single.non2xx} non-2xx, ${single.errors} errors)`,
-      `seed ${fmt(QUERY_EVENTS)} events     ${seedS.toFixed(1)} s; rollup fold ${rollS.toFixed(1)} s; events above the rollup watermark: ${tail.rows[0] ? fmt(Number(tail.rows[0].tail)) : 'no rollups'}`,
+      `seed ${fmt(QUERY_EVENTS)} events     ${seedS.toFixed(1)} s; rollup fold ${rollS.toFixed(1)} s (analyzes the rollups after a large fold); events above the rollup watermark: ${tail.rows[0] ? fmt(Number(tail.rows[0].tail)) : 'no rollups'}`,
       `usage query (1 cust-month, ${fmt(QUERY_EVENTS)} events in tenant)  p50 ${query.latency.p50} ms, p99 ${query.latency.p99} ms, ${fmt(query.requests.average)} req/s (4 connections, ${query.non2xx} non-2xx)`,
       `ingest -> visible in usage  ${visibleMs.toFixed(1)} ms`,
       '',
