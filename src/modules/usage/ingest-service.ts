@@ -16,8 +16,12 @@ export const MAX_BATCH_EVENTS = 10_000;
 /** Positive customer and code look-ups are reused this long (a hot path for single events). */
 const LOOKUP_CACHE_MS = 30_000;
 const ROLLUP_WAKEUP_EVERY_MS = 1_000;
-/** Group commit of single events: statements in flight at once, and events per statement. */
-const SINGLE_MAX_IN_FLIGHT = 4;
+/**
+ * Group commit of single events: statements in flight at once, and events per statement. Fewer
+ * statements in flight make larger groups; measured at 50 connections here: 4 in flight
+ * ~9,400 req/s, 2 ~9,900-10,900 req/s, 1 ~10,400 req/s, with p99 17-19 ms throughout.
+ */
+const SINGLE_MAX_IN_FLIGHT = 2;
 const SINGLE_MAX_GROUP = 1_000;
 
 export interface IngestFailure {
