@@ -75,13 +75,14 @@ export async function run(): Promise<void> {
     })());
     const copyRate = (batches * BATCH) / ((performance.now() - copyStart) / 1000);
 
-    // 3. Single events at 50 connections (unique idempotency key per request).
-    let counter = 0;
-    const single = await autocannon({
-      url: `${address}/api/v1/events`,
-      connections: 50,
-      duration: DURATION_S,
-      requests: [{ method: 'POST', headers: auth, setupRequest: (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ idempotency_key: `single-${++counter}`, code: 'bench', customer_id: customers[counter % customers.length], properties: { bytes: '1', region: 'eu' } }) }) }],
+    // 3. Single events at 50 connections (unique idempotency key per request), from another process.
+    const single = await new Promise<Result>((resolve, reject) => {
+      const spec = { url: `${address}/api/v1/events`, connections: 50, durationS: DURATION_S, headers: auth, customers };
+      const child = spawn(process.execPath, [new URL('./single-events-load.mjs', import.meta.url).pathname, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      child.on('error', reject);
+      child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as Result) : reject(new Error(`load generator exited ${code}`))));
     });
 
     // 4. A tenant with QUERY_EVENTS events over the last 3 months; rollups folded, then queries.
