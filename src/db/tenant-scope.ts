@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { PageRequest } from '../kernel/paging.js';
 import type { Queryable } from './pool.js';
 
 const MENTIONS_TENANT = /\btenant_id\b/;
@@ -26,6 +27,24 @@ export class TenantScope {
   async one<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<R | undefined> {
     const rows = await this.query<R>(text, params);
     return rows[0];
+  }
+
+  /**
+   * One page of `SELECT columns FROM from WHERE where ORDER BY orderBy`, and how many rows match
+   * in all. `where` binds the tenant as $1 and `params` from $2; LIMIT and OFFSET follow them.
+   */
+  async page<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    sql: { columns: string; from: string; where: string; orderBy: string },
+    params: unknown[],
+    page: PageRequest,
+  ): Promise<{ rows: R[]; total: number }> {
+    const limit = params.length + 2;
+    const rows = await this.query<R>(
+      `SELECT ${sql.columns} FROM ${sql.from} WHERE ${sql.where} ORDER BY ${sql.orderBy} LIMIT $${limit} OFFSET $${limit + 1}`,
+      [...params, page.perPage, page.page * page.perPage],
+    );
+    const count = await this.one<{ n: bigint }>(`SELECT count(*) AS n FROM ${sql.from} WHERE ${sql.where}`, params);
+    return { rows, total: Number(count?.n ?? 0n) };
   }
 }
 

@@ -55,12 +55,7 @@ export async function listFamilies(
 ): Promise<{ rows: ProductFamilyRow[]; total: number }> {
   const where = `tenant_id = $1 AND ($2::text IS NULL OR name ILIKE '%' || $2 || '%')`;
   const params = [filter.search ?? null];
-  const rows = await scoped(db, tenantId).query<ProductFamilyRow>(
-    `SELECT ${FAMILY_COLUMNS} FROM product_families WHERE ${where} ORDER BY ${orderSql(order)} LIMIT $3 OFFSET $4`,
-    [...params, page.perPage, page.page * page.perPage],
-  );
-  const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM product_families WHERE ${where}`, params);
-  return { rows, total: Number(count?.n ?? 0n) };
+  return scoped(db, tenantId).page<ProductFamilyRow>({ columns: FAMILY_COLUMNS, from: 'product_families', where, orderBy: `${orderSql(order)}` }, params, page);
 }
 
 export async function insertProduct(db: Queryable, tenantId: string, row: ProductRow): Promise<void> {
@@ -88,12 +83,7 @@ export async function listProducts(
   const where = `tenant_id = $1 AND ($2::text IS NULL OR product_family_id = $2)
     AND ($3::text IS NULL OR name ILIKE '%' || $3 || '%') AND ($4::boolean OR archived_at IS NULL)`;
   const params = [filter.productFamilyId ?? null, filter.search ?? null, filter.includeArchived ?? false];
-  const rows = await scoped(db, tenantId).query<ProductRow>(
-    `SELECT ${PRODUCT_COLUMNS} FROM products WHERE ${where} ORDER BY ${orderSql(order)} LIMIT $5 OFFSET $6`,
-    [...params, page.perPage, page.page * page.perPage],
-  );
-  const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM products WHERE ${where}`, params);
-  return { rows, total: Number(count?.n ?? 0n) };
+  return scoped(db, tenantId).page<ProductRow>({ columns: PRODUCT_COLUMNS, from: 'products', where, orderBy: `${orderSql(order)}` }, params, page);
 }
 
 export async function updateProduct(

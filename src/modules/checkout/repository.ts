@@ -83,12 +83,7 @@ export async function listSessions(
 ): Promise<{ rows: SessionRow[]; total: number }> {
   const where = `tenant_id = $1 AND ($2::text IS NULL OR customer_id = $2) AND ($3::text IS NULL OR status = $3)`;
   const params = [filter.customerId ?? null, filter.status ?? null];
-  const rows = await scoped(db, tenantId).query<SessionRow>(
-    `SELECT ${COLUMNS} FROM checkout_sessions WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
-    [...params, page.perPage, page.page * page.perPage],
-  );
-  const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM checkout_sessions WHERE ${where}`, params);
-  return { rows, total: Number(count?.n ?? 0n) };
+  return scoped(db, tenantId).page<SessionRow>({ columns: COLUMNS, from: 'checkout_sessions', where, orderBy: `created_at DESC, id DESC` }, params, page);
 }
 
 /** Marks the tenant's open sessions whose deadline passed as EXPIRED; returns their ids. */

@@ -101,12 +101,12 @@ export async function listCoupons(
   const params = [filter.at, filter.search ?? null];
   const direction = order.direction === 'desc' ? 'DESC' : 'ASC';
   const nulls = order.column === 'expires_at' ? ' NULLS LAST' : '';
-  const rows = await scoped(db, tenantId).query<DbRow>(
-    `SELECT ${COLUMNS} FROM coupons WHERE ${where} ORDER BY ${order.column} ${direction}${nulls}, id ${direction} LIMIT $4 OFFSET $5`,
-    [...params, page.perPage, page.page * page.perPage],
+  const { rows, total } = await scoped(db, tenantId).page<DbRow>(
+    { columns: COLUMNS, from: 'coupons', where, orderBy: `${order.column} ${direction}${nulls}, id ${direction}` },
+    params,
+    page,
   );
-  const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM coupons WHERE ${where}`, params);
-  return { rows: rows.map(fromDb), total: Number(count?.n ?? 0n) };
+  return { rows: rows.map(fromDb), total };
 }
 
 export async function updateCoupon(db: Queryable, tenantId: string, row: CouponRow): Promise<void> {

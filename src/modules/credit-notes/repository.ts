@@ -121,10 +121,5 @@ export async function listCreditNotes(
     AND ($4::text[] IS NULL OR status = ANY($4))`;
   const params = [filter.invoiceId ?? null, filter.customerId ?? null, filter.statuses?.length ? filter.statuses : null];
   const dir = direction === 'desc' ? 'DESC' : 'ASC';
-  const rows = await scoped(db, tenantId).query<CreditNoteRow>(
-    `SELECT ${COLUMNS} FROM credit_notes WHERE ${where} ORDER BY created_at ${dir}, id ${dir} LIMIT $5 OFFSET $6`,
-    [...params, page.perPage, page.page * page.perPage],
-  );
-  const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM credit_notes WHERE ${where}`, params);
-  return { rows, total: Number(count?.n ?? 0n) };
+  return scoped(db, tenantId).page<CreditNoteRow>({ columns: COLUMNS, from: 'credit_notes', where, orderBy: `created_at ${dir}, id ${dir}` }, params, page);
 }

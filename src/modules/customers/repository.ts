@@ -119,13 +119,7 @@ export async function listCustomers(
     AND (archived_at IS NOT NULL) = $3`;
   const params = [filter.search ?? null, filter.archived ?? false];
   const direction = order.direction === 'desc' ? 'DESC' : 'ASC';
-  const rows = await scoped(db, tenantId).query<CustomerRow>(
-    `SELECT ${COLUMNS} FROM customers WHERE ${where}
-     ORDER BY ${ORDER_COLUMN[order.column]} ${direction} NULLS LAST, id ${direction} LIMIT $4 OFFSET $5`,
-    [...params, page.perPage, page.page * page.perPage],
-  );
-  const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM customers WHERE ${where}`, params);
-  return { rows, total: Number(count?.n ?? 0n) };
+  return scoped(db, tenantId).page<CustomerRow>({ columns: COLUMNS, from: 'customers', where, orderBy: `${ORDER_COLUMN[order.column]} ${direction} NULLS LAST, id ${direction}` }, params, page);
 }
 
 /**

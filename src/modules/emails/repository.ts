@@ -53,12 +53,7 @@ export async function listEmails(
   const where = `tenant_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR kind = $3)
     AND ($4::text IS NULL OR customer_id = $4) AND ($5::text IS NULL OR object_id = $5)`;
   const params = [filter.status ?? null, filter.kind ?? null, filter.customerId ?? null, filter.objectId ?? null];
-  const rows = await scoped(db, tenantId).query<EmailRow>(
-    `SELECT ${COLUMNS} FROM email_messages WHERE ${where} ORDER BY created_at ${direction}, id ${direction} LIMIT $6 OFFSET $7`,
-    [...params, page.perPage, page.page * page.perPage],
-  );
-  const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM email_messages WHERE ${where}`, params);
-  return { rows, total: Number(count?.n ?? 0n) };
+  return scoped(db, tenantId).page<EmailRow>({ columns: COLUMNS, from: 'email_messages', where, orderBy: `created_at ${direction}, id ${direction}` }, params, page);
 }
 
 export async function updateEmail(

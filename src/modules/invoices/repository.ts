@@ -293,13 +293,7 @@ export async function listInvoices(
     AND ($3::text IS NULL OR subscription_id = $3) AND ($4::text[] IS NULL OR status = ANY($4))`;
   const params = [filter.customerId ?? null, filter.subscriptionId ?? null, filter.statuses?.length ? filter.statuses : null];
   const direction = order.direction === 'desc' ? 'DESC' : 'ASC';
-  const rows = await scoped(db, tenantId).query<InvoiceRow>(
-    `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE ${where}
-     ORDER BY ${ORDER_SQL[order.column]} ${direction} NULLS LAST, id ${direction} LIMIT $5 OFFSET $6`,
-    [...params, page.perPage, page.page * page.perPage],
-  );
-  const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM invoices WHERE ${where}`, params);
-  return { rows, total: Number(count?.n ?? 0n) };
+  return scoped(db, tenantId).page<InvoiceRow>({ columns: INVOICE_COLUMNS, from: 'invoices', where, orderBy: `${ORDER_SQL[order.column]} ${direction} NULLS LAST, id ${direction}` }, params, page);
 }
 
 /** Drafts whose grace period is over, oldest first; SKIP LOCKED lets several workers share them. */

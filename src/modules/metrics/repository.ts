@@ -74,12 +74,7 @@ export async function listMetrics(
     AND ($3::text IS NULL OR name ILIKE '%' || $3 || '%' OR code ILIKE '%' || $3 || '%')`;
   const params = [filter.productFamilyId ?? null, filter.search ?? null];
   const direction = order.direction === 'desc' ? 'DESC' : 'ASC';
-  const rows = await scoped(db, tenantId).query<MetricRow>(
-    `SELECT ${COLUMNS} FROM billable_metrics WHERE ${where} ORDER BY ${order.column} ${direction}, id ${direction} LIMIT $4 OFFSET $5`,
-    [...params, page.perPage, page.page * page.perPage],
-  );
-  const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM billable_metrics WHERE ${where}`, params);
-  return { rows, total: Number(count?.n ?? 0n) };
+  return scoped(db, tenantId).page<MetricRow>({ columns: COLUMNS, from: 'billable_metrics', where, orderBy: `${order.column} ${direction}, id ${direction}` }, params, page);
 }
 
 export async function updateMetric(db: Queryable, tenantId: string, row: MetricRow): Promise<void> {

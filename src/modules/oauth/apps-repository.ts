@@ -27,13 +27,11 @@ export async function insertApp(db: Queryable, row: OAuthAppRow & { secret_hash:
 }
 
 export async function listApps(db: Queryable, tenantId: string, page: PageRequest): Promise<{ rows: OAuthAppRow[]; total: number }> {
-  const t = scoped(db, tenantId);
-  const rows = await t.query<OAuthAppRow>(
-    `SELECT ${COLUMNS} FROM oauth_apps WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-    [page.perPage, page.page * page.perPage],
+  return scoped(db, tenantId).page<OAuthAppRow>(
+    { columns: COLUMNS, from: 'oauth_apps', where: 'tenant_id = $1 AND deleted_at IS NULL', orderBy: 'created_at DESC, id DESC' },
+    [],
+    page,
   );
-  const count = await t.one<{ n: bigint }>(`SELECT count(*) AS n FROM oauth_apps WHERE tenant_id = $1 AND deleted_at IS NULL`);
-  return { rows, total: Number(count?.n ?? 0n) };
 }
 
 export async function findApp(db: Queryable, tenantId: string, appId: string): Promise<OAuthAppRow | undefined> {

@@ -66,14 +66,12 @@ export async function listAccounts(
   filter: { type?: AccountType; status?: AccountStatus },
   page: PageRequest,
 ): Promise<{ rows: ConnectedAccountRow[]; total: number }> {
-  const t = scoped(db, tenantId);
   const where = `tenant_id = $1 AND ($2::text IS NULL OR type = $2) AND ($3::text IS NULL OR status = $3)`;
-  const rows = await t.query<ConnectedAccountRow>(
-    `SELECT ${COLUMNS} FROM connected_accounts WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
-    [filter.type ?? null, filter.status ?? null, page.perPage, page.page * page.perPage],
+  return scoped(db, tenantId).page<ConnectedAccountRow>(
+    { columns: COLUMNS, from: 'connected_accounts', where, orderBy: 'created_at DESC, id DESC' },
+    [filter.type ?? null, filter.status ?? null],
+    page,
   );
-  const count = await t.one<{ n: bigint }>(`SELECT count(*) AS n FROM connected_accounts WHERE ${where}`, [filter.type ?? null, filter.status ?? null]);
-  return { rows, total: Number(count?.n ?? 0n) };
 }
 
 export async function findLiveStandardAccount(db: Queryable, tenantId: string, appId: string, organizationId: string): Promise<ConnectedAccountRow | undefined> {

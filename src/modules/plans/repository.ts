@@ -111,12 +111,7 @@ export async function listPlans(
     AND ($4::text[] IS NULL OR status = ANY($4)) AND ($5::text[] IS NULL OR plan_type = ANY($5))`;
   const params = [filter.productFamilyId ?? null, filter.search ?? null, filter.statuses?.length ? filter.statuses : null, filter.planTypes?.length ? filter.planTypes : null];
   const direction = order.direction === 'desc' ? 'DESC' : 'ASC';
-  const rows = await scoped(db, tenantId).query<PlanRow>(
-    `SELECT ${PLAN_COLUMNS} FROM plans WHERE ${where} ORDER BY ${order.column} ${direction}, id ${direction} LIMIT $6 OFFSET $7`,
-    [...params, page.perPage, page.page * page.perPage],
-  );
-  const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM plans WHERE ${where}`, params);
-  return { rows, total: Number(count?.n ?? 0n) };
+  return scoped(db, tenantId).page<PlanRow>({ columns: PLAN_COLUMNS, from: 'plans', where, orderBy: `${order.column} ${direction}, id ${direction}` }, params, page);
 }
 
 export async function insertVersion(db: Queryable, tenantId: string, row: VersionRow): Promise<void> {
@@ -162,12 +157,11 @@ export async function maxVersionNumber(db: Queryable, tenantId: string, planId: 
 }
 
 export async function listVersions(db: Queryable, tenantId: string, planId: string, page: PageRequest): Promise<{ rows: VersionRow[]; total: number }> {
-  const rows = await scoped(db, tenantId).query<VersionRow>(
-    `SELECT ${VERSION_COLUMNS} FROM plan_versions WHERE tenant_id = $1 AND plan_id = $2 ORDER BY version DESC LIMIT $3 OFFSET $4`,
-    [planId, page.perPage, page.page * page.perPage],
+  return scoped(db, tenantId).page<VersionRow>(
+    { columns: VERSION_COLUMNS, from: 'plan_versions', where: 'tenant_id = $1 AND plan_id = $2', orderBy: 'version DESC' },
+    [planId],
+    page,
   );
-  const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM plan_versions WHERE tenant_id = $1 AND plan_id = $2`, [planId]);
-  return { rows, total: Number(count?.n ?? 0n) };
 }
 
 export async function insertComponents(db: Queryable, tenantId: string, rows: ComponentRow[]): Promise<void> {

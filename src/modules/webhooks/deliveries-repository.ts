@@ -71,12 +71,7 @@ export async function listDeliveries(
 ): Promise<{ rows: DeliveryRow[]; total: number }> {
   const where = `tenant_id = $1 AND endpoint_id = $2 AND ($3::text IS NULL OR status = $3) AND ($4::text IS NULL OR event_id = $4)`;
   const params = [endpointId, filter.status ?? null, filter.eventId ?? null];
-  const rows = await scoped(db, tenantId).query<DeliveryRow>(
-    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE ${where} ORDER BY created_at ${direction}, id ${direction} LIMIT $5 OFFSET $6`,
-    [...params, page.perPage, page.page * page.perPage],
-  );
-  const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE ${where}`, params);
-  return { rows, total: Number(count?.n ?? 0n) };
+  return scoped(db, tenantId).page<DeliveryRow>({ columns: DELIVERY_COLUMNS, from: 'webhook_deliveries', where, orderBy: `created_at ${direction}, id ${direction}` }, params, page);
 }
 
 export async function attemptsOf(db: Queryable, tenantId: string, deliveryIds: string[]): Promise<AttemptRow[]> {

@@ -42,6 +42,31 @@ export function eventEnvelope(eventId: string, eventType: string, createdAt: Dat
 }
 
 /** Wakes the delivery worker now, in the caller's transaction. */
+/** A new delivery of an event to one endpoint, due now (events from the outbox, redeliveries, tests). */
+export function pendingDelivery(
+  clock: Clock,
+  endpointId: string,
+  source: Pick<DeliveryRow, 'event_id' | 'event_type' | 'object_id' | 'event_seq' | 'payload'>,
+  trigger: DeliveryRow['trigger'],
+): DeliveryRow {
+  return {
+    id: newId('webhookDelivery', clock.now().getTime()),
+    endpoint_id: endpointId,
+    event_id: source.event_id,
+    event_type: source.event_type,
+    object_id: source.object_id,
+    event_seq: source.event_seq,
+    payload: source.payload,
+    trigger,
+    status: 'PENDING',
+    attempt_count: 0,
+    next_attempt_at: clock.now(),
+    last_attempt_at: null,
+    last_status_code: null,
+    created_at: clock.now(),
+  };
+}
+
 export async function kickDeliveries(tx: Tx): Promise<void> {
   await enqueueJob(tx, DELIVER_DUE_TASK, {}, { jobKey: DELIVER_DUE_JOB_KEY });
 }
@@ -56,22 +81,13 @@ export function createDeliveryService(deps: DeliveryDeps) {
       const targets = await endpoints.endpointsFor(tx, event.tenant_id, event.event_type);
       let created = 0;
       for (const target of targets) {
-        const row: DeliveryRow = {
-          id: newId('webhookDelivery', clock.now().getTime()),
-          endpoint_id: target.id,
+        const row = pendingDelivery(clock, target.id, {
           event_id: event.id,
           event_type: event.event_type,
           object_id: event.object_id,
           event_seq: event.seq,
-          trigger: 'EVENT',
           payload: eventEnvelope(event.id, event.event_type, event.created_at, event.payload),
-          status: 'PENDING',
-          attempt_count: 0,
-          next_attempt_at: clock.now(),
-          last_attempt_at: null,
-          last_status_code: null,
-          created_at: clock.now(),
-        };
+        }, 'EVENT');
         if (await deliveries.insertDelivery(tx, event.tenant_id, row)) created += 1;
       }
       if (created > 0) await kickDeliveries(tx);

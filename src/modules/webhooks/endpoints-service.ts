@@ -11,7 +11,7 @@ import * as deliveriesRepo from './deliveries-repository.js';
 import type { AttemptRow, DeliveryRow, DeliveryStatus } from './deliveries-repository.js';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from './event-types.js';
 import { newSigningSecret } from './signing.js';
-import { eventEnvelope, kickDeliveries } from './delivery-service.js';
+import { eventEnvelope, kickDeliveries, pendingDelivery } from './delivery-service.js';
 
 export type Environment = 'production' | 'sandbox';
 
@@ -150,22 +150,8 @@ export function createEndpointsService(deps: { pool: Pool; clock: Clock; allowPr
   }
 
   function manualDelivery(endpointId: string, source: Pick<DeliveryRow, 'event_id' | 'event_type' | 'object_id' | 'payload'>, trigger: 'REDELIVERY' | 'TEST'): DeliveryRow {
-    return {
-      id: newId('webhookDelivery', clock.now().getTime()),
-      endpoint_id: endpointId,
-      event_id: source.event_id,
-      event_type: source.event_type,
-      object_id: source.object_id,
-      payload: source.payload,
-      event_seq: null,
-      trigger,
-      status: 'PENDING',
-      attempt_count: 0,
-      next_attempt_at: clock.now(),
-      last_attempt_at: null,
-      last_status_code: null,
-      created_at: clock.now(),
-    };
+    const { event_id, event_type, object_id, payload } = source;
+    return pendingDelivery(clock, endpointId, { event_id, event_type, object_id, payload, event_seq: null }, trigger);
   }
 
   /**

@@ -36,12 +36,11 @@ export async function findEndpoint(db: Queryable, tenantId: string, endpointId: 
 }
 
 export async function listEndpoints(db: Queryable, tenantId: string, page: PageRequest, direction: 'ASC' | 'DESC'): Promise<{ rows: EndpointRow[]; total: number }> {
-  const rows = await scoped(db, tenantId).query<EndpointRow>(
-    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE tenant_id = $1 ORDER BY created_at ${direction}, id ${direction} LIMIT $2 OFFSET $3`,
-    [page.perPage, page.page * page.perPage],
+  return scoped(db, tenantId).page<EndpointRow>(
+    { columns: ENDPOINT_COLUMNS, from: 'webhook_endpoints', where: 'tenant_id = $1', orderBy: `created_at ${direction}, id ${direction}` },
+    [],
+    page,
   );
-  const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM webhook_endpoints WHERE tenant_id = $1`);
-  return { rows, total: Number(count?.n ?? 0n) };
 }
 
 export async function updateEndpoint(
