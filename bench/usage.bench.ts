@@ -36,6 +36,17 @@ function copyIn(url: string, table: string, columns: string, rows: Iterable<stri
   });
 }
 
+/** Runs bench/load.mjs with this spec in its own process and returns the figures it prints. */
+function load<T>(spec: Record<string, unknown>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const child = spawn(process.execPath, [new URL('./load.mjs', import.meta.url).pathname, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`load generator exited ${code}`))));
+  });
+}
+
 export async function run(): Promise<void> {
   const db = await openBenchDatabase('usage');
   const { pool, url } = db;
@@ -53,37 +64,20 @@ export async function run(): Promise<void> {
     const customers: string[] = [];
     for (let i = 0; i < CUSTOMERS; i++) customers.push((await inject('POST', '/api/v1/customers', { name: `C${i}`, currency: 'EUR', alias: `bench-${i}` })).id);
 
-    // 1. Bulk ingestion through HTTP (4 concurrent clients posting BATCH-event batches).
+    // 1. Bulk ingestion through HTTP (4 concurrent clients posting BATCH-event batches), from another process.
     const now = new Date().toISOString();
-    const batches = Math.ceil(BULK_EVENTS / BATCH);
-    const body = (b: number) => JSON.stringify({ events: Array.from({ length: BATCH }, (_, i) => ({ event_id: `bulk-${b}-${i}`, code: 'bench', customer_id: customers[(b * BATCH + i) % customers.length], timestamp: now, properties: { bytes: String(i % 1000), region: i % 2 ? 'eu' : 'us' } })) });
-    let next = 0;
-    const bulkStart = performance.now();
-    await Promise.all(Array.from({ length: 4 }, async () => {
-      while (next < batches) {
-        const b = next++;
-        const res = await fetch(`${address}/api/v1/events/ingest`, { method: 'POST', headers: auth, body: body(b) });
-        if (res.status !== 200) throw new Error(`bulk batch ${b}: ${res.status} ${await res.text()}`);
-      }
-    }));
-    const bulkRate = (batches * BATCH) / ((performance.now() - bulkStart) / 1000);
+    const bulk = await load<{ events: number; seconds: number }>({ mode: 'bulk', url: `${address}/api/v1/events/ingest`, headers: auth, customers, total: BULK_EVENTS, batch: BATCH, clients: 4, timestamp: now });
+    const bulkRate = bulk.events / bulk.seconds;
 
     // 2. Ceiling: the same number of rows by a raw COPY into the events table.
     const copyStart = performance.now();
     await copyIn(url, 'usage_events', 'tenant_id, event_id, code, customer_ref, ts, properties, ingested_at', (function* () {
-      for (let i = 0; i < batches * BATCH; i++) yield `${tenant.id},copy-${i},bench,${customers[i % customers.length]},${now},"{""bytes"": ""${i % 1000}"", ""region"": ""eu""}",${now}\n`;
+      for (let i = 0; i < bulk.events; i++) yield `${tenant.id},copy-${i},bench,${customers[i % customers.length]},${now},"{""bytes"": ""${i % 1000}"", ""region"": ""eu""}",${now}\n`;
     })());
-    const copyRate = (batches * BATCH) / ((performance.now() - copyStart) / 1000);
+    const copyRate = bulk.events / ((performance.now() - copyStart) / 1000);
 
     // 3. Single events at 50 connections (unique idempotency key per request), from another process.
-    const single = await new Promise<Result>((resolve, reject) => {
-      const spec = { url: `${address}/api/v1/events`, connections: 50, durationS: DURATION_S, headers: auth, customers };
-      const child = spawn(process.execPath, [new URL('./single-events-load.mjs', import.meta.url).pathname, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
-      let out = '';
-      child.stdout.on('data', (chunk) => (out += chunk));
-      child.on('error', reject);
-      child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as Result) : reject(new Error(`load generator exited ${code}`))));
-    });
+    const single = await load<Result>({ mode: 'single', url: `${address}/api/v1/events`, connections: 50, durationS: DURATION_S, headers: auth, customers });
 
     // 4. A tenant with QUERY_EVENTS events over the last 3 months; rollups folded, then queries.
     const seedStart = performance.now();
@@ -136,7 +130,7 @@ export async function run(): Promise<void> {
     const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
     process.stdout.write([
       `machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} (at the end); server log level ${LOG_LEVEL}`,
-      `bulk HTTP ingestion     ${fmt(bulkRate)} events/s  (${fmt(batches * BATCH)} events, batches of ${BATCH}, 4 clients)`,
+      `bulk HTTP ingestion     ${fmt(bulkRate)} events/s  (${fmt(bulk.events)} events, batches of ${BATCH}, 4 clients)`,
       `raw COPY ceiling        ${fmt(copyRate)} rows/s   -> HTTP ingestion = ${((bulkRate / copyRate) * 100).toFixed(0)}% of COPY`,
       `single POST /events     ${fmt(single.requests.average)} req/s, p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms (50 connections, ${single.non2xx} non-2xx, ${single.errors} errors)`,
       `seed ${fmt(QUERY_EVENTS)} events     ${seedS.toFixed(1)} s; rollup fold ${rollS.toFixed(1)} s (analyzes the rollups after a large fold); events above the rollup watermark: ${tail.rows[0] ? fmt(Number(tail.rows[0].tail)) : 'no rollups'}`,

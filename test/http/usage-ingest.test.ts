@@ -38,6 +38,30 @@ describe('POST /api/v1/events/ingest', () => {
     expect(ledger.rows[0].n).toBe(3);
   });
 
+  it('stores a large batch exactly, with every character a bulk write must escape, and a resent one only adds the new event', async () => {
+    const c = await customer();
+    const odd = 'tab\there\nnew\r\\back "quote" {braces,comma} \u0001 \u2028 NULL é 💶';
+    const events = Array.from({ length: 600 }, (_, i) => ev(`b9-${odd}-${i}`, c.id, { properties: { note: `${odd}${i}`, 'key\twith\\': 'v' } }));
+    const first = await ingest({ events });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toEqual({ ingested: 600, duplicates: 0 });
+    const again = await ingest({ events: [...events, ev(`b9-${odd}-600`, c.id)] });
+    expect(again.json()).toEqual({ ingested: 1, duplicates: 600 });
+    const rows = await harness().db.pool.query<{ event_id: string; properties: Record<string, string>; customer_ref: string }>(
+      `SELECT event_id, properties, customer_ref FROM usage_events WHERE event_id LIKE 'b9-%' ORDER BY event_id`,
+    );
+    expect(rows.rows).toHaveLength(601);
+    const stored = rows.rows.find((r) => r.event_id === `b9-${odd}-17`);
+    expect(stored).toEqual({ event_id: `b9-${odd}-17`, customer_ref: c.id, properties: { note: `${odd}17`, 'key\twith\\': 'v' } });
+  });
+
+  it('refuses text PostgreSQL cannot store (a NUL character) per event, naming the field', async () => {
+    const c = await customer();
+    const res = await ingest({ events: [ev('b10-1', c.id), ev('b10-\u0000', c.id), ev('b10-3', c.id, { properties: { 'a\u0000': 'x' } }), ev('b10-4', c.id, { properties: { a: '\u0000' } })], allow_partial_failures: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ ingested: 1, failures: [{ index: 1, reason: expect.stringContaining('event_id') }, { index: 2, reason: expect.stringContaining('properties') }, { index: 3, reason: expect.stringContaining('properties.a') }] });
+  });
+
   it('reports the same id with a different payload instead of merging it', async () => {
     const c = await customer();
     await ingest({ events: [ev('b2-1', c.id, { properties: { region: 'eu' } })] });

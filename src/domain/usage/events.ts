@@ -26,6 +26,8 @@ export interface CheckedEvent {
   code: string;
   customerRef: string;
   timestamp: Date;
+  /** `timestamp` as RFC 3339 text in UTC with milliseconds (what `toISOString` gives). */
+  timestampText: string;
   /** The timestamp as the client sent it, normalised ('' when it asked for "now"). */
   sentTimestamp: string;
   properties: Record<string, string>;
@@ -37,12 +39,24 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\
 
 /** Parses an RFC 3339 instant to millisecond precision, or undefined. */
 export function parseRfc3339(text: string): Date | undefined {
-  if (!RFC3339.test(text)) return undefined;
+  const match = RFC3339.exec(text);
+  if (!match) return undefined;
   // Date keeps milliseconds: trim longer fractions first so "…00.123456Z" parses everywhere.
-  const trimmed = text.replace(/(\.\d{3})\d+/, '$1');
-  const at = new Date(trimmed);
+  const fraction = match[1];
+  const at = new Date(fraction !== undefined && fraction.length > 4 ? text.replace(fraction, fraction.slice(0, 4)) : text);
   return Number.isNaN(at.getTime()) ? undefined : at;
 }
+
+/**
+ * Whether PostgreSQL can store this text: no NUL character and no unpaired UTF-16 surrogate
+ * (JSON allows both; a text or jsonb column refuses them).
+ */
+function storable(text: string): boolean {
+  return !text.includes('\u0000') && text.isWellFormed();
+}
+
+const NOT_STORABLE_TEXT = 'contains a NUL character or an unpaired surrogate';
+const NOT_STORABLE = (field: string) => `${field} ${NOT_STORABLE_TEXT}`;
 
 function fail(reason: string): CheckResult {
   return { ok: false, reason };
@@ -56,9 +70,13 @@ export function checkEvent(raw: RawEvent, now: Date, allowBackfilling: boolean):
   const { event_id: eventId, code, customer_id: customerRef, timestamp, properties } = raw;
   if (typeof eventId !== 'string' || eventId === '') return fail('event_id is required and must be a non-empty string');
   if (eventId.length > MAX_EVENT_ID_CHARS) return fail(`event_id must be at most ${MAX_EVENT_ID_CHARS} characters`);
+  if (!storable(eventId)) return fail(NOT_STORABLE('event_id'));
   if (typeof code !== 'string' || code === '') return fail('code is required and must be a non-empty string');
-  if (Buffer.byteLength(code, 'utf8') > MAX_CODE_BYTES) return fail(`code must be at most ${MAX_CODE_BYTES} bytes`);
+  // (A UTF-16 unit is at most 3 UTF-8 bytes: short codes need no byte count.)
+  if (code.length * 3 > MAX_CODE_BYTES && Buffer.byteLength(code, 'utf8') > MAX_CODE_BYTES) return fail(`code must be at most ${MAX_CODE_BYTES} bytes`);
+  if (!storable(code)) return fail(NOT_STORABLE('code'));
   if (typeof customerRef !== 'string' || customerRef === '') return fail('customer_id is required and must be a customer id or alias');
+  if (!storable(customerRef)) return fail(NOT_STORABLE('customer_id'));
 
   let at: Date;
   let sentTimestamp = '';
@@ -82,18 +100,23 @@ export function checkEvent(raw: RawEvent, now: Date, allowBackfilling: boolean):
     return fail(`timestamp ${at.toISOString()} is more than 24 hours in the past; set allow_backfilling to ingest it`);
   }
 
-  const props: Record<string, string> = {};
+  let props: Record<string, string> = {};
   if (properties !== undefined && properties !== null) {
     if (typeof properties !== 'object' || Array.isArray(properties)) return fail('properties must be an object of string values');
-    const entries = Object.entries(properties as Record<string, unknown>);
-    if (entries.length > MAX_PROPERTIES) return fail(`properties must have at most ${MAX_PROPERTIES} keys`);
-    for (const [key, value] of entries) {
+    let count = 0;
+    for (const key in properties) {
+      const value = (properties as Record<string, unknown>)[key];
+      if (++count > MAX_PROPERTIES) return fail(`properties must have at most ${MAX_PROPERTIES} keys`);
       if (key === '') return fail('properties must not have an empty key');
+      if (!storable(key)) return fail(`properties has a key that ${NOT_STORABLE_TEXT}`);
       if (typeof value !== 'string') return fail(`properties.${key} must be a string (send numbers as "123")`);
-      props[key] = value;
+      if (!storable(value)) return fail(NOT_STORABLE(`properties.${key}`));
     }
+    // Checked above to be a flat object of strings: kept as is rather than copied (a large batch
+    // holds thousands of them). A plain object from JSON has no inherited enumerable keys.
+    props = properties as Record<string, string>;
   }
-  return { ok: true, event: { eventId, code, customerRef, timestamp: at, sentTimestamp, properties: props } };
+  return { ok: true, event: { eventId, code, customerRef, timestamp: at, timestampText: sentTimestamp || at.toISOString(), sentTimestamp, properties: props } };
 }
 
 /**
@@ -101,6 +124,13 @@ export function checkEvent(raw: RawEvent, now: Date, allowBackfilling: boolean):
  * the same id is a conflict. The customer is its resolved reference, so id and alias agree.
  */
 export function canonicalPayload(event: CheckedEvent, resolvedCustomerRef: string): string {
+  // The JSON text of [code, customer, sent timestamp, [[key, value], ...] with keys sorted], built
+  // by concatenation: the same text as JSON.stringify of those arrays, without allocating them.
   const keys = Object.keys(event.properties).sort();
-  return JSON.stringify([event.code, resolvedCustomerRef, event.sentTimestamp, keys.map((k) => [k, event.properties[k]])]);
+  let pairs = '';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    pairs += `${i === 0 ? '' : ','}[${JSON.stringify(key)},${JSON.stringify(event.properties[key])}]`;
+  }
+  return `[${JSON.stringify(event.code)},${JSON.stringify(resolvedCustomerRef)},${JSON.stringify(event.sentTimestamp)},[${pairs}]]`;
 }

@@ -71,7 +71,7 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
   const { pool, clock, metrics } = deps;
   const customerRefs = cache<string>();
   const knownCodes = cache<true>();
-  const knownMonths = new Set<string>();
+  const knownMonths = new Set<number>(); // year * 12 + month (UTC)
   const lastWakeup = new Map<string, number>();
 
   /** The stored reference of a customer id or alias, or undefined when no customer has it. */
@@ -94,7 +94,7 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
 
   async function ensurePartitions(events: readonly { timestamp: Date }[]): Promise<void> {
     for (const event of events) {
-      const month = event.timestamp.toISOString().slice(0, 7);
+      const month = event.timestamp.getUTCFullYear() * 12 + event.timestamp.getUTCMonth();
       if (knownMonths.has(month)) continue;
       await ensurePartition(pool, event.timestamp);
       knownMonths.add(month);
@@ -155,7 +155,8 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
       }
       // One-shot hash: no Hash object per event (a measurable share of a 10,000-event batch).
       const payloadHash = hash('sha256', canonicalPayload(event, customerRef), 'buffer');
-      const candidate: Candidate = { index, event, row: { ...event, customerRef, payloadHash } };
+      const row: EventRow = { eventId: event.eventId, code: event.code, customerRef, timestamp: event.timestamp, timestampText: event.timestampText, properties: event.properties, payloadHash };
+      const candidate: Candidate = { index, event, row };
       const earlier = inBatch.get(event.eventId);
       if (earlier) {
         if (earlier.row.payloadHash.equals(payloadHash)) duplicates += 1;
@@ -173,13 +174,8 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
    * Writes rows with distinct ids in one statement (atomic on its own) and tells, for each id,
    * whether it was stored, a duplicate (same payload already stored) or a conflict.
    */
-  async function writeRows(db: Queryable, tenantId: string, rows: readonly EventRow[], now: Date, fastPathFirst: boolean): Promise<Map<string, SingleOutcome>> {
+  async function writeRows(db: Queryable, tenantId: string, rows: readonly EventRow[], now: Date): Promise<Map<string, SingleOutcome>> {
     const outcomes = new Map<string, SingleOutcome>();
-    // (Not inside a transaction: its failed statement would abort the transaction.)
-    if (fastPathFirst && (await insertAllNewEvents(db, tenantId, rows, now))) {
-      for (const row of rows) outcomes.set(row.eventId, { kind: 'stored' });
-      return outcomes;
-    }
     const stored = await insertEvents(db, tenantId, rows, now);
     const seen = rows.filter((r) => !stored.has(r.eventId));
     const hashes = seen.length > 0 ? await findPayloadHashes(db, tenantId, seen.map((r) => r.eventId)) : new Map<string, Buffer>();
@@ -194,7 +190,13 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
   const singles = createGroupCommitter(
     async (tenantId, rows) => {
       await ensurePartitions(rows);
-      const outcomes = await writeRows(pool, tenantId, rows, clock.now(), true);
+      const now = clock.now();
+      // Usual case first (no id seen before), outside a transaction: a failed statement would abort it.
+      if (await insertAllNewEvents(pool, tenantId, rows, now)) {
+        await wakeRollups(tenantId);
+        return new Map(rows.map((row) => [row.eventId, { kind: 'stored' }]));
+      }
+      const outcomes = await writeRows(pool, tenantId, rows, now);
       if ([...outcomes.values()].some((o) => o.kind === 'stored')) await wakeRollups(tenantId);
       return outcomes;
     },
@@ -236,13 +238,13 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     let outcome: { stored: number; conflicts: IngestFailure[] };
     if (options.allowPartialFailures) {
       // One statement is atomic on its own; conflicting ids were simply not inserted.
-      outcome = resolve(await writeRows(pool, tenantId, rows, now, false));
+      outcome = resolve(await writeRows(pool, tenantId, rows, now));
     } else {
       // Some ids were seen: a conflict among them refuses the batch, so write in a transaction.
       const refused = new Error('refused');
       try {
         outcome = await withTx(pool, async (tx) => {
-          const result = resolve(await writeRows(tx, tenantId, rows, now, false));
+          const result = resolve(await writeRows(tx, tenantId, rows, now));
           if (result.conflicts.length > 0) throw Object.assign(refused, { result });
           return result;
         });

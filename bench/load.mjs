@@ -1,0 +1,63 @@
+// Load generators for usage.bench.ts. They run as their own process so the load and the server
+// under test do not share one event loop (the figures would measure both).
+// Input: a JSON spec in argv[2]; output: one JSON line with the figures.
+//   {mode: 'bulk', url, headers, customers, total, batch, clients, timestamp}: posts batches of
+//     `batch` events, `clients` at a time; the bodies are built before the clock starts.
+//   {mode: 'single', url, headers, customers, connections, durationS}: autocannon, one event per
+//     request with a unique idempotency key.
+import process from 'node:process';
+import { performance } from 'node:perf_hooks';
+/* global fetch */
+import autocannon from 'autocannon';
+
+const spec = JSON.parse(process.argv[2]);
+
+async function bulk({ url, headers, customers, total, batch, clients, timestamp }) {
+  const bodies = [];
+  for (let b = 0; b * batch < total; b++) {
+    const events = Array.from({ length: batch }, (_, i) => ({
+      event_id: `bulk-${b}-${i}`,
+      code: 'bench',
+      customer_id: customers[(b * batch + i) % customers.length],
+      timestamp,
+      properties: { bytes: String(i % 1000), region: i % 2 ? 'eu' : 'us' },
+    }));
+    bodies.push(JSON.stringify({ events }));
+  }
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < bodies.length) {
+        const b = next++;
+        const res = await fetch(url, { method: 'POST', headers, body: bodies[b] });
+        if (res.status !== 200) throw new Error(`bulk batch ${b}: ${res.status} ${await res.text()}`);
+        await res.arrayBuffer();
+      }
+    }),
+  );
+  return { events: bodies.length * batch, seconds: (performance.now() - start) / 1000 };
+}
+
+async function single({ url, headers, customers, connections, durationS }) {
+  let counter = 0;
+  const result = await autocannon({
+    url,
+    connections,
+    duration: durationS,
+    requests: [
+      {
+        method: 'POST',
+        headers,
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ idempotency_key: `single-${++counter}`, code: 'bench', customer_id: customers[counter % customers.length], properties: { bytes: '1', region: 'eu' } }),
+        }),
+      },
+    ],
+  });
+  return { requests: { average: result.requests.average }, latency: { p50: result.latency.p50, p99: result.latency.p99 }, non2xx: result.non2xx, errors: result.errors };
+}
+
+const result = spec.mode === 'bulk' ? await bulk(spec) : await single(spec);
+process.stdout.write(`${JSON.stringify(result)}\n`);
