@@ -5,6 +5,7 @@
 //     `batch` events, `clients` at a time; the bodies are built before the clock starts.
 //   {mode: 'single', url, headers, customers, connections, durationS}: autocannon, one event per
 //     request with a unique idempotency key.
+import { Buffer } from 'node:buffer';
 import process from 'node:process';
 import { performance } from 'node:perf_hooks';
 /* global fetch */
@@ -22,21 +23,24 @@ async function bulk({ url, headers, customers, total, batch, clients, timestamp 
       timestamp,
       properties: { bytes: String(i % 1000), region: i % 2 ? 'eu' : 'us' },
     }));
-    bodies.push(JSON.stringify({ events }));
+    bodies.push(Buffer.from(JSON.stringify({ events })));
   }
   let next = 0;
   const start = performance.now();
+  const cpuBefore = process.cpuUsage();
   await Promise.all(
     Array.from({ length: clients }, async () => {
       while (next < bodies.length) {
         const b = next++;
-        const res = await fetch(url, { method: 'POST', headers, body: bodies[b] });
+        const res = await fetch(Array.isArray(url) ? url[b % url.length] : url, { method: 'POST', headers, body: bodies[b] });
         if (res.status !== 200) throw new Error(`bulk batch ${b}: ${res.status} ${await res.text()}`);
         await res.arrayBuffer();
       }
     }),
   );
-  return { events: bodies.length * batch, seconds: (performance.now() - start) / 1000 };
+  const seconds = (performance.now() - start) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { events: bodies.length * batch, seconds, loadCores: (cpu.user + cpu.system) / 1e6 / seconds };
 }
 
 async function single({ url, headers, customers, connections, durationS }) {

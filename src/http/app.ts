@@ -1,6 +1,7 @@
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
   type RawServerDefault,
@@ -14,6 +15,7 @@ import { registerRateLimit, type RateLimitConfig } from './rate-limit.js';
 import { registerIdempotency } from './idempotency.js';
 import { registerObservability, requestIdFrom } from './observability.js';
 import { registerOpenApi } from './openapi.js';
+import { registerTextGuard } from './text-guard.js';
 import { validatorCompiler } from './validation.js';
 
 /** The app with TypeBox inference: route handlers see typed `body`, `query` and `params`. */
@@ -41,6 +43,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
     ajv: { customOptions: { coerceTypes: false } },
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors raised before routing (a URL that does not decode) get the contract's body too.
+    frameworkErrors: (error, request, reply) => {
+      void (reply as FastifyReply).status(400).type('application/json').send({ code: 'BAD_REQUEST', message: error.message });
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   // The API speaks JSON (and forms for OAuth); a text/plain body is a wrong content type, not a string.
@@ -51,6 +57,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   registerErrorHandling(app);
+  registerTextGuard(app);
   await registerOpenApi(app);
   registerObservability(app, async () => {
     await options.pool.query('SELECT 1');

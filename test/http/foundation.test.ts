@@ -123,6 +123,27 @@ describe('bad input answers the contract error shape', () => {
     const rows = await h.db.pool.query(`SELECT count(*)::int AS n FROM products WHERE tenant_id = $1`, [h.tenant.id]);
     expect(rows.rows[0].n).toBe(0);
   });
+
+  it('text the database cannot hold (NUL, unpaired surrogate) in a body, path or query is a 400 naming the field', async () => {
+    const h = harness();
+    const nul = await h.request('POST', '/api/v1/customers', { body: { name: 'a\u0000b', currency: 'EUR' } });
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json()).toEqual({ code: 'BAD_REQUEST', message: 'name contains a NUL character or an unpaired surrogate' });
+    const surrogate = await h.request('POST', '/api/v1/customers', { body: { name: 'ok', currency: 'EUR', metadata: { note: 'x\ud800' } } });
+    expect(surrogate.json()).toEqual({ code: 'BAD_REQUEST', message: 'metadata.note contains a NUL character or an unpaired surrogate' });
+    const pair = await h.request('POST', '/api/v1/product_families', { body: { name: 'euro 💶' } });
+    expect(pair.statusCode).toBe(201);
+    const path = await h.request('GET', '/api/v1/customers/%00');
+    expect(path.statusCode).toBe(400);
+    expect(path.json().message).toMatch(/contains a NUL character/);
+    const query = await h.request('GET', '/api/v1/customers?search=%00');
+    expect(query.statusCode).toBe(400);
+    const undecodable = await h.request('GET', '/api/v1/customers/%ED%A0%80');
+    expect(undecodable.statusCode).toBe(400);
+    expect(undecodable.json()).toEqual({ code: 'BAD_REQUEST', message: expect.any(String) });
+    const rows = await h.db.pool.query(`SELECT count(*)::int AS n FROM customers WHERE tenant_id = $1`, [h.tenant.id]);
+    expect(rows.rows[0].n).toBe(0);
+  });
 });
 
 describe('Idempotency-Key', () => {

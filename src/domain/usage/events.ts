@@ -1,6 +1,7 @@
 // Checks on one incoming usage event that need nothing but the event and the time: field
 // shapes, the timestamp window and the canonical payload used to tell a retry from a new event.
 import { MS_PER_DAY, MS_PER_HOUR } from '../../kernel/clock.js';
+import { isStorableText, NOT_STORABLE } from '../../kernel/text.js';
 
 /** Past events older than this are refused unless the batch allows backfilling. */
 export const BACKFILL_WINDOW_MS = MS_PER_DAY;
@@ -47,16 +48,7 @@ export function parseRfc3339(text: string): Date | undefined {
   return Number.isNaN(at.getTime()) ? undefined : at;
 }
 
-/**
- * Whether PostgreSQL can store this text: no NUL character and no unpaired UTF-16 surrogate
- * (JSON allows both; a text or jsonb column refuses them).
- */
-function storable(text: string): boolean {
-  return !text.includes('\u0000') && text.isWellFormed();
-}
-
-const NOT_STORABLE_TEXT = 'contains a NUL character or an unpaired surrogate';
-const NOT_STORABLE = (field: string) => `${field} ${NOT_STORABLE_TEXT}`;
+const notStorable = (field: string) => `${field} ${NOT_STORABLE}`;
 
 function fail(reason: string): CheckResult {
   return { ok: false, reason };
@@ -70,13 +62,13 @@ export function checkEvent(raw: RawEvent, now: Date, allowBackfilling: boolean):
   const { event_id: eventId, code, customer_id: customerRef, timestamp, properties } = raw;
   if (typeof eventId !== 'string' || eventId === '') return fail('event_id is required and must be a non-empty string');
   if (eventId.length > MAX_EVENT_ID_CHARS) return fail(`event_id must be at most ${MAX_EVENT_ID_CHARS} characters`);
-  if (!storable(eventId)) return fail(NOT_STORABLE('event_id'));
+  if (!isStorableText(eventId)) return fail(notStorable('event_id'));
   if (typeof code !== 'string' || code === '') return fail('code is required and must be a non-empty string');
   // (A UTF-16 unit is at most 3 UTF-8 bytes: short codes need no byte count.)
   if (code.length * 3 > MAX_CODE_BYTES && Buffer.byteLength(code, 'utf8') > MAX_CODE_BYTES) return fail(`code must be at most ${MAX_CODE_BYTES} bytes`);
-  if (!storable(code)) return fail(NOT_STORABLE('code'));
+  if (!isStorableText(code)) return fail(notStorable('code'));
   if (typeof customerRef !== 'string' || customerRef === '') return fail('customer_id is required and must be a customer id or alias');
-  if (!storable(customerRef)) return fail(NOT_STORABLE('customer_id'));
+  if (!isStorableText(customerRef)) return fail(notStorable('customer_id'));
 
   let at: Date;
   let sentTimestamp = '';
@@ -108,9 +100,9 @@ export function checkEvent(raw: RawEvent, now: Date, allowBackfilling: boolean):
       const value = (properties as Record<string, unknown>)[key];
       if (++count > MAX_PROPERTIES) return fail(`properties must have at most ${MAX_PROPERTIES} keys`);
       if (key === '') return fail('properties must not have an empty key');
-      if (!storable(key)) return fail(`properties has a key that ${NOT_STORABLE_TEXT}`);
+      if (!isStorableText(key)) return fail(`properties has a key that ${NOT_STORABLE}`);
       if (typeof value !== 'string') return fail(`properties.${key} must be a string (send numbers as "123")`);
-      if (!storable(value)) return fail(NOT_STORABLE(`properties.${key}`));
+      if (!isStorableText(value)) return fail(notStorable(`properties.${key}`));
     }
     // Checked above to be a flat object of strings: kept as is rather than copied (a large batch
     // holds thousands of them). A plain object from JSON has no inherited enumerable keys.

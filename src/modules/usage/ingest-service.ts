@@ -23,6 +23,13 @@ const ROLLUP_WAKEUP_EVERY_MS = 1_000;
  */
 const SINGLE_MAX_IN_FLIGHT = 2;
 const SINGLE_MAX_GROUP = 1_000;
+/**
+ * A large batch is checked and hashed in slices of this many events, letting the event loop run
+ * in between: other requests (and this batch's own database round trips) are not held up for the
+ * whole batch (a 2,000-event slice takes about 12 ms here).
+ */
+const EVENTS_PER_SLICE = 2_000;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface IngestFailure {
   index: number;
@@ -118,11 +125,13 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
   async function prepare(tenantId: string, raws: readonly RawEvent[], options: IngestOptions, now: Date) {
     const failures: IngestFailure[] = [];
     const checked: { index: number; event: CheckedEvent }[] = [];
-    raws.forEach((raw, index) => {
+    for (let index = 0; index < raws.length; index++) {
+      if (index % EVENTS_PER_SLICE === EVENTS_PER_SLICE - 1) await yieldToEventLoop();
+      const raw = raws[index]!;
       const result = checkEvent(raw, now, options.allowBackfilling);
       if (result.ok) checked.push({ index, event: result.event });
       else failures.push({ index, event_id: typeof raw.event_id === 'string' ? raw.event_id : '', reason: result.reason });
-    });
+    }
 
     const refs = new Map<string, string | undefined>();
     await Promise.all(
@@ -136,31 +145,33 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     const candidates: Candidate[] = [];
     const inBatch = new Map<string, Candidate>();
     let duplicates = 0;
-    for (const { index, event } of checked) {
-      const fail = (reason: string) => failures.push({ index, event_id: event.eventId, reason });
+    const fail = (index: number, event: CheckedEvent, reason: string) => failures.push({ index, event_id: event.eventId, reason });
+    for (let i = 0; i < checked.length; i++) {
+      if (i % EVENTS_PER_SLICE === EVENTS_PER_SLICE - 1) await yieldToEventLoop();
+      const { index, event } = checked[i]!;
       let customerRef = refs.get(event.customerRef);
       if (customerRef === undefined) {
         // A migration may send historical events before the customer exists: with backfilling,
         // an alias (anything not shaped like one of our customer ids) is kept and matched when
         // a customer with that alias appears. Otherwise an unknown customer is refused.
         if (!options.allowBackfilling || isIdOf('customer', event.customerRef)) {
-          fail(`customer '${event.customerRef}' not found (customer_id takes a customer id or alias)`);
+          fail(index, event, `customer '${event.customerRef}' not found (customer_id takes a customer id or alias)`);
           continue;
         }
         customerRef = event.customerRef;
       }
       if (options.strict && !codes.get(event.code)) {
-        fail(`code '${event.code}' is not the code of any billable metric`);
+        fail(index, event, `code '${event.code}' is not the code of any billable metric`);
         continue;
       }
-      // One-shot hash: no Hash object per event (a measurable share of a 10,000-event batch).
-      const payloadHash = hash('sha256', canonicalPayload(event, customerRef), 'buffer');
+      // One-shot hash to hex: no Hash object and no Buffer per event (half the cost of a Buffer digest).
+      const payloadHash = hash('sha256', canonicalPayload(event, customerRef), 'hex');
       const row: EventRow = { eventId: event.eventId, code: event.code, customerRef, timestamp: event.timestamp, timestampText: event.timestampText, properties: event.properties, payloadHash };
       const candidate: Candidate = { index, event, row };
       const earlier = inBatch.get(event.eventId);
       if (earlier) {
-        if (earlier.row.payloadHash.equals(payloadHash)) duplicates += 1;
-        else fail(`event_id '${event.eventId}' appears earlier in this batch (index ${earlier.index}) with a different payload`);
+        if (earlier.row.payloadHash === payloadHash) duplicates += 1;
+        else fail(index, event, `event_id '${event.eventId}' appears earlier in this batch (index ${earlier.index}) with a different payload`);
         continue;
       }
       inBatch.set(event.eventId, candidate);
@@ -178,10 +189,10 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     const outcomes = new Map<string, SingleOutcome>();
     const stored = await insertEvents(db, tenantId, rows, now);
     const seen = rows.filter((r) => !stored.has(r.eventId));
-    const hashes = seen.length > 0 ? await findPayloadHashes(db, tenantId, seen.map((r) => r.eventId)) : new Map<string, Buffer>();
+    const hashes = seen.length > 0 ? await findPayloadHashes(db, tenantId, seen.map((r) => r.eventId)) : new Map<string, string>();
     for (const row of rows) {
       if (stored.has(row.eventId)) outcomes.set(row.eventId, { kind: 'stored' });
-      else if (hashes.get(row.eventId)?.equals(row.payloadHash)) outcomes.set(row.eventId, { kind: 'duplicate' });
+      else if (hashes.get(row.eventId) === row.payloadHash) outcomes.set(row.eventId, { kind: 'duplicate' });
       else outcomes.set(row.eventId, { kind: 'conflict', reason: `event_id '${row.eventId}' was already ingested with a different payload` });
     }
     return outcomes;

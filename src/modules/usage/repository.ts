@@ -11,7 +11,8 @@ export interface EventRow {
   /** `timestamp.toISOString()`, computed once when the event was checked. */
   timestampText: string;
   properties: Record<string, string>;
-  payloadHash: Buffer;
+  /** SHA-256 of the canonical payload, hex. */
+  payloadHash: string;
 }
 
 /**
@@ -88,7 +89,7 @@ function eventArrays(rows: readonly EventRow[], ingestedAt: Date): string[] {
     customers += comma + arrayElement(row.customerRef);
     timestamps += comma + row.timestampText;
     properties += comma + propertiesElement(row.properties);
-    hashes += `${comma}"\\\\x${row.payloadHash.toString('hex')}"`;
+    hashes += `${comma}"\\\\x${row.payloadHash}"`;
   }
   return [ids + '}', codes + '}', customers + '}', timestamps + '}', properties + '}', hashes + '}', ingestedAt.toISOString()];
 }
@@ -123,10 +124,10 @@ function propertiesElement(properties: Record<string, string>): string {
   return `${out}}"`;
 }
 
-/** Payload hashes of already-seen event ids, to tell retries from conflicting reuse. */
-export async function findPayloadHashes(db: Queryable, tenantId: string, eventIds: readonly string[]): Promise<Map<string, Buffer>> {
-  const rows = await scoped(db, tenantId).query<{ event_id: string; payload_hash: Buffer }>(
-    `SELECT event_id, payload_hash FROM usage_event_ids WHERE tenant_id = $1 AND event_id = ANY($2::text[])`,
+/** Payload hashes (hex) of already-seen event ids, to tell retries from conflicting reuse. */
+export async function findPayloadHashes(db: Queryable, tenantId: string, eventIds: readonly string[]): Promise<Map<string, string>> {
+  const rows = await scoped(db, tenantId).query<{ event_id: string; payload_hash: string }>(
+    `SELECT event_id, encode(payload_hash, 'hex') AS payload_hash FROM usage_event_ids WHERE tenant_id = $1 AND event_id = ANY($2::text[])`,
     [eventIds],
   );
   return new Map(rows.map((r) => [r.event_id, r.payload_hash]));
@@ -261,3 +262,4 @@ export function contributionSql(metric: UsageMetric, firstParam: number): { wher
     params,
   };
 }
+

@@ -27,6 +27,7 @@ const Dates = {
 export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
   return (app: App) => {
     app.post('/api/v1/events/ingest', {
+      config: { checksBodyText: true }, // per event, with its index
       schema: {
         tags: ['Events'],
         operationId: 'ingest_events',
@@ -55,6 +56,7 @@ export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
     });
 
     app.post('/api/v1/events', {
+      config: { checksBodyText: true },
       schema: {
         tags: ['Events'],
         operationId: 'ingest_event',
