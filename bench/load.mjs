@@ -1,26 +1,30 @@
 // Load generators for usage.bench.ts. They run as their own process so the load and the server
 // under test do not share one event loop (the figures would measure both).
 // Input: a JSON spec in argv[2]; output: one JSON line with the figures.
-//   {mode: 'bulk', url, headers, customers, total, batch, clients, timestamp}: posts batches of
-//     `batch` events, `clients` at a time; the bodies are built before the clock starts.
+//   {mode: 'bulk', url, headers, customers, total, batch, clients, nowMs}: posts batches of
+//     `batch` events, `clients` at a time; the bodies are built before the clock starts. Event n
+//     happened n milliseconds before nowMs (modulo an hour), as `eventTimestamp` gives.
 //   {mode: 'single', url, headers, customers, connections, durationS}: autocannon, one event per
 //     request with a unique idempotency key.
 import { Buffer } from 'node:buffer';
 import process from 'node:process';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 /* global fetch */
 import autocannon from 'autocannon';
 
-const spec = JSON.parse(process.argv[2]);
 
-async function bulk({ url, headers, customers, total, batch, clients, timestamp }) {
+/** The timestamp of bulk event n (the COPY ceiling writes the same ones). */
+export const eventTimestamp = (nowMs, n) => new Date(nowMs - (n % 3_600_000)).toISOString();
+
+async function bulk({ url, headers, customers, total, batch, clients, nowMs }) {
   const bodies = [];
   for (let b = 0; b * batch < total; b++) {
     const events = Array.from({ length: batch }, (_, i) => ({
       event_id: `bulk-${b}-${i}`,
       code: 'bench',
       customer_id: customers[(b * batch + i) % customers.length],
-      timestamp,
+      timestamp: eventTimestamp(nowMs, b * batch + i),
       properties: { bytes: String(i % 1000), region: i % 2 ? 'eu' : 'us' },
     }));
     bodies.push(Buffer.from(JSON.stringify({ events })));
@@ -32,7 +36,7 @@ async function bulk({ url, headers, customers, total, batch, clients, timestamp 
     Array.from({ length: clients }, async () => {
       while (next < bodies.length) {
         const b = next++;
-        const res = await fetch(Array.isArray(url) ? url[b % url.length] : url, { method: 'POST', headers, body: bodies[b] });
+        const res = await fetch(url, { method: 'POST', headers, body: bodies[b] });
         if (res.status !== 200) throw new Error(`bulk batch ${b}: ${res.status} ${await res.text()}`);
         await res.arrayBuffer();
       }
@@ -63,5 +67,9 @@ async function single({ url, headers, customers, connections, durationS }) {
   return { requests: { average: result.requests.average }, latency: { p50: result.latency.p50, p99: result.latency.p99 }, non2xx: result.non2xx, errors: result.errors };
 }
 
-const result = spec.mode === 'bulk' ? await bulk(spec) : await single(spec);
-process.stdout.write(`${JSON.stringify(result)}\n`);
+// Run as a program (not imported by usage.bench.ts for `eventTimestamp`).
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const spec = JSON.parse(process.argv[2]);
+  const result = spec.mode === 'bulk' ? await bulk(spec) : await single(spec);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}

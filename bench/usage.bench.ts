@@ -10,6 +10,8 @@ import { loadConfig } from '../src/config/index.js';
 import { systemClock } from '../src/kernel/clock.js';
 import { compose } from '../src/main.js';
 import { openBenchDatabase } from './database.js';
+// @ts-expect-error plain JavaScript module, no types
+import { eventTimestamp } from './load.mjs';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const BULK_EVENTS = env('BENCH_BULK_EVENTS', 500_000);
@@ -65,14 +67,15 @@ export async function run(): Promise<void> {
     for (let i = 0; i < CUSTOMERS; i++) customers.push((await inject('POST', '/api/v1/customers', { name: `C${i}`, currency: 'EUR', alias: `bench-${i}` })).id);
 
     // 1. Bulk ingestion through HTTP (4 concurrent clients posting BATCH-event batches), from another process.
-    const now = new Date().toISOString();
-    const bulk = await load<{ events: number; seconds: number }>({ mode: 'bulk', url: `${address}/api/v1/events/ingest`, headers: auth, customers, total: BULK_EVENTS, batch: BATCH, clients: 4, timestamp: now });
+    const nowMs = Date.now();
+    const bulk = await load<{ events: number; seconds: number; loadCores: number }>({ mode: 'bulk', url: `${address}/api/v1/events/ingest`, headers: auth, customers, total: BULK_EVENTS, batch: BATCH, clients: 4, nowMs });
     const bulkRate = bulk.events / bulk.seconds;
 
     // 2. Ceiling: the same number of rows by a raw COPY into the events table.
     const copyStart = performance.now();
     await copyIn(url, 'usage_events', 'tenant_id, event_id, code, customer_ref, ts, properties, ingested_at', (function* () {
-      for (let i = 0; i < bulk.events; i++) yield `${tenant.id},copy-${i},bench,${customers[i % customers.length]},${now},"{""bytes"": ""${i % 1000}"", ""region"": ""eu""}",${now}\n`;
+      const ingestedAt = new Date(nowMs).toISOString();
+      for (let i = 0; i < bulk.events; i++) yield `${tenant.id},copy-${i},bench,${customers[i % customers.length]},${eventTimestamp(nowMs, i)},"{""bytes"": ""${i % 1000}"", ""region"": ""eu""}",${ingestedAt}\n`;
     })());
     const copyRate = bulk.events / ((performance.now() - copyStart) / 1000);
 
@@ -130,7 +133,7 @@ export async function run(): Promise<void> {
     const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
     process.stdout.write([
       `machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} (at the end); server log level ${LOG_LEVEL}`,
-      `bulk HTTP ingestion     ${fmt(bulkRate)} events/s  (${fmt(bulk.events)} events, batches of ${BATCH}, 4 clients)`,
+      `bulk HTTP ingestion     ${fmt(bulkRate)} events/s  (${fmt(bulk.events)} events, batches of ${BATCH}, 4 clients; the load generator used ${bulk.loadCores.toFixed(2)} cores)`,
       `raw COPY ceiling        ${fmt(copyRate)} rows/s   -> HTTP ingestion = ${((bulkRate / copyRate) * 100).toFixed(0)}% of COPY`,
       `single POST /events     ${fmt(single.requests.average)} req/s, p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms (50 connections, ${single.non2xx} non-2xx, ${single.errors} errors)`,
       `seed ${fmt(QUERY_EVENTS)} events     ${seedS.toFixed(1)} s; rollup fold ${rollS.toFixed(1)} s (analyzes the rollups after a large fold); events above the rollup watermark: ${tail.rows[0] ? fmt(Number(tail.rows[0].tail)) : 'no rollups'}`,
