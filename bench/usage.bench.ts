@@ -71,7 +71,15 @@ export async function run(): Promise<void> {
     const bulk = await load<{ events: number; seconds: number; loadCores: number }>({ mode: 'bulk', url: `${address}/api/v1/events/ingest`, headers: auth, customers, total: BULK_EVENTS, batch: BATCH, clients: 4, nowMs });
     const bulkRate = bulk.events / bulk.seconds;
 
+    // Each later phase starts from a settled database: the previous phase's rows vacuumed and
+    // checkpointed, so autovacuum and the checkpointer do not run during its measurement.
+    const settle = async () => {
+      await pool.query('VACUUM (ANALYZE) usage_events, usage_event_ids');
+      await pool.query('CHECKPOINT');
+    };
+
     // 2. Ceiling: the same number of rows by a raw COPY into the events table.
+    await settle();
     const copyStart = performance.now();
     await copyIn(url, 'usage_events', 'tenant_id, event_id, code, customer_ref, ts, properties, ingested_at', (function* () {
       const ingestedAt = new Date(nowMs).toISOString();
@@ -79,6 +87,7 @@ export async function run(): Promise<void> {
     })());
     const copyRate = bulk.events / ((performance.now() - copyStart) / 1000);
 
+    await settle();
     // 3. Single events at 50 connections (unique idempotency key per request), from another process.
     const single = await load<Result>({ mode: 'single', url: `${address}/api/v1/events`, connections: 50, durationS: DURATION_S, headers: auth, customers });
 
