@@ -32,6 +32,11 @@ function toAppError(error: FastifyError): AppError {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('BAD_REQUEST', `body is not valid JSON: ${error.message}`);
+    // PostgreSQL's program_limit_exceeded: an indexed text beyond a btree entry's ~2,700 bytes.
+    // Schemas bound the indexed fields; this is the net for any they miss (the statement failed,
+    // so nothing was written).
+    case '54000':
+      return new AppError('BAD_REQUEST', 'a text value is too long to be stored; shorten the longest field');
   }
   if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
     return new AppError('BAD_REQUEST', `body is not valid JSON: ${error.message}`);

@@ -30,6 +30,12 @@ export function listResponse(item: TSchema) {
   return Type.Object({ data: Type.Array(item), pagination_meta: PaginationMeta });
 }
 
+/**
+ * Longest name of a catalog object or customer, in characters. Names are indexed, and a btree
+ * entry must stay under ~2,700 bytes: 255 characters fit even at 4 UTF-8 bytes each.
+ */
+export const NAME_MAX_CHARS = 255;
+
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** Standard error responses an operation documents, in shape A unless told otherwise. */

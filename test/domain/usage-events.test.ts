@@ -35,5 +35,7 @@ describe('usage event checks', () => {
     expect(check({ customer_id: 'x\udc00y' })).toMatchObject({ ok: false, reason: expect.stringContaining('customer_id') });
     expect(check({ properties: { k: 'v\u0000' } })).toMatchObject({ ok: false, reason: expect.stringContaining('properties.k') });
     expect(check({ properties: { k: '💶' } })).toMatchObject({ ok: true });
+    expect(check({ customer_id: 'a'.repeat(256) })).toEqual({ ok: false, reason: 'customer_id must be at most 255 characters' });
+    expect(check({ customer_id: 'a'.repeat(255) })).toMatchObject({ ok: true });
   });
 });

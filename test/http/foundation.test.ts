@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../harness/app.js';
 
@@ -143,6 +144,26 @@ describe('bad input answers the contract error shape', () => {
     expect(undecodable.json()).toEqual({ code: 'BAD_REQUEST', message: expect.any(String) });
     const rows = await h.db.pool.query(`SELECT count(*)::int AS n FROM customers WHERE tenant_id = $1`, [h.tenant.id]);
     expect(rows.rows[0].n).toBe(0);
+  });
+
+  it('an indexed name too long for the database is a 400 naming the field, for each catalog object and customers', async () => {
+    const h = harness();
+    const f = await family(h);
+    // Random text does not compress: 3,000 characters would overflow a btree entry.
+    const long = randomBytes(2_250).toString('base64');
+    const attempts = [
+      ['/api/v1/customers', { name: long, currency: 'EUR' }],
+      ['/api/v1/products', { name: long, product_family_id: f.id, fee_structure: { type: 'RATE' } }],
+      ['/api/v1/metrics', { name: long, code: 'long_name', aggregation_type: 'COUNT', product_family_id: f.id }],
+      ['/api/v1/features', { name: long, code: 'long_name', feature_type: { type: 'BOOLEAN' } }],
+    ] as const;
+    for (const [url, body] of attempts) {
+      const res = await h.request('POST', url, { body });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toEqual({ code: 'BAD_REQUEST', message: 'name must NOT have more than 255 characters (body)' });
+    }
+    const fits = await h.request('POST', '/api/v1/customers', { body: { name: long.slice(0, 255), currency: 'EUR' } });
+    expect(fits.statusCode).toBe(201);
   });
 });
 

@@ -55,11 +55,13 @@ describe('POST /api/v1/events/ingest', () => {
     expect(stored).toEqual({ event_id: `b9-${odd}-17`, customer_ref: c.id, properties: { note: `${odd}17`, 'key\twith\\': 'v' } });
   });
 
-  it('refuses text PostgreSQL cannot store (a NUL character) per event, naming the field', async () => {
+  it('refuses text PostgreSQL cannot store (a NUL character, an over-long customer reference) per event, naming the field', async () => {
     const c = await customer();
     const res = await ingest({ events: [ev('b10-1', c.id), ev('b10-\u0000', c.id), ev('b10-3', c.id, { properties: { 'a\u0000': 'x' } }), ev('b10-4', c.id, { properties: { a: '\u0000' } })], allow_partial_failures: true });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ ingested: 1, failures: [{ index: 1, reason: expect.stringContaining('event_id') }, { index: 2, reason: expect.stringContaining('properties') }, { index: 3, reason: expect.stringContaining('properties.a') }] });
+    const long = await ingest({ events: [ev('b10-5', 'x'.repeat(256))], allow_backfilling: true });
+    expect(long.json()).toMatchObject({ code: 'BAD_REQUEST', failures: [{ index: 0, reason: 'customer_id must be at most 255 characters' }] });
   });
 
   it('reports the same id with a different payload instead of merging it', async () => {

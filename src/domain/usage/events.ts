@@ -11,6 +11,8 @@ export const FUTURE_WINDOW_MS = MS_PER_HOUR;
 export const EARLIEST_EVENT_AT = new Date('2000-01-01T00:00:00.000Z');
 export const MAX_EVENT_ID_CHARS = 255;
 export const MAX_CODE_BYTES = 512;
+/** A customer id or alias (aliases of unknown customers are stored and indexed as sent). */
+export const MAX_CUSTOMER_REF_CHARS = 255;
 export const MAX_PROPERTIES = 100;
 
 export interface RawEvent {
@@ -68,6 +70,7 @@ export function checkEvent(raw: RawEvent, now: Date, allowBackfilling: boolean):
   if (code.length * 3 > MAX_CODE_BYTES && Buffer.byteLength(code, 'utf8') > MAX_CODE_BYTES) return fail(`code must be at most ${MAX_CODE_BYTES} bytes`);
   if (!isStorableText(code)) return fail(notStorable('code'));
   if (typeof customerRef !== 'string' || customerRef === '') return fail('customer_id is required and must be a customer id or alias');
+  if (customerRef.length > MAX_CUSTOMER_REF_CHARS) return fail(`customer_id must be at most ${MAX_CUSTOMER_REF_CHARS} characters`);
   if (!isStorableText(customerRef)) return fail(notStorable('customer_id'));
 
   let at: Date;
