@@ -36,6 +36,11 @@ export function listResponse(item: TSchema) {
  */
 export const NAME_MAX_CHARS = 255;
 
+/** Payment terms, in days (as the invoicing entity's own limit, and Lago's). */
+export const MAX_NET_TERMS_DAYS = 365;
+/** Longest trial, in days (Stripe's limit). */
+export const MAX_TRIAL_DAYS = 730;
+
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** Standard error responses an operation documents, in shape A unless told otherwise. */

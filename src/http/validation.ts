@@ -24,8 +24,28 @@ const coercingAjv = makeAjv(true);
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  return ajv.compile(withIntegerBounds(schema) as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
+
+const INT4_MIN = -2_147_483_648;
+const INT4_MAX = 2_147_483_647;
+
+/**
+ * A copy of the schema where every integer without its own bounds is bounded to PostgreSQL's
+ * `integer` range, so an oversized count is a 400 naming the field rather than the database's
+ * out-of-range error. (The route schemas themselves, and so the OpenAPI document, are unchanged.)
+ */
+function withIntegerBounds(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withIntegerBounds);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = withIntegerBounds(value);
+  if (copy.type === 'integer') {
+    copy.minimum ??= INT4_MIN;
+    copy.maximum ??= INT4_MAX;
+  }
+  return copy;
+}
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 

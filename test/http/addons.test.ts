@@ -86,6 +86,8 @@ describe('add-ons', () => {
       [{ price_id: 'pri_nope' }, "price_id 'pri_nope' is not a price of this tenant"],
       [{ product_id: 'prd_nope', price: rate('1') }, "product_id 'prd_nope'"],
       [{ price: rate('1'), max_instances_per_subscription: 0 }, 'max_instances_per_subscription'],
+      // Beyond PostgreSQL's integer: a 400 naming the field, not the database's out-of-range error.
+      [{ price: rate('1'), max_instances_per_subscription: 2 ** 31 }, 'max_instances_per_subscription must be <= 2147483647 (body)'],
       [{ price: rate('1'), entitlements: [{ feature_id: audit.id, value: { enabled: true, limit: '5' } }] }, 'entitlements[0].value.limit is not a field of a BOOLEAN entitlement value'],
     ];
     for (const [overrides, message] of cases) {

@@ -75,6 +75,8 @@ describe('create, get, list', () => {
       [{ ...base, start_date: '2026-03-01' }, 'start_date must not be in the past'],
       [{ ...base, expires_in_hours: 100000 }, 'expires_in_hours must be a whole number between 0 and 720'],
       [{ ...base, trial_duration_days: -1 }, 'trial_duration_days'],
+      [{ ...base, trial_duration_days: 731 }, 'trial_duration_days must be <= 730 (body)'],
+      [{ ...base, net_terms: 10 ** 9 }, 'net_terms must be <= 365 (body)'],
       [{ ...base, coupon_code: 'NOPE' }, "coupon_code 'NOPE' is not a coupon of this tenant"],
       [{ ...base, coupon_ids: ['cou_nope'] }, "coupon_ids[0] 'cou_nope' is not a coupon of this tenant"],
     ];

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { iso, isoOrNull, Nullable } from '../../http/schemas.js';
+import { iso, isoOrNull, Nullable, MAX_NET_TERMS_DAYS, MAX_TRIAL_DAYS } from '../../http/schemas.js';
 import { AddOnRequest, PaymentMethodsConfig, PriceComponentsRequest } from '../subscriptions/index.js';
 import { CHECKOUT_STATUSES, type SessionRow } from './repository.js';
 
@@ -13,8 +13,8 @@ export const CreateCheckoutSessionRequest = Type.Object({
   start_date: DateField('Ours: first day of the subscription; omitted, the day the session completes. Not in the past.'),
   billing_start_date: DateField(),
   billing_day_anchor: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 31 }))),
-  net_terms: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
-  trial_duration_days: Type.Optional(Nullable(Type.Integer({ minimum: 0, description: "Overrides the plan's trial; 0 = no trial" }))),
+  net_terms: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MAX_NET_TERMS_DAYS }))),
+  trial_duration_days: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MAX_TRIAL_DAYS, description: "Overrides the plan's trial; 0 = no trial" }))),
   end_date: DateField(),
   add_ons: Type.Optional(Nullable(Type.Array(AddOnRequest))),
   components: Type.Optional(Nullable(PriceComponentsRequest)),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, NAME_MAX_CHARS } from '../../http/schemas.js';
+import { Nullable, NAME_MAX_CHARS, MAX_NET_TERMS_DAYS, MAX_TRIAL_DAYS } from '../../http/schemas.js';
 import { EntitlementSchema, EntitlementValueSchema, ResetPeriodSchema } from '../features/index.js';
 import { entitlementToWire } from './entitlements.js';
 import { availableParameters, BILLING_PERIODS, FEE_TYPES, USAGE_PRICING_TYPES } from './fees.js';
@@ -79,12 +79,12 @@ const PlanAddOnInput = Type.Object({
   self_serviceable: Type.Optional(Nullable(Type.Boolean())),
 });
 const Billing = Type.Object({
-  billing_cycles: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
-  net_terms: Type.Optional(Type.Integer({ minimum: 0 })),
+  billing_cycles: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000 }))),
+  net_terms: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_NET_TERMS_DAYS })),
   period_start_day: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 31 }))),
 });
 const Trial = Type.Object({
-  duration_days: Type.Integer({ minimum: 0 }),
+  duration_days: Type.Integer({ minimum: 0, maximum: MAX_TRIAL_DAYS }),
   is_free: Type.Boolean(),
   trialing_plan_id: Type.Optional(Nullable(Type.String())),
 });

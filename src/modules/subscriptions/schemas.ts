@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { iso, isoOrNull, Nullable } from '../../http/schemas.js';
+import { iso, isoOrNull, Nullable, MAX_NET_TERMS_DAYS, MAX_TRIAL_DAYS } from '../../http/schemas.js';
 import { formatMinor } from '../../kernel/money.js';
 import { SUBSCRIPTION_STATUSES } from './lifecycle.js';
 import { currentPeriodOf, nextInvoiceDateOf } from './schedule.js';
@@ -54,8 +54,8 @@ export const SubscriptionCreateRequest = Type.Object({
   end_date: Type.Optional(Nullable(Type.String({ format: 'date' }))),
   billing_start_date: Type.Optional(Nullable(Type.String({ format: 'date' }))),
   billing_day_anchor: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 31 }))),
-  net_terms: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
-  trial_days: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  net_terms: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MAX_NET_TERMS_DAYS }))),
+  trial_days: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MAX_TRIAL_DAYS }))),
   activation_condition: Type.Optional(Type.Enum(['ON_START', 'ON_CHECKOUT', 'MANUAL'])),
   coupon_codes: Type.Optional(Type.Array(Type.String())),
   add_ons: Type.Optional(Type.Array(AddOnRequest)),
@@ -69,7 +69,7 @@ export const SubscriptionCreateRequest = Type.Object({
 }, { additionalProperties: false });
 
 export const SubscriptionUpdateRequest = Type.Object({
-  net_terms: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  net_terms: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MAX_NET_TERMS_DAYS }))),
   invoice_memo: Type.Optional(Nullable(Type.String())),
   purchase_order: Type.Optional(Nullable(Type.String())),
   auto_advance_invoices: Type.Optional(Nullable(Type.Boolean())),
