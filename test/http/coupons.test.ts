@@ -82,6 +82,7 @@ describe('coupons', () => {
       [{ code: 'A', discount: { type: 'FIXED', currency: 'EUR', amount: 5 } }, 'discount.amount'],
       [{ code: 'A', discount: { type: 'FIXED', currency: 'EUR', amount: '5.001' } }, 'discount.amount has more than 2 decimals for EUR'],
       [{ code: 'A', discount: { type: 'FIXED', currency: 'EUR', amount: '-5' } }, 'discount.amount must be greater than 0'],
+      [{ code: 'A', discount: { type: 'FIXED', currency: 'EUR', amount: '1000000000000' } }, 'discount.amount must be below 1000000000000'],
       [{ code: 'A', discount: { type: 'BOGO' } }, 'discount.type'],
       [{ code: 'has space', discount: { type: 'PERCENTAGE', percentage: '5' } }, 'code must be'],
       [{ code: 'A', discount: { type: 'PERCENTAGE', percentage: '5' }, expires_at: '2020-01-01T00:00:00Z' }, 'expires_at must be in the future'],

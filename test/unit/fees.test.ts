@@ -27,6 +27,9 @@ describe('decimal prices', () => {
     ['.5', 'p must be a non-negative decimal string such as "49.00", got ".5"'],
     [' 5', 'p must be a non-negative decimal string such as "49.00", got " 5"'],
     [null, 'p must be a decimal string such as "49.00"'],
+    ['999999999999.999999999999', 'ok'],
+    ['1000000000000', 'p must have at most 12 digits before and 12 after the decimal point'],
+    ['1.0000000000001', 'p must have at most 12 digits before and 12 after the decimal point'],
   ])('%j -> %s', (raw, expected) => {
     let message = 'ok';
     try {

@@ -23,6 +23,8 @@ export type CouponFilter = (typeof COUPON_FILTERS)[number];
 const COUPON_CODE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 /** Percentages keep at most 4 decimals (12.3456 %). */
 const MAX_PERCENTAGE_DECIMALS = 4;
+/** Fixed discounts stay below a trillion major units (amounts settle as bigint minor units). */
+const MAX_FIXED_AMOUNT = '1000000000000';
 
 type Input = Record<string, unknown>;
 
@@ -66,6 +68,7 @@ export function parseDiscount(raw: unknown, path = 'discount'): CouponDiscount {
     const exponent = currencyExponent(raw.currency);
     const amount = decimalField(raw.amount, `${path}.amount`, '5.00');
     if (amount.lte(0)) throw badRequest(`${path}.amount must be greater than 0`);
+    if (amount.gte(MAX_FIXED_AMOUNT)) throw badRequest(`${path}.amount must be below ${MAX_FIXED_AMOUNT}`);
     if (amount.decimalPlaces() > exponent) throw badRequest(`${path}.amount has more than ${exponent} decimals for ${raw.currency}`);
     return { type: 'FIXED', currency: raw.currency, amount: amount.toFixed(exponent) };
   }

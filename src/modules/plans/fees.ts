@@ -64,6 +64,11 @@ export type PlanFee =
 type Input = Record<string, unknown>;
 
 const DECIMAL = /^\d+(\.\d+)?$/;
+/**
+ * Up to 12 digits before the point and 12 after. Amounts are settled as bigint minor units, so
+ * prices are bounded well inside that range (a trillion per unit is plenty).
+ */
+const BOUNDED_DECIMAL = /^\d{1,12}(\.\d{1,12})?$/;
 
 function object(raw: unknown, path: string): Input {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest(`${path} must be an object`);
@@ -80,7 +85,8 @@ function onlyFields(input: Input, known: readonly string[], path: string, what: 
 export function decimalString(raw: unknown, path: string): DecimalString {
   if (typeof raw === 'number') throw badRequest(`${path} must be a decimal string such as "49.00", not a JSON number`);
   if (typeof raw !== 'string') throw badRequest(`${path} must be a decimal string such as "49.00"`);
-  if (!DECIMAL.test(raw)) throw badRequest(`${path} must be a non-negative decimal string such as "49.00", got "${raw}"`);
+  if (!DECIMAL.test(raw)) throw badRequest(`${path} must be a non-negative decimal string such as "49.00", got "${raw.slice(0, 40)}"`);
+  if (!BOUNDED_DECIMAL.test(raw)) throw badRequest(`${path} must have at most 12 digits before and 12 after the decimal point`);
   return raw;
 }
 

@@ -7,7 +7,7 @@ import { currencyExponent, parseDecimal } from '../../kernel/money.js';
 import type { ProductsService } from '../catalog/index.js';
 import { metricExists } from '../metrics/index.js';
 import { parseEntitlements, type EntitlementInput } from './entitlements.js';
-import { feeMetricId, parsePlanFee, type PlanFee } from './fees.js';
+import { decimalString, feeMetricId, parsePlanFee, type PlanFee } from './fees.js';
 import * as repo from './repository.js';
 import type { MinimumCommitment, PlanType } from './repository.js';
 
@@ -124,9 +124,7 @@ export async function parseVersionBody(
 
   let minimum: MinimumCommitment | null = null;
   if (body.minimum_commitment) {
-    const raw = body.minimum_commitment.amount;
-    if (typeof raw === 'number') throw badRequest('minimum_commitment.amount must be a decimal string such as "100.00", not a JSON number');
-    if (typeof raw !== 'string' || !/^\d+(\.\d+)?$/.test(raw)) throw badRequest('minimum_commitment.amount must be a non-negative decimal string such as "100.00"');
+    const raw = decimalString(body.minimum_commitment.amount, 'minimum_commitment.amount');
     if (parseDecimal(raw).decimalPlaces() > exponent) throw badRequest(`minimum_commitment.amount has more than ${exponent} decimals for ${body.currency}`);
     minimum = { amount: raw, scope: body.minimum_commitment.scope ?? {} };
   }
