@@ -9,8 +9,8 @@ export function isStorableText(text: string): boolean {
 export const NOT_STORABLE = 'contains a NUL character or an unpaired surrogate';
 
 /**
- * The path of the first key or string in `value` that cannot be stored (`name`,
- * `metadata.plan`, `lines[2].description`), or undefined when all can.
+ * The path of the first string in `value` that cannot be stored (`name`, `metadata.plan`,
+ * `lines[2].description`; `a key of metadata` for a key), or undefined when all can.
  */
 export function findUnstorableText(value: unknown, path: string): string | undefined {
   if (typeof value === 'string') return isStorableText(value) ? undefined : path;
@@ -23,9 +23,8 @@ export function findUnstorableText(value: unknown, path: string): string | undef
   }
   if (value !== null && typeof value === 'object') {
     for (const [key, inner] of Object.entries(value)) {
-      const at = path ? `${path}.${key}` : key;
-      if (!isStorableText(key)) return `${path ? `${path} ` : ''}a key`;
-      const found = findUnstorableText(inner, at);
+      if (!isStorableText(key)) return path ? `a key of ${path}` : 'a key';
+      const found = findUnstorableText(inner, path ? `${path}.${key}` : key);
       if (found) return found;
     }
   }

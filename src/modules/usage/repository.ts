@@ -262,4 +262,3 @@ export function contributionSql(metric: UsageMetric, firstParam: number): { wher
     params,
   };
 }
-
