@@ -21,7 +21,8 @@ export type MoneyErrorCode =
   | 'INVALID_DECIMAL'
   | 'INVALID_CURRENCY'
   | 'TOO_MANY_DECIMALS'
-  | 'INVALID_ALLOCATION';
+  | 'INVALID_ALLOCATION'
+  | 'AMOUNT_TOO_LARGE';
 
 /** Bad money input is always the caller's mistake, hence BAD_REQUEST; `reason` is the detail. */
 export class MoneyError extends AppError {
@@ -98,7 +99,22 @@ export function parseAmountMinor(text: unknown, currency: CurrencyCode): bigint 
  */
 export function toMinor(amount: Decimal, currency: CurrencyCode): bigint {
   const scaled = new Dec(amount).times(minorScale(currency));
-  return BigInt(scaled.toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toString());
+  return storableMinor(BigInt(scaled.toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toString()));
+}
+
+/** Amounts are stored as PostgreSQL bigint minor units. */
+export const MAX_AMOUNT_MINOR = 9_223_372_036_854_775_807n;
+
+/**
+ * The amount itself, or a MoneyError when it is beyond what can be stored (absurd prices or usage).
+ * Thrown while an invoice is computed, before anything is written: the billing run records it
+ * against that subscription alone, and a preview answers it.
+ */
+function storableMinor(amountMinor: bigint): bigint {
+  if (amountMinor > MAX_AMOUNT_MINOR || amountMinor < -MAX_AMOUNT_MINOR) {
+    throw new MoneyError('AMOUNT_TOO_LARGE', `an amount of ${amountMinor} minor units exceeds the largest amount that can be stored (${MAX_AMOUNT_MINOR})`);
+  }
+  return amountMinor;
 }
 
 /**
@@ -164,7 +180,7 @@ export function allocateMinor(totalMinor: bigint, weights: readonly bigint[]): b
 
 /** Sum of bigint amounts (kept here so callers never reach for `number`). */
 export function sumMinor(amountsMinor: readonly bigint[]): bigint {
-  return amountsMinor.reduce((sum, amount) => sum + amount, 0n);
+  return storableMinor(amountsMinor.reduce((sum, amount) => sum + amount, 0n));
 }
 
 export function maxMinor(a: bigint, b: bigint): bigint {

@@ -8,6 +8,7 @@ import {
   MoneyError,
   parseAmountMinor,
   parseDecimal,
+  sumMinor,
   toMinor,
   toMinorParts,
 } from '../../src/kernel/money.js';
@@ -42,6 +43,13 @@ describe('toMinor rounds half away from zero with the currency exponent', () => 
     ['zero', '0', 'EUR', 0n],
   ])('%s: %s %s -> %s', (_name, value, currency, expected) => {
     expect(toMinor(decimal(value), currency)).toBe(expected);
+  });
+
+  it('refuses an amount beyond what PostgreSQL bigint minor units hold, alone or as a sum', () => {
+    expect(toMinor(decimal('92233720368547758.07'), 'EUR')).toBe(9_223_372_036_854_775_807n);
+    expect(() => toMinor(decimal('92233720368547758.08'), 'EUR')).toThrow(MoneyError);
+    expect(() => toMinor(decimal('-1000000000000000000000000000000'), 'EUR')).toThrow(/exceeds the largest amount/);
+    expect(() => sumMinor([9_000_000_000_000_000_000n, 9_000_000_000_000_000_000n])).toThrow(MoneyError);
   });
 
   it('keeps precision beyond 20 significant digits before rounding', () => {
