@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../kernel/errors.js';
-import { findUnstorableText, NOT_STORABLE } from '../kernel/text.js';
+import { findTextProblem } from '../kernel/text.js';
 import { sendError } from './errors.js';
 
 declare module 'fastify' {
@@ -12,14 +12,15 @@ declare module 'fastify' {
 
 /**
  * Refuses path parameters, query parameters and JSON bodies holding text the database cannot
- * store, with a 400 naming the field, instead of letting the database fail the request as a 500.
+ * store, or nested absurdly deep, with a 400 naming the field, instead of letting the database
+ * (or a stack overflow) fail the request as a 500.
  */
 export function registerTextGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request, reply) => {
-    const field =
-      findUnstorableText(request.params, '') ??
-      findUnstorableText(request.query, '') ??
-      (request.routeOptions.config?.checksBodyText ? undefined : findUnstorableText(request.body, ''));
-    if (field !== undefined) return sendError(request, reply, new AppError('BAD_REQUEST', `${field || 'body'} ${NOT_STORABLE}`));
+    const problem =
+      findTextProblem(request.params) ??
+      findTextProblem(request.query) ??
+      (request.routeOptions.config?.checksBodyText ? undefined : findTextProblem(request.body));
+    if (problem) return sendError(request, reply, new AppError('BAD_REQUEST', `${problem.field || 'body'} ${problem.reason}`));
   });
 }

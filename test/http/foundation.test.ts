@@ -125,7 +125,7 @@ describe('bad input answers the contract error shape', () => {
     expect(rows.rows[0].n).toBe(0);
   });
 
-  it('text the database cannot hold (NUL, unpaired surrogate) in a body, path or query is a 400 naming the field', async () => {
+  it('text the database cannot hold (NUL, unpaired surrogate) in a body, path or query, or a body nested absurdly deep, is a 400 naming the field', async () => {
     const h = harness();
     const nul = await h.request('POST', '/api/v1/customers', { body: { name: 'a\u0000b', currency: 'EUR' } });
     expect(nul.statusCode).toBe(400);
@@ -139,6 +139,13 @@ describe('bad input answers the contract error shape', () => {
     expect(path.json().message).toMatch(/contains a NUL character/);
     const query = await h.request('GET', '/api/v1/customers?search=%00');
     expect(query.statusCode).toBe(400);
+    const deep = await h.service.app.inject({
+      method: 'POST', url: '/api/v1/product_families',
+      headers: { authorization: `Bearer ${h.tenant.apiKey}`, 'content-type': 'application/json' },
+      payload: `{"name":"deep","alias":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`,
+    });
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json().message).toMatch(/^alias(\.a)+ nests more than 32 levels deep$/);
     const undecodable = await h.request('GET', '/api/v1/customers/%ED%A0%80');
     expect(undecodable.statusCode).toBe(400);
     expect(undecodable.json()).toEqual({ code: 'BAD_REQUEST', message: expect.any(String) });

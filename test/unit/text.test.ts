@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findUnstorableText, isStorableText } from '../../src/kernel/text.js';
+import { findTextProblem, isStorableText, MAX_NESTING } from '../../src/kernel/text.js';
 
 describe('text PostgreSQL can store', () => {
   it('refuses NUL and unpaired surrogates, accepts paired ones', () => {
@@ -10,11 +10,19 @@ describe('text PostgreSQL can store', () => {
   });
 
   it('names the first offending field, array element or key', () => {
-    expect(findUnstorableText({ name: 'ok', tags: ['a', 'b'], n: 3, nested: { deep: null } }, '')).toBeUndefined();
-    expect(findUnstorableText({ name: 'a\u0000' }, '')).toBe('name');
-    expect(findUnstorableText({ lines: [{ description: 'ok' }, { description: '\ud800' }] }, '')).toBe('lines[1].description');
-    expect(findUnstorableText({ metadata: { 'k\u0000': 'v' } }, '')).toBe('a key of metadata');
-    expect(findUnstorableText({ 'k\u0000': 'v' }, '')).toBe('a key');
-    expect(findUnstorableText('\u0000', '')).toBe('');
+    const field = (value: unknown) => findTextProblem(value)?.field;
+    expect(findTextProblem({ name: 'ok', tags: ['a', 'b'], n: 3, nested: { deep: null } })).toBeUndefined();
+    expect(field({ name: 'a\u0000' })).toBe('name');
+    expect(field({ lines: [{ description: 'ok' }, { description: '\ud800' }] })).toBe('lines[1].description');
+    expect(field({ metadata: { 'k\u0000': 'v' } })).toBe('a key of metadata');
+    expect(field({ 'k\u0000': 'v' })).toBe('a key');
+    expect(findTextProblem('\u0000')).toEqual({ field: '', reason: 'contains a NUL character or an unpaired surrogate' });
+  });
+
+  it('stops at MAX_NESTING levels instead of recursing without bound', () => {
+    const nested = (levels: number) => JSON.parse('{"a":'.repeat(levels) + '1' + '}'.repeat(levels));
+    expect(findTextProblem(nested(MAX_NESTING))).toBeUndefined();
+    expect(findTextProblem(nested(MAX_NESTING + 1))?.reason).toBe(`nests more than ${MAX_NESTING} levels deep`);
+    expect(findTextProblem(nested(100_000))?.field).toBe(Array.from({ length: MAX_NESTING }, () => 'a').join('.'));
   });
 });
