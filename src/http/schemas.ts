@@ -35,6 +35,8 @@ export function listResponse(item: TSchema) {
  * entry must stay under ~2,700 bytes: 255 characters fit even at 4 UTF-8 bytes each.
  */
 export const NAME_MAX_CHARS = 255;
+/** A required name: 1 to NAME_MAX_CHARS characters. */
+export const Name = () => Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS });
 
 /** Payment terms, in days (as the invoicing entity's own limit, and Lago's). */
 export const MAX_NET_TERMS_DAYS = 365;

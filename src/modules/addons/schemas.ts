@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, NAME_MAX_CHARS } from '../../http/schemas.js';
+import { Nullable, Name } from '../../http/schemas.js';
 import { entitlementToWire, EntitlementInputSchema, EntitlementWireSchema, FeeSchema } from '../plans/index.js';
 import type { AddOnView } from './service.js';
 
@@ -11,7 +11,7 @@ const PriceInput = Type.Object(
 );
 
 export const CreateAddOnRequest = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS }),
+  name: Name(),
   product_id: Type.String(),
   price_id: Type.Optional(Nullable(Type.String({ description: 'an existing price of the product; or give `price`' }))),
   price: Type.Optional(Nullable(PriceInput)),
@@ -22,7 +22,7 @@ export const CreateAddOnRequest = Type.Object({
 });
 
 export const UpdateAddOnRequest = Type.Object({
-  name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS }))),
+  name: Type.Optional(Nullable(Name())),
   description: Type.Optional(Nullable(Type.String())),
   price_id: Type.Optional(Nullable(Type.String())),
   price: Type.Optional(Nullable(PriceInput)),

@@ -1,12 +1,12 @@
 import { Type } from 'typebox';
-import { iso, isoOrNull, Nullable, NAME_MAX_CHARS } from '../../http/schemas.js';
+import { iso, isoOrNull, Nullable, Name } from '../../http/schemas.js';
 import { FEE_TYPES } from './fees.js';
 import type { ProductFamilyRow, ProductRow } from './repository.js';
 
 export const ProductFamily = Type.Object({ id: Type.String(), name: Type.String() });
 
 export const ProductFamilyCreateRequest = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS }),
+  name: Name(),
   alias: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
 });
 
@@ -37,7 +37,7 @@ export const Product = Type.Object({
 });
 
 export const CreateProductRequest = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS }),
+  name: Name(),
   description: Type.Optional(Nullable(Type.String())),
   product_family_id: Type.String(),
   catalog: Type.Optional(Type.Boolean()),
@@ -45,7 +45,7 @@ export const CreateProductRequest = Type.Object({
 });
 
 export const UpdateProductRequest = Type.Object({
-  name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS }))),
+  name: Type.Optional(Nullable(Name())),
   description: Type.Optional(Nullable(Type.String())),
   fee_structure: Type.Optional(Nullable(ProductFeeStructure)),
 });

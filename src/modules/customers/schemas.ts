@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { iso, isoOrNull, Nullable, NAME_MAX_CHARS } from '../../http/schemas.js';
+import { iso, isoOrNull, Nullable, NAME_MAX_CHARS, Name } from '../../http/schemas.js';
 import { formatMinor } from '../../kernel/money.js';
 import type { CustomerRow } from './repository.js';
 
@@ -20,7 +20,7 @@ export const ShippingAddress = Type.Object({
 }, { additionalProperties: false });
 
 export const CustomTaxRate = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS }),
+  name: Name(),
   rate: Type.String({ description: 'Fraction as a decimal string: "0.2" is 20 %' }),
   tax_code: Type.String({ minLength: 1 }),
 }, { additionalProperties: false });
@@ -45,7 +45,7 @@ const editable = {
 };
 
 export const CustomerCreateRequest = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS }),
+  name: Name(),
   currency: Currency,
   invoicing_emails: Type.Optional(Type.Array(Type.String())),
   custom_taxes: Type.Optional(Type.Array(CustomTaxRate)),
@@ -55,7 +55,7 @@ export const CustomerCreateRequest = Type.Object({
 
 /** PUT replaces the customer: omitted optional fields become null/empty. */
 export const CustomerUpdateRequest = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS }),
+  name: Name(),
   currency: Currency,
   invoicing_emails: Type.Array(Type.String()),
   custom_taxes: Type.Array(CustomTaxRate),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { iso, Nullable, NAME_MAX_CHARS } from '../../http/schemas.js';
+import { iso, Nullable, Name } from '../../http/schemas.js';
 import type { FeatureRow } from './repository.js';
 import { CALENDAR_UNITS, FEATURE_STATUSES, FEATURE_TYPES, RESET_PERIOD_TYPES } from './values.js';
 
@@ -50,7 +50,7 @@ export const Feature = Type.Object({
 
 export const CreateFeatureRequest = Type.Object({
   code: Type.String({ description: '1 to 128 lower-case letters, digits, - or _; unique per tenant; immutable' }),
-  name: Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS }),
+  name: Name(),
   description: Type.Optional(Nullable(Type.String())),
   feature_type: FeatureTypeSchema,
   product_id: Type.Optional(Nullable(Type.String())),
@@ -59,7 +59,7 @@ export const CreateFeatureRequest = Type.Object({
 
 /** Spec section 4: only name and description; code, feature_type and product are refused as immutable. */
 export const UpdateFeatureRequest = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS })),
+  name: Type.Optional(Name()),
   description: Type.Optional(Nullable(Type.String())),
 });
 

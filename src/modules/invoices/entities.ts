@@ -4,6 +4,7 @@ import { newId } from '../../kernel/ids.js';
 import type { Pool, Queryable } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
 import { scoped } from '../../db/tenant-scope.js';
+import { MAX_NET_TERMS_DAYS } from '../../http/schemas.js';
 
 /** The seller on a tenant's invoices: legal identity, numbering and invoicing defaults. */
 export interface InvoicingEntityRow {
@@ -94,8 +95,8 @@ function validate(input: UpdateInvoicingEntityInput): void {
       throw badRequest(`${field} must be at most 20 letters, digits or - _ / . characters`);
     }
   }
-  if (input.net_terms !== undefined && (!Number.isInteger(input.net_terms) || input.net_terms < 0 || input.net_terms > 365)) {
-    throw badRequest('net_terms must be an integer between 0 and 365 (days)');
+  if (input.net_terms !== undefined && (!Number.isInteger(input.net_terms) || input.net_terms < 0 || input.net_terms > MAX_NET_TERMS_DAYS)) {
+    throw badRequest(`net_terms must be an integer between 0 and ${MAX_NET_TERMS_DAYS} (days)`);
   }
   if (input.grace_period_hours !== undefined && (!Number.isInteger(input.grace_period_hours) || input.grace_period_hours < 0 || input.grace_period_hours > 24 * 31)) {
     throw badRequest('grace_period_hours must be an integer between 0 and 744');

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { iso, isoOrNull, Nullable, NAME_MAX_CHARS } from '../../http/schemas.js';
+import { iso, isoOrNull, Nullable, Name } from '../../http/schemas.js';
 import { AGGREGATION_TYPES, SEGMENTATION_TYPES, UNIT_ROUNDINGS } from './definition.js';
 import type { MetricRow } from './repository.js';
 
@@ -47,7 +47,7 @@ export const Metric = Type.Object({
 });
 
 export const CreateMetricRequest = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS }),
+  name: Name(),
   code: Type.String({ minLength: 1 }),
   description: Type.Optional(Nullable(Type.String())),
   aggregation_type: Type.Enum(AGGREGATION_TYPES),
@@ -61,7 +61,7 @@ export const CreateMetricRequest = Type.Object({
 
 /** Other fields are answered with a 400 saying they are immutable (checked in the service). */
 export const UpdateMetricRequest = Type.Object({
-  name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS }))),
+  name: Type.Optional(Nullable(Name())),
   description: Type.Optional(Nullable(Type.String())),
   segmentation_matrix: Type.Optional(Nullable(SegmentationMatrixSchema)),
   unit_conversion: Type.Optional(Nullable(UnitConversionSchema)),

@@ -33,14 +33,19 @@ export interface TrialSettings {
   trialing_plan_id: string | null;
 }
 
-export interface VersionSpec {
+/** A plan version's commercial terms, as written (VersionSpec) and as read back (the snapshot). */
+export interface VersionTerms {
   currency: string;
   net_terms: number;
   billing_cycles: number | null;
   period_start_day: number | null;
+  /** When true, prices include tax: tax is carved out at invoice time instead of added. */
   tax_inclusive: boolean;
   trial: TrialSettings | null;
   minimum_commitment: MinimumCommitment | null;
+}
+
+export interface VersionSpec extends VersionTerms {
   components: { name: string; product_id: string; fee: PlanFee }[];
   add_ons: Omit<repo.PlanAddOnRow, 'plan_version_id'>[];
   /** undefined = not given (a replace keeps the previous version's). */

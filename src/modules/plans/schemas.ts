@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, NAME_MAX_CHARS, MAX_NET_TERMS_DAYS, MAX_TRIAL_DAYS } from '../../http/schemas.js';
+import { MAX_NET_TERMS_DAYS, MAX_TRIAL_DAYS, Name, Nullable } from '../../http/schemas.js';
 import { EntitlementSchema, EntitlementValueSchema, ResetPeriodSchema } from '../features/index.js';
 import { entitlementToWire } from './entitlements.js';
 import { availableParameters, BILLING_PERIODS, FEE_TYPES, USAGE_PRICING_TYPES } from './fees.js';
@@ -106,7 +106,7 @@ const versionFields = {
 };
 
 export const CreatePlanRequest = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS }),
+  name: Name(),
   product_family_id: Type.String(),
   plan_type: Type.Optional(Type.Enum(PLAN_TYPES, { description: 'default STANDARD' })),
   status: Type.Optional(Type.Enum(PLAN_STATUSES, { description: 'DRAFT (default) stages version 1; ACTIVE publishes it immediately' })),
@@ -115,14 +115,14 @@ export const CreatePlanRequest = Type.Object({
 });
 
 export const ReplacePlanRequest = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS }),
+  name: Name(),
   status: Type.Optional(Nullable(Type.Enum(PLAN_STATUSES, { description: 'DRAFT stages, ACTIVE publishes; default: DRAFT for a never-published plan, ACTIVE otherwise' }))),
   ...versionFields,
 });
 
 export const PatchPlanRequest = Type.Object(
   {
-    name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS }))),
+    name: Type.Optional(Nullable(Name())),
     description: Type.Optional(Nullable(Type.String())),
     self_service_rank: Type.Optional(Nullable(Type.Integer())),
   },

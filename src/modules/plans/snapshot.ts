@@ -3,23 +3,15 @@
 import type { Queryable } from '../../db/pool.js';
 import type { EntitlementValue } from './entitlements.js';
 import type { PlanFee } from './fees.js';
-import type { TrialSettings } from './plan-input.js';
+import type { TrialSettings, VersionTerms } from './plan-input.js';
 import * as repo from './repository.js';
-import type { MinimumCommitment, PlanStatus, PlanType } from './repository.js';
+import type { PlanStatus, PlanType } from './repository.js';
 
-export interface PlanVersionSnapshot {
+export interface PlanVersionSnapshot extends VersionTerms {
   plan: { id: string; name: string; plan_type: PlanType; status: PlanStatus; product_family_id: string };
   plan_version_id: string;
   version: number;
   is_draft: boolean;
-  currency: string;
-  net_terms: number;
-  billing_cycles: number | null;
-  period_start_day: number | null;
-  /** When true, prices include tax: tax is carved out at invoice time instead of added. */
-  tax_inclusive: boolean;
-  trial: TrialSettings | null;
-  minimum_commitment: MinimumCommitment | null;
   /** In position order; `fee` prices are decimal strings (see fees.ts for each shape). */
   components: { id: string; name: string; product_id: string; fee: PlanFee }[];
   add_ons: { add_on_id: string; price_id: string | null; max_instances: number | null; self_serviceable: boolean | null }[];

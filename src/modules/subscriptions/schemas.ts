@@ -45,6 +45,16 @@ export const PriceComponentsRequest = Type.Object({
   remove_components: Type.Optional(Type.Array(Type.String())),
 }, { additionalProperties: false });
 
+const NetTerms = Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MAX_NET_TERMS_DAYS })));
+/** How a subscription's invoices are issued and paid: set at creation, changeable later. */
+const invoicingFields = {
+  invoice_memo: Type.Optional(Nullable(Type.String())),
+  purchase_order: Type.Optional(Nullable(Type.String())),
+  auto_advance_invoices: Type.Optional(Nullable(Type.Boolean())),
+  charge_automatically: Type.Optional(Nullable(Type.Boolean())),
+  payment_methods_config: Type.Optional(Nullable(PaymentMethodsConfig)),
+};
+
 export const SubscriptionCreateRequest = Type.Object({
   customer_id_or_alias: Type.String({ minLength: 1 }),
   plan_id: Type.Optional(Type.String()),
@@ -54,27 +64,19 @@ export const SubscriptionCreateRequest = Type.Object({
   end_date: Type.Optional(Nullable(Type.String({ format: 'date' }))),
   billing_start_date: Type.Optional(Nullable(Type.String({ format: 'date' }))),
   billing_day_anchor: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 31 }))),
-  net_terms: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MAX_NET_TERMS_DAYS }))),
+  net_terms: NetTerms,
   trial_days: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MAX_TRIAL_DAYS }))),
   activation_condition: Type.Optional(Type.Enum(['ON_START', 'ON_CHECKOUT', 'MANUAL'])),
   coupon_codes: Type.Optional(Type.Array(Type.String())),
   add_ons: Type.Optional(Type.Array(AddOnRequest)),
   price_components: Type.Optional(Nullable(PriceComponentsRequest)),
   skip_past_invoices: Type.Optional(Type.Boolean({ description: 'false: invoices are generated for past periods from start_date; true: start at the current period, nothing billed for the past' })),
-  invoice_memo: Type.Optional(Nullable(Type.String())),
-  purchase_order: Type.Optional(Nullable(Type.String())),
-  auto_advance_invoices: Type.Optional(Nullable(Type.Boolean())),
-  charge_automatically: Type.Optional(Nullable(Type.Boolean())),
-  payment_methods_config: Type.Optional(Nullable(PaymentMethodsConfig)),
+  ...invoicingFields,
 }, { additionalProperties: false });
 
 export const SubscriptionUpdateRequest = Type.Object({
-  net_terms: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MAX_NET_TERMS_DAYS }))),
-  invoice_memo: Type.Optional(Nullable(Type.String())),
-  purchase_order: Type.Optional(Nullable(Type.String())),
-  auto_advance_invoices: Type.Optional(Nullable(Type.Boolean())),
-  charge_automatically: Type.Optional(Nullable(Type.Boolean())),
-  payment_methods_config: Type.Optional(Nullable(PaymentMethodsConfig)),
+  net_terms: NetTerms,
+  ...invoicingFields,
 }, { additionalProperties: false });
 
 export const CancelSubscriptionRequest = Type.Object({

@@ -15,6 +15,10 @@ export interface EventRow {
   payloadHash: string;
 }
 
+/** The rows of `eventArrays` ($2..$7) as a table, and its column names. */
+const EVENT_ARRAYS = 'unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[], $7::bytea[])';
+const EVENT_COLUMNS = 'event_id, code, customer_ref, ts, properties, payload_hash';
+
 /**
  * Stores the events whose id the tenant has not seen, in one statement: the dedup ledger row and
  * the event row commit together, so an id is marked seen only with its event stored. Ids are
@@ -26,8 +30,7 @@ export async function insertEvents(db: Queryable, tenantId: string, rows: readon
   const sorted = [...rows].sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0));
   const inserted = await scoped(db, tenantId).query<{ event_id: string }>(
     `WITH input AS (
-       SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[], $7::bytea[])
-         WITH ORDINALITY AS t(event_id, code, customer_ref, ts, properties, payload_hash, n)
+       SELECT * FROM ${EVENT_ARRAYS} WITH ORDINALITY AS t(${EVENT_COLUMNS}, n)
      ), ids AS (
        INSERT INTO usage_event_ids (tenant_id, event_id, payload_hash)
        SELECT $1, event_id, payload_hash FROM input ORDER BY n
@@ -57,8 +60,7 @@ export async function insertAllNewEvents(db: Queryable, tenantId: string, rows: 
   try {
     await scoped(db, tenantId).query(
       `WITH input AS (
-         SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[], $7::bytea[])
-           AS t(event_id, code, customer_ref, ts, properties, payload_hash)
+         SELECT * FROM ${EVENT_ARRAYS} AS t(${EVENT_COLUMNS})
        ), ids AS (
          INSERT INTO usage_event_ids (tenant_id, event_id, payload_hash) SELECT $1, event_id, payload_hash FROM input
        )
