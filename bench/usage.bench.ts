@@ -79,11 +79,12 @@ export async function run(): Promise<void> {
     };
 
     // 2. Ceiling: the same number of rows by a raw COPY into the events table.
+    const tenantKey = (await pool.query<{ key: number }>('SELECT key FROM tenants WHERE id = $1', [tenant.id])).rows[0]!.key;
     await settle();
     const copyStart = performance.now();
-    await copyIn(url, 'usage_events', 'tenant_id, event_id, code, customer_ref, ts, properties, ingested_at', (function* () {
+    await copyIn(url, 'usage_events', 'tenant_key, event_id, code, customer_ref, ts, properties, ingested_at', (function* () {
       const ingestedAt = new Date(nowMs).toISOString();
-      for (let i = 0; i < bulk.events; i++) yield `${tenant.id},copy-${i},bench,${customers[i % customers.length]},${eventTimestamp(nowMs, i)},"{""bytes"": ""${i % 1000}"", ""region"": ""eu""}",${ingestedAt}\n`;
+      for (let i = 0; i < bulk.events; i++) yield `${tenantKey},copy-${i},bench,${customers[i % customers.length]},${eventTimestamp(nowMs, i)},"{""bytes"": ""${i % 1000}"", ""region"": ""eu""}",${ingestedAt}\n`;
     })());
     const copyRate = bulk.events / ((performance.now() - copyStart) / 1000);
 
@@ -103,13 +104,13 @@ export async function run(): Promise<void> {
       await seeder.query(`SET maintenance_work_mem = '256MB'`);
       await seeder.query('DROP INDEX usage_events_customer_code_ts_idx');
       await seeder.query(
-        `INSERT INTO usage_events (tenant_id, event_id, code, customer_ref, ts, properties, ingested_at)
+        `INSERT INTO usage_events (tenant_key, event_id, code, customer_ref, ts, properties, ingested_at)
          SELECT $1, 'seed-' || g, 'bench', ($2::text[])[1 + g % $3], $4::timestamptz + (g % 7776000) * interval '1 second',
                 jsonb_build_object('bytes', (g % 1000)::text, 'region', CASE WHEN g % 2 = 0 THEN 'eu' ELSE 'us' END), now()
          FROM generate_series(1, $5::int) g`,
-        [tenant.id, customers, customers.length, from, QUERY_EVENTS],
+        [tenantKey, customers, customers.length, from, QUERY_EVENTS],
       );
-      await seeder.query('CREATE INDEX usage_events_customer_code_ts_idx ON usage_events (tenant_id, customer_ref, code, ts)');
+      await seeder.query('CREATE INDEX usage_events_customer_code_ts_idx ON usage_events (tenant_key, customer_ref, code, ts)');
       await seeder.query('ANALYZE usage_events');
     } finally {
       seeder.release();
@@ -121,9 +122,9 @@ export async function run(): Promise<void> {
     // How much the query must still read raw: events above the rollup watermark (a transaction
     // open anywhere on a shared server during the fold holds the watermark back).
     const tail = await pool.query<{ tail: string; watermark: string }>(
-      `SELECT (SELECT count(*) FROM usage_events e WHERE e.tenant_id = $1 AND e.xid >= s.watermark)::text AS tail, s.watermark::text AS watermark
+      `SELECT (SELECT count(*) FROM usage_events e WHERE e.tenant_key = $3 AND e.xid >= s.watermark)::text AS tail, s.watermark::text AS watermark
        FROM usage_rollup_state s WHERE s.tenant_id = $1 AND s.metric_id = $2`,
-      [tenant.id, metric.id],
+      [tenant.id, metric.id, tenantKey],
     );
     const period = `start_date=${monthStart.toISOString().slice(0, 10)}&end_date=${new Date(Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth() + 1, 1)).toISOString().slice(0, 10)}`;
     const query = await autocannon({ url: `${address}/api/v1/usage/customer/${customers[7]}?${period}&metric_id=${metric.id}`, connections: 4, duration: DURATION_S, headers: auth });

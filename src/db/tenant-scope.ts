@@ -2,12 +2,13 @@ import type pg from 'pg';
 import type { PageRequest } from '../kernel/paging.js';
 import type { Queryable } from './pool.js';
 
-const MENTIONS_TENANT = /\btenant_id\b/;
+const MENTIONS_TENANT = /\btenant_(?:id|key)\b/;
 const USES_FIRST_PARAM = /\$1(?!\d)/;
 
 /**
  * The one way repositories reach tenant data. The tenant id is always bound as `$1`, and a
- * statement that does not mention `tenant_id` is refused before it reaches the database, so a
+ * statement that does not mention `tenant_id` (or `tenant_key`, the compact form of per-event
+ * tables, looked up from `$1`) is refused before it reaches the database, so a
  * query cannot forget its tenant.
  */
 export class TenantScope {

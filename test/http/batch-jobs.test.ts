@@ -98,7 +98,7 @@ describe('event CSV import', () => {
     expect(done).toMatchObject({ status: 'COMPLETED', total_items: 3, processed_items: 3, failed_items: 0, failure_count: 0, completed_at: '2026-03-15T12:00:00.000Z' });
     expect(await usageTotals()).toEqual({ count: '3', sum: '22' });
     // every other non-empty column became a property; a blank event_id was derived, a given one kept
-    const { rows } = await h.db.pool.query(`SELECT event_id, properties FROM usage_events WHERE tenant_id = $1 AND code = 'imp_calls' ORDER BY ts`, [h.tenant.id]);
+    const { rows } = await h.db.pool.query(`SELECT event_id, properties FROM usage_events WHERE tenant_key = (SELECT key FROM tenants WHERE id = $1) AND code = 'imp_calls' ORDER BY ts`, [h.tenant.id]);
     expect(rows.map((r) => r.properties)).toEqual([{ tokens: '10', region: 'eu' }, { tokens: '5' }, { tokens: '7', region: 'us' }]);
     expect(rows[0].event_id).toMatch(/^csv_[0-9a-f]{32}_0$/);
     expect(rows[2].event_id).toBe('given-1');

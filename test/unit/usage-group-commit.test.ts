@@ -3,7 +3,7 @@ import { createGroupCommitter, type SingleOutcome } from '../../src/modules/usag
 import type { EventRow } from '../../src/modules/usage/repository.js';
 
 const row = (eventId: string): EventRow => ({
-  eventId, code: 'c', customerRef: 'cus_1', timestamp: new Date('2026-01-01T00:00:00Z'), timestampText: '2026-01-01T00:00:00.000Z', properties: {}, payloadHash: eventId,
+  eventId, code: 'c', customerRef: 'cus_1', timestamp: new Date('2026-01-01T00:00:00Z'), properties: {}, payloadHash: eventId,
 });
 
 /** A writer that records each statement's ids and stores ids it has not seen (like the ledger). */

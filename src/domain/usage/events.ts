@@ -29,8 +29,6 @@ export interface CheckedEvent {
   code: string;
   customerRef: string;
   timestamp: Date;
-  /** `timestamp` as RFC 3339 text in UTC with milliseconds (what `toISOString` gives). */
-  timestampText: string;
   /** The timestamp as the client sent it, normalised ('' when it asked for "now"). */
   sentTimestamp: string;
   properties: Record<string, string>;
@@ -38,17 +36,71 @@ export interface CheckedEvent {
 
 export type CheckResult = { ok: true; event: CheckedEvent } | { ok: false; reason: string };
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
-
-/** Parses an RFC 3339 instant to millisecond precision, or undefined. */
+/**
+ * Parses an RFC 3339 instant ("2026-03-15T11:30:00Z", "2026-03-15 11:30:00.123456+02:00") to
+ * millisecond precision, or undefined. Every field is range-checked: JavaScript's own parser
+ * turns February 30 into March 2. Read by character codes, without a regex or substrings, as it
+ * runs for every event of a batch.
+ */
 export function parseRfc3339(text: string): Date | undefined {
-  const match = RFC3339.exec(text);
-  if (!match) return undefined;
-  // Date keeps milliseconds: trim longer fractions first so "…00.123456Z" parses everywhere.
-  const fraction = match[1];
-  const at = new Date(fraction !== undefined && fraction.length > 4 ? text.replace(fraction, fraction.slice(0, 4)) : text);
-  return Number.isNaN(at.getTime()) ? undefined : at;
+  if (text.length < 20) return undefined;
+  const year = digitsAt(text, 0, 4), month = digitsAt(text, 5, 2), day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2), minute = digitsAt(text, 14, 2), second = digitsAt(text, 17, 2);
+  const t = text.charCodeAt(10);
+  if (text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH || text.charCodeAt(13) !== COLON || text.charCodeAt(16) !== COLON) return undefined;
+  if (t !== 0x54 /* T */ && t !== 0x74 /* t */ && t !== 0x20 /* space */) return undefined;
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
+
+  let position = 19;
+  let millis = 0;
+  if (text.charCodeAt(position) === DOT) {
+    const start = ++position;
+    while (position < text.length && isDigit(text.charCodeAt(position))) position++;
+    const length = position - start;
+    if (length < 1 || length > 9) return undefined;
+    // Milliseconds are the first three digits of the fraction; the rest is cut, not rounded.
+    for (let i = 0; i < 3; i++) millis = millis * 10 + (i < length ? text.charCodeAt(start + i) - ZERO : 0);
+  }
+
+  let offsetMinutes = 0;
+  const zone = text.charCodeAt(position);
+  if (zone === 0x5a /* Z */ || zone === 0x7a /* z */) {
+    if (position + 1 !== text.length) return undefined;
+  } else if (zone === PLUS || zone === DASH) {
+    const offsetHours = digitsAt(text, position + 1, 2), offsetMins = digitsAt(text, position + 4, 2);
+    if (position + 6 !== text.length || text.charCodeAt(position + 3) !== COLON) return undefined;
+    if (offsetHours < 0 || offsetHours > 23 || offsetMins < 0 || offsetMins > 59) return undefined;
+    offsetMinutes = (zone === PLUS ? 1 : -1) * (offsetHours * 60 + offsetMins);
+  } else {
+    return undefined;
+  }
+  const at = new Date(Date.UTC(2000, month - 1, day, hour, minute, second, millis));
+  at.setUTCFullYear(year); // Date.UTC reads years 0-99 as 1900-1999
+  return new Date(at.getTime() - offsetMinutes * 60_000);
 }
+
+const ZERO = 0x30, DOT = 0x2e, DASH = 0x2d, PLUS = 0x2b, COLON = 0x3a;
+const isDigit = (code: number) => code >= ZERO && code <= ZERO + 9;
+
+/** The number written by `count` ASCII digits at `start`, or -1. */
+function digitsAt(text: string, start: number, count: number): number {
+  let value = 0;
+  for (let i = start; i < start + count; i++) {
+    const code = text.charCodeAt(i); // NaN past the end: not a digit
+    if (!isDigit(code)) return -1;
+    value = value * 10 + code - ZERO;
+  }
+  return value;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** "2026-03-15T11:30:00.000Z": the form `toISOString` writes, given a text parseRfc3339 accepted. */
+const isIsoUtcMillis = (parsedText: string) => parsedText.length === 24 && parsedText.charCodeAt(19) === DOT && parsedText.charCodeAt(23) === 0x5a && parsedText.charCodeAt(10) === 0x54;
 
 const notStorable = (field: string) => `${field} ${NOT_STORABLE}`;
 
@@ -83,7 +135,7 @@ export function checkEvent(raw: RawEvent, now: Date, allowBackfilling: boolean):
     const parsed = parseRfc3339(timestamp);
     if (!parsed) return fail(`timestamp '${timestamp}' is not an RFC 3339 date-time`);
     at = parsed;
-    sentTimestamp = parsed.toISOString();
+    sentTimestamp = isIsoUtcMillis(timestamp) ? timestamp : parsed.toISOString();
   }
   if (at.getTime() > now.getTime() + FUTURE_WINDOW_MS) {
     return fail(`timestamp ${at.toISOString()} is more than 1 hour in the future`);
@@ -111,7 +163,7 @@ export function checkEvent(raw: RawEvent, now: Date, allowBackfilling: boolean):
     // holds thousands of them). A plain object from JSON has no inherited enumerable keys.
     props = properties as Record<string, string>;
   }
-  return { ok: true, event: { eventId, code, customerRef, timestamp: at, timestampText: sentTimestamp || at.toISOString(), sentTimestamp, properties: props } };
+  return { ok: true, event: { eventId, code, customerRef, timestamp: at, sentTimestamp, properties: props } };
 }
 
 /**
@@ -121,11 +173,21 @@ export function checkEvent(raw: RawEvent, now: Date, allowBackfilling: boolean):
 export function canonicalPayload(event: CheckedEvent, resolvedCustomerRef: string): string {
   // The JSON text of [code, customer, sent timestamp, [[key, value], ...] with keys sorted], built
   // by concatenation: the same text as JSON.stringify of those arrays, without allocating them.
-  const keys = Object.keys(event.properties).sort();
+  const keys = Object.keys(event.properties);
+  if (keys.length > 1) keys.sort();
   let pairs = '';
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    pairs += `${i === 0 ? '' : ','}[${JSON.stringify(key)},${JSON.stringify(event.properties[key])}]`;
+    pairs += (i === 0 ? '[' : ',[') + jsonString(key) + ',' + jsonString(event.properties[key]!) + ']';
   }
-  return `[${JSON.stringify(event.code)},${JSON.stringify(resolvedCustomerRef)},${JSON.stringify(event.sentTimestamp)},[${pairs}]]`;
+  return '[' + jsonString(event.code) + ',' + jsonString(resolvedCustomerRef) + ',' + jsonString(event.sentTimestamp) + ',[' + pairs + ']]';
+}
+
+/** Text that JSON writes as is: no quote, backslash or control character. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what JSON escapes
+const JSON_PLAIN = /^[^"\\\u0000-\u001f]*$/;
+
+/** `JSON.stringify(text)`, without its cost for the usual text that needs no escaping. */
+function jsonString(text: string): string {
+  return JSON_PLAIN.test(text) ? '"' + text + '"' : JSON.stringify(text);
 }

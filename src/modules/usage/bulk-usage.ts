@@ -7,7 +7,7 @@ import { scoped } from '../../db/tenant-scope.js';
 import { aggregateEvents, emptyPartial, groupKeyOf, mergeGroups, summarize, type UsageMetric, type UsagePartial } from '../../domain/usage/index.js';
 import { loadMetricDefinition } from '../metrics/index.js';
 import { toUsageMetric } from './metrics.js';
-import { findRollupState, type RollupGroupRow } from './repository.js';
+import { findRollupState, TENANT_KEY, type RollupGroupRow } from './repository.js';
 import { definitionHash } from './rollups.js';
 import { partialOfRollup } from './aggregate.js';
 import type { MetricUsageResult } from './query-service.js';
@@ -71,7 +71,7 @@ async function aggregateBulk(
     const raw = (range: { from: Date; to: Date; watermark?: string }) =>
       db.query<RawRow>(
         `SELECT customer_ref, event_id, ts, properties FROM usage_events
-         WHERE tenant_id = $1 AND code = $2 AND customer_ref = ANY($3::text[]) AND ts >= $4 AND ts < $5${range.watermark !== undefined ? ' AND xid >= $6::xid8' : ''}`,
+         WHERE tenant_key = ${TENANT_KEY} AND code = $2 AND customer_ref = ANY($3::text[]) AND ts >= $4 AND ts < $5${range.watermark !== undefined ? ' AND xid >= $6::xid8' : ''}`,
         [metric.code, refs, range.from, range.to, ...(range.watermark !== undefined ? [range.watermark] : [])],
       );
     const state = await findRollupState(client, tenantId, metric.id);

@@ -53,12 +53,6 @@ export interface IngestResult {
   accepted: boolean;
 }
 
-interface Candidate {
-  index: number;
-  event: CheckedEvent;
-  row: EventRow;
-}
-
 function cache<V>() {
   const entries = new Map<string, { value: V; until: number }>();
   return {
@@ -120,35 +114,42 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
 
   /**
    * Checks fields, resolves customers (and codes when strict), hashes payloads and drops repeats
-   * inside the request. What is left are the candidates to write, each with a distinct id.
+   * inside the request. What is left are the rows to write, each with a distinct id, and the
+   * index in the request of each (parallel arrays: a batch's per-event objects are what its
+   * garbage collection costs).
    */
   async function prepare(tenantId: string, raws: readonly RawEvent[], options: IngestOptions, now: Date) {
     const failures: IngestFailure[] = [];
-    const checked: { index: number; event: CheckedEvent }[] = [];
+    const checked: CheckedEvent[] = [];
+    const checkedIndexes: number[] = [];
     for (let index = 0; index < raws.length; index++) {
       if (index % EVENTS_PER_SLICE === EVENTS_PER_SLICE - 1) await yieldToEventLoop();
       const raw = raws[index]!;
       const result = checkEvent(raw, now, options.allowBackfilling);
-      if (result.ok) checked.push({ index, event: result.event });
-      else failures.push({ index, event_id: typeof raw.event_id === 'string' ? raw.event_id : '', reason: result.reason });
+      if (result.ok) {
+        checked.push(result.event);
+        checkedIndexes.push(index);
+      } else {
+        failures.push({ index, event_id: typeof raw.event_id === 'string' ? raw.event_id : '', reason: result.reason });
+      }
     }
 
     const refs = new Map<string, string | undefined>();
-    await Promise.all(
-      [...new Set(checked.map((c) => c.event.customerRef))].map(async (ref) => refs.set(ref, await resolveCustomer(tenantId, ref))),
-    );
+    await Promise.all([...new Set(checked.map((e) => e.customerRef))].map(async (ref) => refs.set(ref, await resolveCustomer(tenantId, ref))));
     const codes = new Map<string, boolean>();
     if (options.strict) {
-      await Promise.all([...new Set(checked.map((c) => c.event.code))].map(async (code) => codes.set(code, await codeExists(tenantId, code))));
+      await Promise.all([...new Set(checked.map((e) => e.code))].map(async (code) => codes.set(code, await codeExists(tenantId, code))));
     }
 
-    const candidates: Candidate[] = [];
-    const inBatch = new Map<string, Candidate>();
+    const rows: EventRow[] = [];
+    const indexes: number[] = [];
+    const positionById = new Map<string, number>();
     let duplicates = 0;
     const fail = (index: number, event: CheckedEvent, reason: string) => failures.push({ index, event_id: event.eventId, reason });
     for (let i = 0; i < checked.length; i++) {
       if (i % EVENTS_PER_SLICE === EVENTS_PER_SLICE - 1) await yieldToEventLoop();
-      const { index, event } = checked[i]!;
+      const event = checked[i]!;
+      const index = checkedIndexes[i]!;
       let customerRef = refs.get(event.customerRef);
       if (customerRef === undefined) {
         // A migration may send historical events before the customer exists: with backfilling,
@@ -166,19 +167,18 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
       }
       // One-shot hash to hex: no Hash object and no Buffer per event (half the cost of a Buffer digest).
       const payloadHash = hash('sha256', canonicalPayload(event, customerRef), 'hex');
-      const row: EventRow = { eventId: event.eventId, code: event.code, customerRef, timestamp: event.timestamp, timestampText: event.timestampText, properties: event.properties, payloadHash };
-      const candidate: Candidate = { index, event, row };
-      const earlier = inBatch.get(event.eventId);
-      if (earlier) {
-        if (earlier.row.payloadHash === payloadHash) duplicates += 1;
-        else fail(index, event, `event_id '${event.eventId}' appears earlier in this batch (index ${earlier.index}) with a different payload`);
+      const earlier = positionById.get(event.eventId);
+      if (earlier !== undefined) {
+        if (rows[earlier]!.payloadHash === payloadHash) duplicates += 1;
+        else fail(index, event, `event_id '${event.eventId}' appears earlier in this batch (index ${indexes[earlier]}) with a different payload`);
         continue;
       }
-      inBatch.set(event.eventId, candidate);
-      candidates.push(candidate);
+      positionById.set(event.eventId, rows.length);
+      rows.push({ eventId: event.eventId, code: event.code, customerRef, timestamp: event.timestamp, properties: event.properties, payloadHash });
+      indexes.push(index);
     }
     failures.sort((a, b) => a.index - b.index);
-    return { failures, candidates, duplicates };
+    return { failures, rows, indexes, duplicates };
   }
 
   /**
@@ -222,11 +222,10 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
   async function ingest(tenantId: string, raws: readonly RawEvent[], options: IngestOptions): Promise<IngestResult> {
     const now = clock.now();
     const prepared = await prepare(tenantId, raws, options, now);
-    const { failures, candidates } = prepared;
+    const { failures, rows, indexes } = prepared;
     let duplicates = prepared.duplicates;
     if (failures.length > 0 && !options.allowPartialFailures) return { ingested: 0, duplicates: 0, failures, accepted: false };
-    if (candidates.length === 0) return { ingested: 0, duplicates, failures, accepted: true };
-    const rows = candidates.map((c) => c.row);
+    if (rows.length === 0) return { ingested: 0, duplicates, failures, accepted: true };
     await ensurePartitions(rows);
 
     // Usual case first: no id seen before. One autocommit statement, no transaction round trips.
@@ -238,12 +237,12 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     const resolve = (outcomes: Map<string, SingleOutcome>) => {
       let stored = 0;
       const conflicts: IngestFailure[] = [];
-      for (const c of candidates) {
-        const outcome = outcomes.get(c.event.eventId)!;
+      rows.forEach((row, i) => {
+        const outcome = outcomes.get(row.eventId)!;
         if (outcome.kind === 'stored') stored += 1;
         else if (outcome.kind === 'duplicate') duplicates += 1;
-        else conflicts.push({ index: c.index, event_id: c.event.eventId, reason: outcome.reason });
-      }
+        else conflicts.push({ index: indexes[i]!, event_id: row.eventId, reason: outcome.reason });
+      });
       return { stored, conflicts };
     };
     let outcome: { stored: number; conflicts: IngestFailure[] };
@@ -276,11 +275,11 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
    */
   async function ingestOne(tenantId: string, raw: RawEvent): Promise<IngestResult> {
     const options = { allowBackfilling: false, allowPartialFailures: false, strict: false };
-    const { failures, candidates } = await prepare(tenantId, [raw], options, clock.now());
-    const candidate = candidates[0];
-    if (!candidate) return { ingested: 0, duplicates: 0, failures, accepted: false };
-    const outcome = await singles.submit(tenantId, candidate.row);
-    if (outcome.kind === 'conflict') return { ingested: 0, duplicates: 0, failures: [{ index: 0, event_id: candidate.event.eventId, reason: outcome.reason }], accepted: false };
+    const { failures, rows } = await prepare(tenantId, [raw], options, clock.now());
+    const row = rows[0];
+    if (!row) return { ingested: 0, duplicates: 0, failures, accepted: false };
+    const outcome = await singles.submit(tenantId, row);
+    if (outcome.kind === 'conflict') return { ingested: 0, duplicates: 0, failures: [{ index: 0, event_id: row.eventId, reason: outcome.reason }], accepted: false };
     return { ingested: outcome.kind === 'stored' ? 1 : 0, duplicates: outcome.kind === 'duplicate' ? 1 : 0, failures: [], accepted: true };
   }
 

@@ -4,12 +4,15 @@ import { scoped, type TenantScope } from '../../db/tenant-scope.js';
 import { withTx } from '../../db/tx.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { UsageMetric } from '../../domain/usage/index.js';
-import { contributionSql, ensurePartition, findRollupState } from './repository.js';
+import { contributionSql, ensurePartition, findRollupState, TENANT_KEY } from './repository.js';
+
+/** Version of how rollup rows are computed (2: single-key group keys are the value itself). */
+const ROLLUP_FORMAT = 2;
 
 /** Fingerprint of what the rollups of a metric depend on; a change rebuilds them. */
 export function definitionHash(metric: UsageMetric): string {
   return createHash('sha256')
-    .update(JSON.stringify([metric.code, metric.aggregation, metric.property, metric.groupBy, metric.filters ?? null, metric.linked ?? null]))
+    .update(JSON.stringify([ROLLUP_FORMAT, metric.code, metric.aggregation, metric.property, metric.groupBy, metric.filters ?? null, metric.linked ?? null]))
     .digest('hex');
 }
 
@@ -32,9 +35,12 @@ async function refreshMetric(db: TenantScope, metric: UsageMetric, now: Date, re
   }
   // $1 tenant, $2 metric, $3 code, $4 watermark from, $5 watermark to, $6.. contribution params
   const source = `FROM usage_events e
-    WHERE e.tenant_id = $1 AND e.code = $3 AND e.xid >= $4::xid8 AND e.xid < $5::xid8 AND ${c.where}`;
+    WHERE e.tenant_key = ${TENANT_KEY} AND e.code = $3 AND e.xid >= $4::xid8 AND e.xid < $5::xid8 AND ${c.where}`;
   const params = [metric.id, metric.code, rebuild ? '0' : fromWatermark, xmin, ...c.params];
   const numeric = metric.aggregation !== 'COUNT' && metric.aggregation !== 'COUNT_DISTINCT';
+  // Only LATEST reads the latest event of an hour, and its three ordered aggregates sort every
+  // group: about half of the fold's cost, which runs beside ingestion (see docs/usage.md).
+  const latest = metric.aggregation === 'LATEST';
   const order = `ORDER BY e.ts DESC, e.event_id COLLATE "C" DESC`;
   // A metric without group-by has a constant key, which GROUP BY refuses.
   const byGroup = metric.groupBy.length > 0 ? `, ${c.groupKey}` : '';
@@ -45,9 +51,9 @@ async function refreshMetric(db: TenantScope, metric: UsageMetric, now: Date, re
      SELECT $1, $2, e.customer_ref, date_trunc('hour', e.ts, 'UTC'), ${c.groupKey}, (array_agg(${c.dimensions}))[1], count(*),
        ${numeric ? `coalesce(sum((${c.value})::numeric), 0)` : '0'},
        ${numeric ? `min((${c.value})::numeric)` : 'NULL::numeric'}, ${numeric ? `max((${c.value})::numeric)` : 'NULL::numeric'},
-       ${numeric ? `(array_agg(e.ts ${order}))[1]` : 'NULL::timestamptz'},
-       ${numeric ? `(array_agg(e.event_id ${order}))[1]` : 'NULL::text'},
-       ${numeric ? `(array_agg((${c.value})::numeric ${order}))[1]` : 'NULL::numeric'}
+       ${latest ? `(array_agg(e.ts ${order}))[1]` : 'NULL::timestamptz'},
+       ${latest ? `(array_agg(e.event_id ${order}))[1]` : 'NULL::text'},
+       ${latest ? `(array_agg((${c.value})::numeric ${order}))[1]` : 'NULL::numeric'}
      ${source}
      GROUP BY e.customer_ref, date_trunc('hour', e.ts, 'UTC')${byGroup}
      ON CONFLICT (tenant_id, metric_id, customer_ref, hour, group_key) DO UPDATE SET
