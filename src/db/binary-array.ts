@@ -1,7 +1,7 @@
 // One-dimensional PostgreSQL arrays in the binary wire format, for bulk statement parameters.
 // node-postgres sends a Buffer parameter as binary, and the server then reads each element with
 // its type's binary receive function: no array-literal quoting to write or to parse, and
-// timestamps as integers instead of text (see docs/usage.md "Bulk write path").
+// timestamps as integers instead of text (see docs/usage.md "Write path").
 
 /** Element type OIDs (pg_type.oid) of the arrays written here. */
 export const ELEMENT_OID = { bytea: 17, text: 25, timestamptz: 1184, jsonb: 3802 } as const;

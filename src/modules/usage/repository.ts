@@ -84,7 +84,7 @@ export async function insertAllNewEvents(db: Queryable, tenantId: string, rows: 
 /**
  * The rows as the array parameters $2..$7 of the insert statements, in PostgreSQL's binary array
  * format, plus $8 = ingestedAt. Binary spares both sides the quoting of array literals and the
- * server the parsing of every timestamp (measured: see docs/usage.md "Bulk write path").
+ * server the parsing of every timestamp (see docs/usage.md "Write path").
  */
 function eventArrays(rows: readonly EventRow[], ingestedAt: Date): [Buffer, Buffer, Buffer, Buffer, Buffer, Buffer, string] {
   const ids = new BinaryArrayWriter(ELEMENT_OID.text, rows.length);
