@@ -1,4 +1,5 @@
 import type { Pool } from '../../db/pool.js';
+import { MS_PER_HOUR } from '../../kernel/clock.js';
 import { Dec } from '../../kernel/money.js';
 import {
   aggregateEvents,
@@ -35,15 +36,15 @@ export interface UsageWindow {
   to: Date;
 }
 
-const HOUR_MS = 3_600_000;
-const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / HOUR_MS) * HOUR_MS);
-const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+export const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / MS_PER_HOUR) * MS_PER_HOUR);
+export const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / MS_PER_HOUR) * MS_PER_HOUR);
 
 function toEvents(rows: RawEventRow[]) {
   return rows.map((r) => ({ eventId: r.event_id, timestamp: r.ts, properties: r.properties }));
 }
 
-function keyOf(metric: UsageMetric, dimensions: Record<string, string>): string {
+/** The domain's group key of a rollup row's dimensions. */
+export function keyOf(metric: UsageMetric, dimensions: Record<string, string>): string {
   return groupKeyOf(metric.groupBy.map((k) => dimensions[k] ?? ''));
 }
 

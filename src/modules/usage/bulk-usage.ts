@@ -4,17 +4,13 @@
 // the rows can be split per customer. Figures are identical to `customerMetricUsage` per customer.
 import type { Pool } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
-import { aggregateEvents, emptyPartial, groupKeyOf, mergeGroups, summarize, type UsageMetric, type UsagePartial } from '../../domain/usage/index.js';
+import { aggregateEvents, emptyPartial, mergeGroups, summarize, type UsageMetric, type UsagePartial } from '../../domain/usage/index.js';
 import { loadMetricDefinition } from '../metrics/index.js';
 import { toUsageMetric } from './metrics.js';
-import { findRollupState, TENANT_KEY, type RollupGroupRow } from './repository.js';
+import { findRawEvents, findRollupState, type RawEventRow, type RollupGroupRow } from './repository.js';
 import { definitionHash } from './rollups.js';
-import { partialOfRollup } from './aggregate.js';
+import { ceilHour, floorHour, keyOf, partialOfRollup } from './aggregate.js';
 import type { MetricUsageResult } from './query-service.js';
-
-const HOUR_MS = 3_600_000;
-const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / HOUR_MS) * HOUR_MS);
-const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
 
 export interface BulkUsageCustomer {
   /** Key of the answer (the customer id). */
@@ -54,12 +50,6 @@ export async function customersMetricUsage(
   return result;
 }
 
-function keyOf(metric: UsageMetric, dimensions: Record<string, string>): string {
-  return groupKeyOf(metric.groupBy.map((k) => dimensions[k] ?? ''));
-}
-
-type RawRow = { customer_ref: string; event_id: string; ts: Date; properties: Record<string, string> };
-
 async function aggregateBulk(
   pool: Pool, tenantId: string, metric: UsageMetric, refs: string[], from: Date, to: Date,
   add: (ref: string, groups: Map<string, UsagePartial>) => void,
@@ -68,16 +58,11 @@ async function aggregateBulk(
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const db = scoped(client, tenantId);
-    const raw = (range: { from: Date; to: Date; watermark?: string }) =>
-      db.query<RawRow>(
-        `SELECT customer_ref, event_id, ts, properties FROM usage_events
-         WHERE tenant_key = ${TENANT_KEY} AND code = $2 AND customer_ref = ANY($3::text[]) AND ts >= $4 AND ts < $5${range.watermark !== undefined ? ' AND xid >= $6::xid8' : ''}`,
-        [metric.code, refs, range.from, range.to, ...(range.watermark !== undefined ? [range.watermark] : [])],
-      );
+    const raw = (range: { from: Date; to: Date; watermark?: string }) => findRawEvents(client, tenantId, { code: metric.code, customerRefs: refs, ...range });
     const state = await findRollupState(client, tenantId, metric.id);
     const fullFrom = ceilHour(from);
     const fullTo = floorHour(to);
-    let rawRows: RawRow[];
+    let rawRows: RawEventRow[];
     if (state && state.definition_hash === definitionHash(metric) && fullFrom < fullTo) {
       const rollups = await db.query<RollupGroupRow & { customer_ref: string }>(
         `SELECT customer_ref, (array_agg(dimensions))[1] AS dimensions, sum(event_count)::int8 AS event_count, sum(value_sum)::text AS value_sum,

@@ -124,6 +124,7 @@ export async function ensurePartition(db: Queryable, at: Date): Promise<void> {
 }
 
 export interface RawEventRow {
+  customer_ref: string;
   event_id: string;
   ts: Date;
   properties: Record<string, string>;
@@ -140,7 +141,7 @@ export async function findRawEvents(
 ): Promise<RawEventRow[]> {
   const tail = filter.watermark !== undefined;
   return scoped(db, tenantId).query<RawEventRow>(
-    `SELECT event_id, ts, properties FROM usage_events
+    `SELECT customer_ref, event_id, ts, properties FROM usage_events
      WHERE tenant_key = ${TENANT_KEY} AND code = $2 AND ($3::text[] IS NULL OR customer_ref = ANY($3::text[]))
        AND ts >= $4 AND ts < $5${tail ? ' AND xid >= $6::xid8' : ''}`,
     [filter.code, filter.customerRefs, filter.from, filter.to, ...(tail ? [filter.watermark] : [])],

@@ -24,8 +24,8 @@ const ROLLUP_LOCK_NAMESPACE = 727_301;
  * is the oldest transaction still running: every event below it is final and visible, so it is
  * counted exactly once, either here (below the watermark) or by the query's raw tail (above).
  * A metric seen for the first time, or whose definition changed, is rebuilt from all its events.
+ * Returns how many rollup rows it wrote (inserted or updated).
  */
-/** Returns how many rollup rows it wrote (inserted or updated). */
 async function refreshMetric(db: TenantScope, metric: UsageMetric, now: Date, rebuild: boolean, fromWatermark: string): Promise<number> {
   const [{ xmin }] = (await db.query<{ xmin: string }>(`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin, $1::text AS tenant_id`)) as [{ xmin: string }];
   const c = contributionSql(metric, 6);
@@ -39,7 +39,7 @@ async function refreshMetric(db: TenantScope, metric: UsageMetric, now: Date, re
   const params = [metric.id, metric.code, rebuild ? '0' : fromWatermark, xmin, ...c.params];
   const numeric = metric.aggregation !== 'COUNT' && metric.aggregation !== 'COUNT_DISTINCT';
   // Only LATEST reads the latest event of an hour, and its three ordered aggregates sort every
-  // group: about half of the fold's cost, which runs beside ingestion (see docs/usage.md).
+  // group: about a fifth of the fold's cost, which runs beside ingestion (see docs/usage.md).
   const latest = metric.aggregation === 'LATEST';
   const order = `ORDER BY e.ts DESC, e.event_id COLLATE "C" DESC`;
   // A metric without group-by has a constant key, which GROUP BY refuses.
