@@ -103,7 +103,7 @@ export function toMinor(amount: Decimal, currency: CurrencyCode): bigint {
 }
 
 /** Amounts are stored as PostgreSQL bigint minor units. */
-export const MAX_AMOUNT_MINOR = 9_223_372_036_854_775_807n;
+const MAX_AMOUNT_MINOR = 9_223_372_036_854_775_807n;
 
 /**
  * The amount itself, or a MoneyError when it is beyond what can be stored (absurd prices or usage).

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { iso, isoOrNull, Nullable, NAME_MAX_CHARS, Name } from '../../http/schemas.js';
+import { iso, isoOrNull, Nullable, Name } from '../../http/schemas.js';
 import { formatMinor } from '../../kernel/money.js';
 import type { CustomerRow } from './repository.js';
 
@@ -64,7 +64,7 @@ export const CustomerUpdateRequest = Type.Object({
 
 /** PATCH changes only the fields present; null clears a nullable field. */
 export const CustomerPatchRequest = Type.Object({
-  name: NullableString({ minLength: 1, maxLength: NAME_MAX_CHARS }),
+  name: Type.Optional(Nullable(Name())),
   currency: Type.Optional(Nullable(Currency)),
   invoicing_emails: Type.Optional(Type.Array(Type.String())),
   custom_taxes: Type.Optional(Type.Array(CustomTaxRate)),

@@ -12,7 +12,7 @@ import { compareDates } from '../../domain/dates.js';
 import { findCustomer } from '../customers/index.js';
 import { findFeature, parseEntitlementValue } from '../features/index.js';
 import {
-  currentPeriod,
+  currentPeriodOf,
   listCustomerSubscriptionSnapshots,
   loadSubscriptionSnapshot,
   type CatalogFeature,
@@ -82,7 +82,7 @@ export function createEntitlementsService(deps: {
   async function present(tenantId: string, customerId: string, resolved: Map<string, EntitlementValue>, features: CatalogFeature[], window: SubscriptionSnapshot): Promise<EffectiveEntitlement[]> {
     const now = clock.now();
     const sub = window.subscription;
-    const period = currentPeriod({ startDate: sub.start_date, trialEndDate: sub.trial_end_date, endDate: sub.end_date, cancelEffectiveDate: sub.cancel_effective_date, billingStartDate: sub.billing_start_date, anchorDay: sub.billing_day_anchor, term: sub.period, status: sub.status }, todayOf());
+    const period = currentPeriodOf(sub, todayOf());
     const midnight = (date: string) => new Date(`${date}T00:00:00.000Z`);
     const out: EffectiveEntitlement[] = [];
     // Only active features are shown; the list follows the feature code order.

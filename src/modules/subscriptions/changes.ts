@@ -14,7 +14,8 @@ import { compareDates } from '../../domain/dates.js';
 import type { SubscriptionCatalog } from './catalog.js';
 import { resolveAddOns, today, type CreateSubscriptionInput } from './create.js';
 import { checkSlots, mrrMinor, overrideFee, resolveFee, subscriptionTerm } from './fees.js';
-import { currentPeriod, isLive, nextTransitionOn } from './lifecycle.js';
+import { isLive, nextTransitionOn } from './lifecycle.js';
+import { currentPeriodOf } from './schedule.js';
 import * as repo from './repository.js';
 import type { AddOnRow, ComponentRow, SubscriptionView } from './repository.js';
 import { subscriptionEventData } from './events.js';
@@ -44,7 +45,7 @@ function requireLive(sub: SubscriptionView): void {
 function changeDate(sub: SubscriptionView, timing: ChangeTiming, todayDate: string): string {
   const start = compareDates(todayDate, sub.start_date) < 0 ? sub.start_date : todayDate;
   if (timing === 'IMMEDIATE') return start;
-  const period = currentPeriod({ startDate: sub.start_date, trialEndDate: sub.trial_end_date, endDate: sub.end_date, cancelEffectiveDate: sub.cancel_effective_date, billingStartDate: sub.billing_start_date, anchorDay: sub.billing_day_anchor, term: sub.period, status: sub.status }, todayDate);
+  const period = currentPeriodOf(sub, todayDate);
   return period.end ?? start;
 }
 

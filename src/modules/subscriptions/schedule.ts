@@ -1,5 +1,5 @@
 import { compareDates, type LocalDate } from '../../domain/dates.js';
-import { currentPeriod, LIVE_STATUSES, type PeriodView } from './lifecycle.js';
+import { currentPeriod, isLive, type PeriodView } from './lifecycle.js';
 import type { SubscriptionView } from './repository.js';
 
 /** The billing period containing `today` for a stored subscription (see lifecycle.currentPeriod). */
@@ -15,7 +15,7 @@ export function currentPeriodOf(sub: SubscriptionView, today: LocalDate): Period
  * starts, on the billing start; none once the subscription has stopped.
  */
 export function nextInvoiceDateOf(sub: SubscriptionView, today: LocalDate): LocalDate | null {
-  if (!LIVE_STATUSES.includes(sub.status)) return null;
+  if (!isLive(sub.status)) return null;
   if (compareDates(today, sub.billing_start_date) < 0) return sub.billing_start_date;
   return currentPeriodOf(sub, today).end;
 }

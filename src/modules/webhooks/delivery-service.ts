@@ -41,7 +41,6 @@ export function eventEnvelope(eventId: string, eventType: string, createdAt: Dat
   return { ...data, id: eventId, type: eventType, timestamp: createdAt.toISOString() };
 }
 
-/** Wakes the delivery worker now, in the caller's transaction. */
 /** A new delivery of an event to one endpoint, due now (events from the outbox, redeliveries, tests). */
 export function pendingDelivery(
   clock: Clock,
@@ -67,6 +66,7 @@ export function pendingDelivery(
   };
 }
 
+/** Wakes the delivery worker now, in the caller's transaction. */
 export async function kickDeliveries(tx: Tx): Promise<void> {
   await enqueueJob(tx, DELIVER_DUE_TASK, {}, { jobKey: DELIVER_DUE_JOB_KEY });
 }

@@ -150,8 +150,7 @@ export function createEndpointsService(deps: { pool: Pool; clock: Clock; allowPr
   }
 
   function manualDelivery(endpointId: string, source: Pick<DeliveryRow, 'event_id' | 'event_type' | 'object_id' | 'payload'>, trigger: 'REDELIVERY' | 'TEST'): DeliveryRow {
-    const { event_id, event_type, object_id, payload } = source;
-    return pendingDelivery(clock, endpointId, { event_id, event_type, object_id, payload, event_seq: null }, trigger);
+    return pendingDelivery(clock, endpointId, { ...source, event_seq: null }, trigger);
   }
 
   /**

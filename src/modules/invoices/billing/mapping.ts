@@ -115,6 +115,8 @@ function couponOf(row: SubscriptionCouponRow, uses: CouponUses): SnapshotCoupon 
   return null;
 }
 
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * The engine's snapshot of a subscription. Plan components come in the plan's order (their
  * position), each component's rows by date, then add-ons: the order of the invoice lines.
@@ -122,13 +124,11 @@ function couponOf(row: SubscriptionCouponRow, uses: CouponUses): SnapshotCoupon 
  * skip_past_invoices: the import day is the subscription's creation day (UTC), so rerunning
  * later never skips more.
  */
-const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
 export function toEngineSnapshot(source: SubscriptionSnapshot, plan: PlanTerms, couponUses: CouponUses = {}): MappedSubscription {
   const sub = source.subscription;
   const components = [
     ...[...source.components].sort((a, b) => a.position - b.position || compareText(a.effective_from, b.effective_from) || compareText(a.id, b.id)).map((row) => componentOf(row, 1)),
-    ...[...source.addOns].sort((x, y) => (x.id < y.id ? -1 : 1)).map((row) => componentOf(row, row.quantity)),
+    ...[...source.addOns].sort((x, y) => compareText(x.id, y.id)).map((row) => componentOf(row, row.quantity)),
   ];
   const snapshot: EngineSnapshot = {
     subscriptionId: sub.id,
