@@ -124,10 +124,6 @@ export async function findChunk(db: Queryable, tenantId: string, chunkId: string
   );
 }
 
-export async function chunkExists(db: Queryable, tenantId: string, jobId: string, chunkId: string): Promise<boolean> {
-  return (await scoped(db, tenantId).one(`SELECT 1 FROM batch_job_chunks WHERE tenant_id = $1 AND batch_job_id = $2 AND id = $3`, [jobId, chunkId])) !== undefined;
-}
-
 export async function startChunkAttempt(db: Queryable, tenantId: string, chunk: ChunkRow, now: Date): Promise<void> {
   await scoped(db, tenantId).query(`UPDATE batch_job_chunks SET status = 'PROCESSING', attempts = attempts + 1 WHERE tenant_id = $1 AND id = $2`, [chunk.id]);
   await scoped(db, tenantId).query(
