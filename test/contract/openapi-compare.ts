@@ -1,8 +1,24 @@
-/** Field-level comparison of two OpenAPI documents, for the contract test. */
+/**
+ * Field-level comparison of two OpenAPI documents, for the contract test. Each document is first
+ * summarised to the names a client depends on (operation ids, parameters, body and response field
+ * paths, success statuses); the reference's summary is committed as a fixture, so the test needs
+ * nothing outside the repository.
+ */
 type Schema = Record<string, unknown>;
-type Doc = { paths: Record<string, Record<string, Schema>>; components?: { schemas?: Record<string, Schema> } };
+export type Doc = { paths: Record<string, Record<string, Schema>>; components?: { schemas?: Record<string, Schema> } };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+/** What a client of one operation depends on: `where` strings in the form docs/api-differences.md uses. */
+export interface OperationNames {
+  operationId: string;
+  /** `query.x`, `path.x` (headers are not compared). */
+  parameters: string[];
+  /** Field paths of the JSON request body: `a`, `a.b`, `items[].c`. */
+  request_body: string[];
+  /** Success status -> field paths of its JSON body. */
+  responses: Record<string, string[]>;
+}
 
 function resolve(doc: Doc, schema: Schema | undefined): Schema | undefined {
   let current = schema;
@@ -14,7 +30,7 @@ function resolve(doc: Doc, schema: Schema | undefined): Schema | undefined {
 }
 
 /** Dotted field paths a schema describes (`a.b`, `items[].c`), through refs, allOf/oneOf/anyOf. */
-export function fieldPaths(doc: Doc, schema: Schema | undefined, prefix = '', seen = new Set<Schema>()): Set<string> {
+function fieldPaths(doc: Doc, schema: Schema | undefined, prefix = '', seen = new Set<Schema>()): Set<string> {
   const out = new Set<string>();
   const s = resolve(doc, schema);
   if (!s || seen.has(s) || prefix.split('.').length > 6) return out;
@@ -32,56 +48,58 @@ export function fieldPaths(doc: Doc, schema: Schema | undefined, prefix = '', se
   return out;
 }
 
-export interface Operation {
-  key: string;
-  operationId: string;
-  op: Schema;
-}
-
-export function operations(doc: Doc): Map<string, Operation> {
-  const out = new Map<string, Operation>();
-  for (const [path, item] of Object.entries(doc.paths)) {
-    for (const method of METHODS) {
-      const op = item[method];
-      if (op) out.set(`${method.toUpperCase()} ${path}`, { key: `${method.toUpperCase()} ${path}`, operationId: String(op.operationId ?? ''), op });
-    }
-  }
-  return out;
-}
-
 function jsonSchemaOf(doc: Doc, holder: Schema | undefined): Schema | undefined {
   const content = (resolve(doc, holder)?.content ?? {}) as Record<string, { schema?: Schema }>;
   return content['application/json']?.schema;
 }
 
-function successStatuses(op: Schema): string[] {
-  return Object.keys((op.responses ?? {}) as object).filter((s) => s.startsWith('2'));
+function namesOf(doc: Doc, op: Schema): OperationNames {
+  const parameters = ((op.parameters as Schema[] | undefined) ?? [])
+    .map((p) => resolve(doc, p))
+    .map((p) => `${p?.in === 'query' ? 'query' : p?.in === 'path' ? 'path' : String(p?.in)}.${String(p?.name)}`)
+    .filter((p) => !p.startsWith('header.'));
+  const responses: Record<string, string[]> = {};
+  for (const [status, response] of Object.entries((op.responses ?? {}) as Record<string, Schema>)) {
+    if (status.startsWith('2')) responses[status] = [...fieldPaths(doc, jsonSchemaOf(doc, response))];
+  }
+  return {
+    operationId: String(op.operationId ?? ''),
+    parameters: [...new Set(parameters)],
+    request_body: [...fieldPaths(doc, jsonSchemaOf(doc, op.requestBody as Schema))],
+    responses,
+  };
+}
+
+/** `METHOD /path` -> the names of that operation. */
+export function summarise(doc: Doc): Map<string, OperationNames> {
+  const out = new Map<string, OperationNames>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (op) out.set(`${method.toUpperCase()} ${path}`, namesOf(doc, op));
+    }
+  }
+  return out;
 }
 
 /**
  * What a client written for the reference would miss in ours: each item is `where` in the
  * form used by docs/api-differences.md (`query.x`, `path.x`, `request.body.a.b`, `response.200.a`, `status.201`).
  */
-export function missingInOurs(reference: Doc, ours: Doc, refOp: Schema, ourOp: Schema): string[] {
+export function missingInOurs(reference: OperationNames, ours: OperationNames): string[] {
   const missing: string[] = [];
-  const params = (doc: Doc, op: Schema) =>
-    new Set(((op.parameters as Schema[] | undefined) ?? []).map((p) => resolve(doc, p)).map((p) => `${p?.in === 'query' ? 'query' : p?.in === 'path' ? 'path' : String(p?.in)}.${String(p?.name)}`));
-  const ourParams = params(ours, ourOp);
-  for (const p of params(reference, refOp)) if (!p.startsWith('header.') && !ourParams.has(p)) missing.push(p);
-
-  const ourBody = fieldPaths(ours, jsonSchemaOf(ours, ourOp.requestBody as Schema));
-  for (const f of fieldPaths(reference, jsonSchemaOf(reference, refOp.requestBody as Schema))) if (!ourBody.has(f)) missing.push(`request.body.${f}`);
-
-  const ourSuccess = successStatuses(ourOp);
-  for (const status of successStatuses(refOp)) {
-    if (!ourSuccess.includes(status)) {
+  const ourParams = new Set(ours.parameters);
+  for (const p of reference.parameters) if (!ourParams.has(p)) missing.push(p);
+  const ourBody = new Set(ours.request_body);
+  for (const f of reference.request_body) if (!ourBody.has(f)) missing.push(`request.body.${f}`);
+  for (const [status, fields] of Object.entries(reference.responses)) {
+    const ourFields = ours.responses[status];
+    if (!ourFields) {
       missing.push(`status.${status}`);
       continue;
     }
-    const refResponses = refOp.responses as Record<string, Schema>;
-    const ourResponses = ourOp.responses as Record<string, Schema>;
-    const ourFields = fieldPaths(ours, jsonSchemaOf(ours, ourResponses[status]));
-    for (const f of fieldPaths(reference, jsonSchemaOf(reference, refResponses[status]))) if (!ourFields.has(f)) missing.push(`response.${status}.${f}`);
+    const have = new Set(ourFields);
+    for (const f of fields) if (!have.has(f)) missing.push(`response.${status}.${f}`);
   }
   return missing;
 }
