@@ -74,6 +74,26 @@ export async function findTenant(db: Queryable, tenantId: string): Promise<Tenan
   );
 }
 
+/** The tenants of an organization, production first (organization-level, so not tenant-scoped). */
+export async function listTenantsOfOrganization(db: Queryable, organizationId: string): Promise<TenantRow[]> {
+  const result = await db.query<TenantRow>(
+    `SELECT id, organization_id, name, environment, disable_emails, created_at FROM tenants WHERE organization_id = $1 ORDER BY environment, created_at, id`,
+    [organizationId],
+  );
+  return result.rows;
+}
+
+/** The tenant, only when `userId` is a member of its organization. */
+export async function findTenantOfMember(db: Queryable, tenantId: string, userId: string): Promise<(TenantRow & { organization_name: string }) | undefined> {
+  return scoped(db, tenantId).one<TenantRow & { organization_name: string }>(
+    `SELECT t.id, t.organization_id, t.name, t.environment, t.disable_emails, t.created_at, o.name AS organization_name
+     FROM tenants t JOIN organizations o ON o.id = t.organization_id
+     JOIN organization_members m ON m.organization_id = t.organization_id AND m.user_id = $2
+     WHERE t.tenant_id = $1`,
+    [userId],
+  );
+}
+
 export async function updateTenantSettings(db: Queryable, tenantId: string, settings: { disable_emails?: boolean }): Promise<void> {
   await scoped(db, tenantId).query(`UPDATE tenants SET disable_emails = coalesce($2, disable_emails) WHERE tenant_id = $1`, [
     settings.disable_emails ?? null,

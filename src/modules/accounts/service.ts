@@ -48,6 +48,30 @@ export function validateCredentials(email: string, password: string): void {
   if (password.length < 8) throw badRequest('password must be at least 8 characters');
 }
 
+/** The trimmed organization name, 1 to 200 characters. */
+export function validateOrganizationName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw badRequest('organization name must not be empty, e.g. "Acme Ltd"');
+  if (trimmed.length > 200) throw badRequest('organization name must be at most 200 characters');
+  return trimmed;
+}
+
+/**
+ * An organization administered by `ownerUserId`, with a `production` and a `sandbox` tenant: what
+ * bootstrap, sign-up and the account page create. Runs on the caller's transaction.
+ */
+export async function insertOrganizationWithTenants(db: Queryable, input: { ownerUserId: string; name: string; at: Date }) {
+  const organization = { id: newId('organization', input.at.getTime()), name: input.name, createdAt: input.at };
+  await repo.insertOrganization(db, organization, input.ownerUserId);
+  const tenants: { id: string; environment: Environment }[] = [];
+  for (const environment of ['production', 'sandbox'] as const) {
+    const tenant = { id: newId('tenant', input.at.getTime()), organization_id: organization.id, name: environment, environment, created_at: input.at };
+    await repo.insertTenant(db, tenant);
+    tenants.push({ id: tenant.id, environment });
+  }
+  return { organization: { id: organization.id, name: organization.name }, tenants };
+}
+
 export function createAccountsService(deps: { pool: Pool; clock: Clock }) {
   const { pool, clock } = deps;
   const lastTouchMs = new Map<string, number>();
@@ -71,23 +95,17 @@ export function createAccountsService(deps: { pool: Pool; clock: Clock }) {
   /** Creates a user, an organization with a production and a sandbox tenant, and a key for each. */
   async function bootstrap(input: BootstrapInput): Promise<BootstrapResult> {
     validateCredentials(input.email, input.password);
-    if (!input.organization.trim()) throw badRequest('organization must not be empty');
+    const organizationName = validateOrganizationName(input.organization);
     const passwordHash = await hashPassword(input.password);
     try {
       return await withTx(pool, async (tx) => {
         const now = clock.now();
         const user = { id: newId('user', now.getTime()), email: input.email, passwordHash, createdAt: now };
         await repo.insertUser(tx, user);
-        const org = { id: newId('organization', now.getTime()), name: input.organization.trim(), createdAt: now };
-        await repo.insertOrganization(tx, org, user.id);
-        const tenants: BootstrapResult['tenants'] = [];
-        for (const environment of ['production', 'sandbox'] as const) {
-          const tenant = { id: newId('tenant', now.getTime()), organization_id: org.id, name: environment, environment, created_at: now };
-          await repo.insertTenant(tx, tenant);
-          const key = await createApiKeyIn(tx, tenant, 'default');
-          tenants.push({ id: tenant.id, environment, api_key: key.key });
-        }
-        return { user: { id: user.id, email: user.email }, organization: { id: org.id, name: org.name }, tenants };
+        const { organization, tenants } = await insertOrganizationWithTenants(tx, { ownerUserId: user.id, name: organizationName, at: now });
+        const keyed: BootstrapResult['tenants'] = [];
+        for (const tenant of tenants) keyed.push({ ...tenant, api_key: (await createApiKeyIn(tx, tenant, 'default')).key });
+        return { user: { id: user.id, email: user.email }, organization, tenants: keyed };
       });
     } catch (error) {
       if (isUniqueViolation(error, 'users_email_key')) throw conflict(`a user with email ${input.email} already exists`);
@@ -140,9 +158,19 @@ export function createAccountsService(deps: { pool: Pool; clock: Clock }) {
     return context;
   }
 
+  /** A further organization (production and sandbox tenants) for an existing user, who administers it. */
+  async function createOrganization(userId: string, name: string): Promise<{ id: string; name: string }> {
+    const organizationName = validateOrganizationName(name);
+    return withTx(pool, async (tx) => (await insertOrganizationWithTenants(tx, { ownerUserId: userId, name: organizationName, at: clock.now() })).organization);
+  }
+
   return {
     bootstrap,
+    createOrganization,
     getTenant,
+    tenantsOfOrganization: (organizationId: string) => repo.listTenantsOfOrganization(pool, organizationId),
+    /** The tenant when the user belongs to its organization; undefined otherwise, exactly as for an unknown id. */
+    tenantOfMember: (userId: string, tenantId: string) => repo.findTenantOfMember(pool, tenantId, userId),
     updateTenantSettings: async (tenantId: string, settings: { disable_emails?: boolean }) => {
       await repo.updateTenantSettings(pool, tenantId, settings);
       return getTenant(tenantId);

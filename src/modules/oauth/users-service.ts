@@ -1,9 +1,9 @@
 import type { Clock } from '../../kernel/clock.js';
-import { badRequest, conflict } from '../../kernel/errors.js';
+import { conflict } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Pool } from '../../db/pool.js';
 import { isUniqueViolation, withTx } from '../../db/tx.js';
-import { hashPassword, validateCredentials, verifyPassword } from '../accounts/index.js';
+import { hashPassword, insertOrganizationWithTenants, validateCredentials, validateOrganizationName, verifyPassword } from '../accounts/index.js';
 import * as members from './members-repository.js';
 
 export interface SignedInUser {
@@ -21,21 +21,15 @@ export function createUsersService(deps: { pool: Pool; clock: Clock }) {
   async function signUp(input: { email: string; password: string; organizationName?: string }): Promise<SignedInUser> {
     const email = input.email.trim();
     validateCredentials(email, input.password);
-    const orgName = input.organizationName?.trim();
-    if (orgName !== undefined && orgName.length > 200) throw badRequest('organization name must be at most 200 characters');
+    // Empty means no organization: express onboarding creates the merchant's own afterwards.
+    const orgName = input.organizationName?.trim() ? validateOrganizationName(input.organizationName) : undefined;
     const passwordHash = await hashPassword(input.password);
     try {
       return await withTx(pool, async (tx) => {
         const now = clock.now();
         const user = { id: newId('user', now.getTime()), email, passwordHash, createdAt: now };
         await members.insertUser(tx, user);
-        if (orgName) {
-          const orgId = newId('organization', now.getTime());
-          await members.insertOrganization(tx, { id: orgId, name: orgName, createdAt: now }, user.id);
-          for (const environment of ['production', 'sandbox'] as const) {
-            await members.insertTenant(tx, { id: newId('tenant', now.getTime()), organizationId: orgId, environment, createdAt: now });
-          }
-        }
+        if (orgName) await insertOrganizationWithTenants(tx, { ownerUserId: user.id, name: orgName, at: now });
         return { id: user.id, email };
       });
     } catch (error) {

@@ -5,7 +5,7 @@ import type { WebSession } from './sessions.js';
 
 const hidden = { schema: { hide: true } } as const;
 
-/** Sign-up, sign-in, sign-out and the organization picker. */
+/** Sign-up, sign-in and sign-out (the account page is account-pages.ts). */
 export function authPages(deps: WebDeps) {
   return (app: App) => {
     const signInForm = (session: WebSession, returnTo: string, email = '', error?: string) => html`
@@ -32,7 +32,7 @@ ${csrfField(deps, session)}
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
 <label for="organization">Organization name (optional)</label>
 <input id="organization" name="organization" autocomplete="organization" value="${values.organization ?? ''}" aria-describedby="organization-help">
-<p id="organization-help">Creates an organization with a production and a sandbox environment. Leave empty when you are joining through a platform.</p>
+<p id="organization-help">Creates an organization with a production and a sandbox environment. Leave empty when you are joining through a platform; you can also create one later on your account page.</p>
 <button type="submit">Create account</button>
 </form>
 <p>Already have an account? <a href="/signin?return_to=${encodeURIComponent(returnTo)}">Sign in</a>.</p>`;
@@ -81,42 +81,6 @@ ${csrfField(deps, session)}
       if (!deps.sessions.csrfValid(session, (request.body as Form)?._csrf)) return sendCsrfFailure(reply);
       await deps.sessions.signOut(reply, session);
       return seeOther(reply, '/signin');
-    });
-
-    app.get('/account', hidden, async (request, reply) => {
-      const session = await deps.sessions.load(request, reply);
-      if (!session.user) return seeOther(reply, `/signin?return_to=${encodeURIComponent('/account')}`);
-      const memberships = await deps.users.memberships(session.user.id);
-      const selected = session.user.selectedOrganizationId ?? memberships[0]?.organization_id;
-      const saved = (request.query as Form).saved === '1';
-      const body = html`
-<p>Signed in as <strong>${session.user.email}</strong>.</p>
-${saved ? html`<p role="status">Current organization saved.</p>` : ''}
-${memberships.length === 0
-  ? html`<p>You are not a member of any organization yet.</p>`
-  : html`<form method="post" action="/account/organization">
-${csrfField(deps, session)}
-<fieldset><legend>Current organization</legend>
-${memberships.map((m) => html`<div><input type="radio" id="org-${m.organization_id}" name="organization_id" value="${m.organization_id}"${selected === m.organization_id ? html` checked` : ''}>
-<label for="org-${m.organization_id}">${m.name} (${m.role === 'ADMIN' ? 'administrator' : 'member'})</label></div>`)}
-</fieldset>
-<button type="submit">Use this organization</button>
-</form>`}
-<p><a href="/account/connections">Connected applications</a></p>
-<form method="post" action="/signout">${csrfField(deps, session)}<button type="submit">Sign out</button></form>`;
-      return sendPage(reply, 200, 'Your account', body);
-    });
-
-    app.post('/account/organization', hidden, async (request, reply) => {
-      const session = await deps.sessions.load(request, reply);
-      const form = request.body as Form;
-      if (!deps.sessions.csrfValid(session, form?._csrf)) return sendCsrfFailure(reply);
-      if (!session.user) return seeOther(reply, '/signin');
-      const memberships = await deps.users.memberships(session.user.id);
-      const chosen = memberships.find((m) => m.organization_id === text(form, 'organization_id'));
-      if (!chosen) return sendPage(reply, 400, 'Your account', errorBox('Pick one of your organizations.'));
-      await deps.sessions.selectOrganization(session, chosen.organization_id);
-      return seeOther(reply, '/account?saved=1');
     });
   };
 }

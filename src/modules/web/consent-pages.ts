@@ -13,7 +13,7 @@ const AuthorizeQuery = Type.Object({
   state: Type.Optional(Type.String({ description: 'Opaque; returned unchanged.' })),
   code_challenge: Type.Optional(Type.String({ description: 'BASE64URL(SHA256(code_verifier)); required.' })),
   code_challenge_method: Type.Optional(Type.String({ description: 'S256 (default); `plain` and anything else are rejected.' })),
-});
+}, { additionalProperties: true }); // RFC 6749 section 3.1: unknown parameters are ignored
 
 /** The authorization endpoint (RFC 6749 section 4.1.1) and its consent screen. */
 export function consentPages(deps: WebDeps) {
@@ -70,7 +70,7 @@ ${orgs.map((o) => html`<option value="${o.organization_id}"${o.organization_id =
       return consentScreen(reply, session, outcome.request);
     });
 
-    app.post('/api/v1/oauth/authorize', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+    app.post('/api/v1/oauth/authorize', { config: { public: true, acceptsForm: true }, schema: { hide: true } }, async (request, reply) => {
       const session = await deps.sessions.load(request, reply);
       const form = request.body as Form;
       if (!deps.sessions.csrfValid(session, form?._csrf)) return sendCsrfFailure(reply);

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import type { AccountsService } from '../accounts/index.js';
 import type { AuthorizeService, ConnectService, UsersService } from '../oauth/index.js';
 import { html, sendPage, type Html } from './html.js';
 import type { Sessions, WebSession } from './sessions.js';
@@ -8,6 +9,8 @@ export interface WebDeps {
   users: UsersService;
   authorize: AuthorizeService;
   connect: ConnectService;
+  /** The account page: organizations' tenants and their API keys. */
+  accounts: AccountsService;
 }
 
 /** Hidden CSRF field of every form. */
