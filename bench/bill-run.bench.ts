@@ -15,7 +15,7 @@ export async function run(): Promise<void> {
   const { pool } = db;
   try {
     const clock = new ManualClock('2026-02-01T08:00:00.000Z');
-    const service = await compose({ pool, clock, config: { ...loadConfig({}), logLevel: 'silent', rateLimit: { requestsPerWindow: 1_000_000_000, windowMs: 1000 } } });
+    const service = await compose({ pool, clock, config: { ...loadConfig({ SECRET_KEY: 'bench-only-secret' }), logLevel: 'silent', rateLimit: { ingestPerSecond: 0, readPerSecond: 0, writePerSecond: 0, signinPerMinute: 0, oauthTokenPerSecond: 0, syncIntervalMs: 100 } } });
     const account = await service.accounts.bootstrap({ email: 'bench@example.com', password: 'bench-password', organization: 'Bench' });
     const tenant = account.tenants.find((t) => t.environment === 'sandbox')!;
     const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) => {

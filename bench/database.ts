@@ -24,8 +24,8 @@ export async function openBenchDatabase(name: string, poolSize = 20): Promise<Be
   let dataDir: string | undefined;
   if (!adminUrl) {
     dataDir = mkdtempSync(path.join(tmpdir(), 'billing-bench-pg-'));
-    chmodSync(dataDir, 0o755); // the server runs as the postgres user, which must reach it
-    const server = await startEmbeddedPostgres(dataDir, 54000 + Math.floor(Math.random() * 2000));
+    chmodSync(dataDir, 0o755); // as root the server runs as the postgres user, which must reach it
+    const server = await startEmbeddedPostgres({ dataDir, port: 54000 + Math.floor(Math.random() * 2000) });
     adminUrl = server.url;
     stopEmbedded = () => server.stop();
   }

@@ -53,7 +53,7 @@ export async function run(): Promise<void> {
   const db = await openBenchDatabase('usage');
   const { pool, url } = db;
   try {
-    const config = { ...loadConfig({}), logLevel: LOG_LEVEL, rateLimit: { requestsPerWindow: 1e9, windowMs: 1000 }, bodyLimitBytes: 50 * 1024 * 1024 };
+    const config = { ...loadConfig({ SECRET_KEY: 'bench-only-secret' }), logLevel: LOG_LEVEL, rateLimit: { ingestPerSecond: 0, readPerSecond: 0, writePerSecond: 0, signinPerMinute: 0, oauthTokenPerSecond: 0, syncIntervalMs: 100 }, bodyLimitBytes: 50 * 1024 * 1024 };
     const service = await compose({ pool, clock: systemClock, config });
     const boot = await service.accounts.bootstrap({ email: 'bench@example.com', password: 'bench-password', organization: 'Bench' });
     const tenant = boot.tenants.find((t) => t.environment === 'sandbox')!;

@@ -1,8 +1,12 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config/index.js';
 import { systemClock } from './kernel/clock.js';
-import { openDatabase, serve } from './main.js';
-import { createAccountsService } from './modules/accounts/index.js';
+import { AppError, StartupError } from './kernel/errors.js';
+import type { AccountsService } from './modules/accounts/index.js';
+
+// The service (and TypeScript's transpilation of all of it) is loaded only by the commands that
+// need it, so `help` and usage errors answer at once.
+const service = () => import('./main.js');
 
 const USAGE = `Usage: billing <command> [options]
 
@@ -16,14 +20,19 @@ Commands:
   api-keys list --tenant TENANT_ID [--json]
   api-keys revoke --tenant TENANT_ID --key KEY_ID [--json]
 
-Environment: DATABASE_URL (else embedded PostgreSQL under DATA_DIR, default ./.data), PORT.`;
+  help, --help                            print this help
+
+Environment: DATABASE_URL (else the embedded PostgreSQL under DATA_DIR, default ./.data; while
+the server runs, commands use its embedded PostgreSQL), PORT, SECRET_KEY; see the README.`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
   process.exit(2);
 }
 
-async function withAccounts<T>(work: (accounts: ReturnType<typeof createAccountsService>) => Promise<T>): Promise<T> {
+async function withAccounts<T>(work: (accounts: AccountsService) => Promise<T>): Promise<T> {
+  const { openDatabase } = await service();
+  const { createAccountsService } = await import('./modules/accounts/index.js');
   const db = await openDatabase(loadConfig());
   try {
     return await work(createAccountsService({ pool: db.pool, clock: systemClock }));
@@ -36,28 +45,41 @@ function print(json: boolean, value: unknown, text: string): void {
   process.stdout.write(`${json ? JSON.stringify(value) : text}\n`);
 }
 
+function parseOptions(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        email: { type: 'string' },
+        password: { type: 'string' },
+        organization: { type: 'string' },
+        tenant: { type: 'string' },
+        name: { type: 'string' },
+        key: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      email: { type: 'string' },
-      password: { type: 'string' },
-      organization: { type: 'string' },
-      tenant: { type: 'string' },
-      name: { type: 'string' },
-      key: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  });
+  const { values, positionals } = parseOptions(rest);
   const json = values.json ?? false;
   switch (command) {
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${USAGE}\n`);
+      return;
     case 'serve':
-      await serve(loadConfig());
+      await (await service()).serve(loadConfig());
       return;
     case 'migrate': {
-      const db = await openDatabase(loadConfig());
+      const db = await (await service()).openDatabase(loadConfig());
       await db.close();
       print(json, { migrated: true }, 'migrations applied');
       return;
@@ -92,7 +114,11 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-main(process.argv.slice(2)).catch((error: Error & { status?: number }) => {
-  process.stderr.write(`error: ${error.message}\n`);
+// One line for the person at the terminal. A failure we did not foresee keeps its stack, which
+// is what a bug report needs; what the operator can fix (StartupError) or asked wrongly (AppError) does not.
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const known = error instanceof StartupError || error instanceof AppError;
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`error: ${message || 'unknown failure'}\n${known || !(error instanceof Error) ? '' : `${error.stack}\n`}`);
   process.exit(1);
 });

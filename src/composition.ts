@@ -1,5 +1,6 @@
 import type { Config } from './config/index.js';
 import { systemClock, type Clock } from './kernel/clock.js';
+import { StartupError } from './kernel/errors.js';
 import type { Pool } from './db/pool.js';
 import { buildApp, type App, type RouteModule } from './http/app.js';
 import type { Authenticator } from './http/auth.js';
@@ -54,6 +55,9 @@ export interface CompositionDeps {
  */
 export async function compose(deps: CompositionDeps): Promise<Composition> {
   const { pool, clock, config } = deps;
+  // serve() resolves it (generated for the embedded default, required with DATABASE_URL); a caller that composes directly passes one.
+  if (!config.secretKey) throw new StartupError('SECRET_KEY is not set');
+  const secretKey = config.secretKey;
 
   // Accounts and catalog.
   const accounts = createAccountsService({ pool, clock });
@@ -107,10 +111,11 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const oauthTokens = createTokenService({ pool, clock });
   const connect = createConnectService({ pool, clock, publicBaseUrl: config.publicBaseUrl, authenticateApiKey: accounts.authenticateApiKey });
   const web = {
-    sessions: createSessions({ pool, clock, secretKey: config.secretKey, secureCookies: config.publicBaseUrl?.startsWith('https:') ?? false }),
+    sessions: createSessions({ pool, clock, secretKey, secureCookies: config.publicBaseUrl?.startsWith('https:') ?? false }),
     users: createUsersService({ pool, clock }),
     authorize: createAuthorizeService({ pool, clock }),
     connect,
+    accounts,
   };
 
   // Customer portal (docs/portal.md): expiring, revocable tokens; usage through the usage API's code path.

@@ -1,5 +1,8 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Config } from './config/index.js';
 import { systemClock, type Clock } from './kernel/clock.js';
+import { StartupError } from './kernel/errors.js';
 import { randomToken } from './kernel/secrets.js';
 import { createPool, type Pool } from './db/pool.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
@@ -18,12 +21,15 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** What the embedded server's manager has to tell a person (a port fallback, a stale cluster stopped). */
+const toTerminal = (message: string) => process.stderr.write(`${message}\n`);
+
 /** Connects to DATABASE_URL, or starts the embedded PostgreSQL under DATA_DIR, then migrates. */
-export async function openDatabase(config: Config, log: (msg: string) => void = () => {}): Promise<Database> {
+export async function openDatabase(config: Config, log: (msg: string) => void = toTerminal): Promise<Database> {
   let embedded: EmbeddedServer | undefined;
   let url = config.databaseUrl;
   if (!url) {
-    embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, log);
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
     url = embedded.url;
   }
   const pool = createPool(url);
@@ -52,12 +58,23 @@ export interface RunningService {
 
 /** `serve`: database, HTTP server and worker, with graceful shutdown on SIGINT/SIGTERM. */
 export async function serve(config: Config, clock: Clock = systemClock): Promise<RunningService> {
+  const secretKey = resolveSecretKey(config);
   const db = await openDatabase(config);
-  const { app, tasks, accounts } = await compose({ pool: db.pool, clock, config });
+  const { app, tasks, accounts } = await compose({ pool: db.pool, clock, config: { ...config, secretKey } });
   const worker: Worker | undefined = config.runWorker ? await startWorker(db.pool, tasks, config.workerConcurrency) : undefined;
   // The billing run reschedules itself; this queues the first one (a no-op if one is pending).
   if (worker) await scheduleBillingRuns(db.pool);
-  const listeningOn = await app.listen({ port: config.port, host: config.host });
+  let listeningOn: string;
+  try {
+    listeningOn = await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await worker?.stop();
+    await db.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new StartupError(`port ${config.port} on ${config.host} is in use by another program (another billing service?): stop it, or set PORT`);
+    }
+    throw error;
+  }
   const baseUrl = config.publicBaseUrl ?? listeningOn;
 
   let stopping: Promise<void> | undefined;
@@ -78,8 +95,32 @@ export async function serve(config: Config, clock: Clock = systemClock): Promise
 }
 
 /**
+ * SECRET_KEY, or for the embedded default a random one generated on first start and kept in
+ * DATA_DIR (beside the data it protects). An external database is shared by replicas, which must
+ * agree on the secret, so there it has to be given.
+ */
+export function resolveSecretKey(config: Config): string {
+  if (config.secretKey) return config.secretKey;
+  if (config.databaseUrl) {
+    throw new StartupError('SECRET_KEY must be set when DATABASE_URL is: every replica needs the same secret (generate one with: openssl rand -hex 32)');
+  }
+  const file = path.resolve(config.dataDir, 'secret-key');
+  if (!existsSync(file)) {
+    mkdirSync(config.dataDir, { recursive: true });
+    try {
+      writeFileSync(file, `${randomToken(48)}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      // Another process started at the same instant and wrote it first: use theirs.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+/**
  * On first start with an empty database there is no way in yet, so the service creates a
- * sandbox account and prints its keys once (to the terminal, never to the logs).
+ * sandbox account and prints its keys once. The greeting is for a person: it goes to standard
+ * error, the terminal, while standard output carries only the JSON log lines.
  */
 async function greetNewcomer(accounts: AccountsService, baseUrl: string): Promise<void> {
   const lines = [`Billing service listening on ${baseUrl}`, `API reference: ${baseUrl}/docs  (OpenAPI: ${baseUrl}/api/v1/openapi.json)`];
@@ -94,5 +135,5 @@ async function greetNewcomer(accounts: AccountsService, baseUrl: string): Promis
       `  curl -H "Authorization: Bearer ${result.tenants.find((t) => t.environment === 'sandbox')?.api_key}" ${baseUrl}/api/v1/products`,
     );
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stderr.write(`${lines.join('\n')}\n`);
 }

@@ -3,14 +3,28 @@ export interface Config {
   /** PostgreSQL URL; when absent the service starts its own embedded PostgreSQL under dataDir. */
   databaseUrl: string | undefined;
   dataDir: string;
-  /** Port of the embedded PostgreSQL server. */
-  embeddedPgPort: number;
+  /** Port of the embedded PostgreSQL server when the operator chose one; otherwise 54329, or a free port if that is taken. */
+  embeddedPgPort: number | undefined;
   port: number;
   host: string;
   /** Public base URL used in links printed and e-mailed; by default the address the server listens on. */
   publicBaseUrl: string | undefined;
   logLevel: string;
-  rateLimit: { requestsPerWindow: number; windowMs: number };
+  /** Requests allowed per route class (docs/api.md, "Rate limits"); 0 means unlimited. */
+  rateLimit: {
+    /** Usage ingestion (POST /api/v1/events...), per API key or OAuth grant. */
+    ingestPerSecond: number;
+    /** GET and HEAD API calls, per API key or OAuth grant. */
+    readPerSecond: number;
+    /** Other API calls, per API key or OAuth grant. */
+    writePerSecond: number;
+    /** Sign-in, sign-up and password forms, per client IP address and per e-mail address. */
+    signinPerMinute: number;
+    /** OAuth token, introspection and revocation, per client_id (per IP without one). */
+    oauthTokenPerSecond: number;
+    /** How often each process adds its counts to the shared table and reads the other processes' counts. */
+    syncIntervalMs: number;
+  };
   /** Largest accepted request body, in bytes. */
   bodyLimitBytes: number;
   idempotencyKeyTtlHours: number;
@@ -22,8 +36,12 @@ export interface Config {
   /** How long one webhook attempt may take (connect, response and body) before it counts as failed. */
   webhookTimeoutMs: number;
   smtp: { host: string; port: number; secure: boolean; user?: string; password?: string; from: string };
-  /** Secret that keys the HMAC of API keys and tokens. */
-  secretKey: string;
+  /**
+   * Secret that keys the HMACs of the sign-in pages (CSRF tokens) and, later, encryption of stored
+   * credentials. Unset: the embedded default generates one and keeps it in DATA_DIR
+   * (`resolveSecretKey`); with DATABASE_URL it is required.
+   */
+  secretKey: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -34,6 +52,35 @@ function int(env: Env, name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value)) throw new Error(`config: ${name} must be an integer, got '${raw}'`);
   return value;
+}
+
+function nonNegativeInt(env: Env, name: string, fallback: number): number {
+  const value = int(env, name, fallback);
+  if (value < 0) throw new Error(`config: ${name} must be 0 or more, got '${env[name]}'`);
+  return value;
+}
+
+/** Defaults and their reasons: docs/api.md, "Rate limits". */
+function rateLimits(env: Env): Config['rateLimit'] {
+  // The single limit of every route was replaced by limits per route class: refuse the old
+  // variables rather than start with limits the operator did not choose.
+  for (const name of ['RATE_LIMIT_REQUESTS', 'RATE_LIMIT_WINDOW_MS']) {
+    if (env[name] !== undefined && env[name] !== '') {
+      throw new Error(
+        `config: ${name} is no longer read; set RATE_LIMIT_INGEST_PER_SECOND, RATE_LIMIT_READ_PER_SECOND, RATE_LIMIT_WRITE_PER_SECOND, RATE_LIMIT_SIGNIN_PER_MINUTE or RATE_LIMIT_OAUTH_TOKEN_PER_SECOND (0 = unlimited) and unset ${name}`,
+      );
+    }
+  }
+  const syncIntervalMs = int(env, 'RATE_LIMIT_SYNC_INTERVAL_MS', 100);
+  if (syncIntervalMs < 10) throw new Error(`config: RATE_LIMIT_SYNC_INTERVAL_MS must be 10 or more, got '${syncIntervalMs}'`);
+  return {
+    ingestPerSecond: nonNegativeInt(env, 'RATE_LIMIT_INGEST_PER_SECOND', 20_000),
+    readPerSecond: nonNegativeInt(env, 'RATE_LIMIT_READ_PER_SECOND', 1_000),
+    writePerSecond: nonNegativeInt(env, 'RATE_LIMIT_WRITE_PER_SECOND', 500),
+    signinPerMinute: nonNegativeInt(env, 'RATE_LIMIT_SIGNIN_PER_MINUTE', 10),
+    oauthTokenPerSecond: nonNegativeInt(env, 'RATE_LIMIT_OAUTH_TOKEN_PER_SECOND', 100),
+    syncIntervalMs,
+  };
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -47,15 +94,12 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR || './.data',
-    embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329),
+    embeddedPgPort: env.EMBEDDED_PG_PORT ? int(env, 'EMBEDDED_PG_PORT', 0) : undefined,
     port,
     host: env.HOST || '127.0.0.1',
     publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
     logLevel: env.LOG_LEVEL || 'info',
-    rateLimit: {
-      requestsPerWindow: int(env, 'RATE_LIMIT_REQUESTS', 1000),
-      windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 1000),
-    },
+    rateLimit: rateLimits(env),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 5 * 1024 * 1024),
     idempotencyKeyTtlHours: int(env, 'IDEMPOTENCY_KEY_TTL_HOURS', 24),
     runWorker: bool(env, 'RUN_WORKER', true),
@@ -70,6 +114,6 @@ export function loadConfig(env: Env = process.env): Config {
       password: env.SMTP_PASSWORD || undefined,
       from: env.SMTP_FROM || 'billing@localhost',
     },
-    secretKey: env.SECRET_KEY || 'dev-only-secret-change-me',
+    secretKey: env.SECRET_KEY || undefined,
   };
 }

@@ -1,4 +1,5 @@
 import Fastify, {
+  LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
@@ -13,10 +14,11 @@ import { registerErrorHandling } from './errors.js';
 import { registerAuth, type Authenticator } from './auth.js';
 import { registerRateLimit, type RateLimitConfig } from './rate-limit.js';
 import { registerIdempotency } from './idempotency.js';
-import { registerObservability, requestIdFrom } from './observability.js';
+import { REDACTED, redactUrl, registerObservability, requestIdFrom } from './observability.js';
 import { registerOpenApi } from './openapi.js';
 import { registerTextGuard } from './text-guard.js';
-import { validatorCompiler } from './validation.js';
+import { registerUnknownQueryCheck, validatorCompiler } from './validation.js';
+import { registerContentTypes } from './content-types.js';
 
 /** The app with TypeBox inference: route handlers see typed `body`, `query` and `params`. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -34,11 +36,21 @@ export interface AppOptions {
   routes: RouteModule[];
 }
 
-const REDACTED_HEADERS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'];
+// Request lines log method, redacted URL and peer only: no headers (API keys, cookies) and no
+// bodies (passwords of the sign-in pages). These paths are a second guard should a log call add them.
+const REDACTED_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'req.headers["x-portal-token"]', 'req.body', 'res.headers["set-cookie"]'];
 
 export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({
-    logger: { level: options.logLevel, redact: REDACTED_HEADERS },
+    logger: {
+      level: options.logLevel,
+      redact: { paths: REDACTED_PATHS, censor: REDACTED },
+      serializers: {
+        req: (request) => ({ method: request.method, url: redactUrl(request.url), remote_address: request.ip }),
+      },
+    },
+    // The README's name for it, on every line of a request.
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: options.bodyLimitBytes,
     genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
     ajv: { customOptions: { coerceTypes: false } },
@@ -49,12 +61,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  // The API speaks JSON (and forms for OAuth); a text/plain body is a wrong content type, not a string.
-  app.removeContentTypeParser('text/plain');
-  // Form bodies (OAuth token endpoints) are parsed into plain objects.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  // The API speaks JSON; forms only on the OAuth protocol endpoints and the HTML pages.
+  registerContentTypes(app);
+  registerUnknownQueryCheck(app);
 
   registerErrorHandling(app);
   registerTextGuard(app);
@@ -63,7 +72,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     await options.pool.query('SELECT 1');
   });
   registerAuth(app, options.authenticators);
-  registerRateLimit(app, options.rateLimit, options.clock);
+  await registerRateLimit(app, options.rateLimit, options.pool, options.clock);
   registerIdempotency(app, options.pool, options.clock, options.idempotencyKeyTtlHours);
   for (const register of options.routes) await register(app);
   return app;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, unauthorized } from '../kernel/errors.js';
+import { unauthorized } from '../kernel/errors.js';
 
 /** Who a request acts for, resolved once per request from its bearer token. */
 export interface AuthContext {
@@ -46,6 +46,6 @@ export function registerAuth(app: FastifyInstance, authenticators: Authenticator
         return;
       }
     }
-    throw new AppError('UNAUTHORIZED', 'invalid, expired or revoked token');
+    throw unauthorized('invalid, expired or revoked token');
   });
 }

@@ -11,24 +11,38 @@ declare module 'fastify' {
   }
 }
 
-/** Renders an AppError in the route's shape: the one place error bodies are written. */
+/**
+ * Renders an AppError in the route's shape: the one place error bodies are written. A 401 always
+ * carries its code, shape B included, so a client can tell "authenticate again" from any other
+ * failure by one field. The body is serialized here, not by the route's response schema, which
+ * would drop a field its schema does not list.
+ */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
-  const shape = request.routeOptions.config?.errorShape ?? 'code';
+  const shape = error.status === 401 ? 'code' : (request.routeOptions.config?.errorShape ?? 'code');
   const body = shape === 'message' ? { message: error.message } : { code: error.code, message: error.message };
-  return reply.status(error.status).type('application/json').send(body);
+  return reply.status(error.status).type('application/json').send(JSON.stringify(body));
+}
+
+/** The media type a request declared, as sent (without parameters such as charset), for messages. */
+function sentMediaType(request: FastifyRequest): string | undefined {
+  const header = request.headers['content-type'];
+  if (header === undefined) return undefined;
+  return header.split(';')[0]!.trim().slice(0, 100);
 }
 
 /** Maps framework and library errors to the contract; client mistakes are never a 500. */
-function toAppError(error: FastifyError): AppError {
+function toAppError(error: FastifyError, request: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
   if (error.validation) return new AppError('BAD_REQUEST', describeValidationError(error.validation as never, error.validationContext));
   switch (error.code) {
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('BAD_REQUEST', `content-type '${String(error.message).split(': ').pop()}' is not supported; send application/json`, 415);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
+      const sent = sentMediaType(request);
+      // Fastify's own message is only "Unsupported Media Type": name what was sent instead.
+      const message = sent === undefined ? 'the body has no Content-Type header' : `content-type '${sent}' is not supported`;
+      return new AppError('BAD_REQUEST', `${message}; send application/json`, 415);
+    }
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('BAD_REQUEST', 'request body is too large', 413);
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError('BAD_REQUEST', 'body must not be empty when content-type is application/json');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('BAD_REQUEST', `body is not valid JSON: ${error.message}`);
@@ -49,7 +63,7 @@ function toAppError(error: FastifyError): AppError {
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const appError = toAppError(error);
+    const appError = toAppError(error, request);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(request, reply, appError);
   });

@@ -4,16 +4,42 @@ import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+// Query parameters that carry credentials: portal tokens, OAuth codes and secrets, passwords.
+const SECRET_QUERY_NAME = /token|secret|password|code|key|signature|assertion/i;
+// Our secrets are 32 or more base62 characters after their prefix (ids are 26): a path segment
+// holding one (an onboarding link) is a credential too.
+const SECRET_IN_PATH = /(^|\/)([a-z]+_)?[A-Za-z0-9]{32,}(?=\/|$)/g;
+export const REDACTED = '[REDACTED]';
+
+/** The URL as it may be logged: credential-bearing query values and path segments replaced. */
+export function redactUrl(url: string): string {
+  const queryAt = url.indexOf('?');
+  const pathPart = (queryAt < 0 ? url : url.slice(0, queryAt)).replace(SECRET_IN_PATH, `$1${REDACTED}`);
+  if (queryAt < 0) return pathPart;
+  const query = url
+    .slice(queryAt + 1)
+    .split('&')
+    .map((pair) => {
+      const name = pair.split('=')[0] ?? '';
+      return pair.includes('=') && SECRET_QUERY_NAME.test(name) ? `${name}=${REDACTED}` : pair;
+    })
+    .join('&');
+  return `${pathPart}?${query}`;
+}
+
 /** Keeps a caller's sane `x-request-id`, otherwise makes one; it is logged with every line. */
 export function requestIdFrom(header: string | string[] | undefined): string {
   return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
 }
 
+/** Where `GET /` sends a visitor: the API reference for now (the dashboard, once there is one). */
+const HOME_PATH = '/docs';
+
 export interface ReadinessCheck {
   (): Promise<void>;
 }
 
-/** `x-request-id` echo, Prometheus metrics at /metrics, liveness at /health, readiness at /ready. */
+/** `x-request-id` echo, Prometheus metrics at /metrics, liveness at /health, readiness at /ready, `/` redirects home. */
 export function registerObservability(app: FastifyInstance, isReady: ReadinessCheck): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -36,6 +62,7 @@ export function registerObservability(app: FastifyInstance, isReady: ReadinessCh
   });
 
   const hidden = { hide: true };
+  app.get('/', { config: { public: true }, schema: hidden }, async (_request, reply) => reply.redirect(HOME_PATH, 302));
   app.get('/health', { config: { public: true }, schema: hidden }, async () => ({ status: 'ok' }));
   app.get('/ready', { config: { public: true }, schema: hidden }, async (_request, reply) => {
     try {

@@ -1,4 +1,5 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
+import { Memory } from 'typebox/system';
 
 /** Shape A error body. */
 export const ErrorBody = Type.Object({ code: Type.String(), message: Type.String() });
@@ -38,6 +39,13 @@ export const NAME_MAX_CHARS = 255;
 /** A required name: 1 to NAME_MAX_CHARS characters. */
 export const Name = () => Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS });
 
+/**
+ * A money, price or quantity on the wire: a plain decimal string (`"49.00"`, `"-0.5"`), checked
+ * by kernel/money's parseDecimal. The `decimal` format (OpenAPI format registry) is also what
+ * lets a JSON number sent here be answered "must be a decimal string such as ...".
+ */
+export const DecimalString = (description = 'decimal string, e.g. "49.00"') => Type.String({ format: 'decimal', description, examples: ['49.00'] });
+
 /** Payment terms, in days (as the invoicing entity's own limit, and Lago's). */
 export const MAX_NET_TERMS_DAYS = 365;
 /** Longest trial, in days (Stripe's limit). */
@@ -52,3 +60,17 @@ export function errorResponses(statuses: number[], body: TSchema = ErrorBody): R
 
 export const iso = (value: Date): string => value.toISOString();
 export const isoOrNull = (value: Date | null | undefined): string | null => (value ? value.toISOString() : null);
+
+/**
+ * `schema` with what the OpenAPI document shows for it: a description (a response's, when used
+ * as one) and examples, typed as what the schema describes. A copy: the shared schema is
+ * untouched, and what it validates and serializes does not change (both are annotations).
+ */
+export function documented<T extends TSchema>(schema: T, description: string, ...examples: Static<T>[]): T {
+  return Memory.Update(schema, {}, examples.length > 0 ? { description, examples } : { description }) as T;
+}
+
+/** The first page of a list holding `items` (of `totalItems` in all), for list examples in the OpenAPI document. */
+export function examplePage<T>(items: T[], totalItems = items.length) {
+  return { data: items, pagination_meta: { page: 0, per_page: 10, total_items: totalItems, total_pages: Math.ceil(totalItems / 10) } };
+}

@@ -1,6 +1,10 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { parseLocalDate } from '../domain/dates.js';
+import { AppError } from '../kernel/errors.js';
+import { parseDecimal } from '../kernel/money.js';
+import { isJsonApiRoute } from './content-types.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -12,9 +16,22 @@ function makeAjv(coerceTypes: boolean): Ajv {
     removeAdditional: false,
     allErrors: false,
     strict: false,
+    // Errors carry the value and the schema that refused it, for messages that say what was
+    // wrong with the value (an impossible date, a number where a decimal string belongs).
+    verbose: true,
   });
   addFormats(ajv);
+  ajv.addFormat('decimal', { type: 'string', validate: isDecimalText });
   return ajv;
+}
+
+function isDecimalText(text: string): boolean {
+  try {
+    parseDecimal(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // Bodies are validated without coercion: a JSON number where a decimal string belongs is an
@@ -69,7 +86,12 @@ export function describeValidationError(errors: ErrorObject[], context: string |
     case 'enum':
       return `${field() || part} must be one of ${(params.allowedValues as unknown[]).join(', ')} (${part})`;
     case 'type':
+      if (typeof error.data === 'number' && isDecimalSchema(error.parentSchema)) {
+        return `${field()} must be a decimal string such as "${decimalExample(error.parentSchema)}", not a JSON number (${part})`;
+      }
       return `${field() || part} must be ${String(params.type).replace(',', ' or ')} (${part})`;
+    case 'format':
+      return `${field() || part} ${describeFormat(String(params.format), error)} (${part})`;
     case 'additionalProperties':
       return `${field(String(params.additionalProperty))} is not a known field (${part})`;
     case 'anyOf':
@@ -78,4 +100,101 @@ export function describeValidationError(errors: ErrorObject[], context: string |
     default:
       return `${field() || part} ${error.message ?? 'is invalid'} (${part})`;
   }
+}
+
+const DATE_EXAMPLE = '2026-09-24';
+const DATE_TIME_EXAMPLE = '2026-09-24T13:45:00Z';
+
+/** What a value refused by `format` should look like, e.g. `must be a date as YYYY-MM-DD, e.g. 2026-09-24`. */
+function describeFormat(format: string, error: ErrorObject): string {
+  const value = typeof error.data === 'string' ? error.data : '';
+  switch (format) {
+    case 'date':
+      return isImpossibleDate(value)
+        ? `${value} is not a calendar date; expected YYYY-MM-DD, e.g. ${DATE_EXAMPLE}`
+        : `must be a date as YYYY-MM-DD, e.g. ${DATE_EXAMPLE}`;
+    case 'date-time': {
+      const datePart = value.slice(0, 10);
+      return isImpossibleDate(datePart)
+        ? `${datePart} is not a calendar date; expected RFC 3339 with a time zone, e.g. ${DATE_TIME_EXAMPLE}`
+        : `must be a date-time in RFC 3339 with a time zone, e.g. ${DATE_TIME_EXAMPLE}`;
+    }
+    case 'decimal':
+      return `must be a decimal string such as "${decimalExample(error.parentSchema)}"`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/** Written YYYY-MM-DD but no day of the calendar (2026-02-30, 2026-13-01). */
+function isImpossibleDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  try {
+    parseLocalDate(text);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+interface StringSchema {
+  type?: unknown;
+  format?: unknown;
+  description?: unknown;
+  examples?: unknown;
+}
+
+/**
+ * A money, price or quantity field: a string schema with the `decimal` format (`DecimalString`
+ * in schemas.ts), or one whose description says it holds a decimal, as the module schemas
+ * declared before that helper existed.
+ */
+function isDecimalSchema(schema: unknown): boolean {
+  const s = (schema ?? {}) as StringSchema;
+  if (s.format === 'decimal') return true;
+  return s.type === 'string' && typeof s.description === 'string' && /\bdecimal\b/i.test(s.description);
+}
+
+/** The schema's own example: its `examples`, else a quoted decimal in its description ('"0.2" is 20 %'). */
+function decimalExample(schema: unknown): string {
+  const { examples, description } = (schema ?? {}) as StringSchema;
+  if (Array.isArray(examples) && typeof examples[0] === 'string') return examples[0];
+  const quoted = typeof description === 'string' ? /"(-?\d+(?:\.\d+)?)"/.exec(description) : null;
+  return quoted?.[1] ?? '49.00';
+}
+
+interface QuerySchema {
+  type?: unknown;
+  properties?: Record<string, unknown>;
+  additionalProperties?: unknown;
+  patternProperties?: unknown;
+}
+
+/** The query parameters a route names, or undefined when its schema takes others too. None without a schema. */
+function knownQueryParameters(schema: unknown): string[] | undefined {
+  if (schema === undefined) return [];
+  const s = schema as QuerySchema;
+  if (s.type !== 'object' || s.patternProperties !== undefined) return undefined;
+  if (s.additionalProperties !== undefined && s.additionalProperties !== false) return undefined;
+  return Object.keys(s.properties ?? {});
+}
+
+/**
+ * A query parameter a JSON API route does not know is a 400 naming it, as an unknown body field
+ * is: `?limit=5` silently ignored answers the default page size and looks like a bug. A route
+ * without a querystring schema takes none. A schema that allows other parameters itself keeps
+ * its rule (the OAuth authorization endpoint must ignore unknown ones, RFC 6749 section 3.1).
+ */
+export function registerUnknownQueryCheck(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    const given = Object.keys((request.query as object | undefined) ?? {});
+    if (given.length === 0 || !isJsonApiRoute(request)) return;
+    const known = knownQueryParameters(request.routeOptions.schema?.querystring);
+    if (!known) return;
+    const unknown = given.filter((name) => !known.includes(name));
+    if (unknown.length === 0) return;
+    const subject = unknown.length === 1 ? `${unknown[0]} is not a known query parameter` : `${unknown.join(', ')} are not known query parameters`;
+    const hint = known.length > 0 ? `known: ${known.join(', ')}` : 'this endpoint takes none';
+    throw new AppError('BAD_REQUEST', `${subject}; ${hint} (query)`);
+  });
 }

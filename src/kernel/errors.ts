@@ -40,3 +40,14 @@ export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+
+/**
+ * Something the operator must change before the service can start or a command can run (a port in
+ * use, a missing setting). Printed as one line that says what and how to fix it, never a stack trace.
+ */
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StartupError';
+  }
+}

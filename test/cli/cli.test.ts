@@ -49,15 +49,16 @@ describe('command line', () => {
     });
   });
 
-  it('serve starts, greets a newcomer with a key, answers, and shuts down gracefully', async () => {
+  it('serve starts, greets a newcomer with a key, answers, and shuts down gracefully', { timeout: 120_000 }, async () => {
     const fresh = await createTestDatabase();
     try {
-      const child = spawn('node', [BIN, 'serve'], { env: { ...process.env, DATABASE_URL: fresh.url, PORT: '0', LOG_LEVEL: 'silent', HOST: '127.0.0.1' } });
+      const child = spawn('node', [BIN, 'serve'], { env: { ...process.env, DATABASE_URL: fresh.url, SECRET_KEY: 'cli-test-secret', PORT: '0', LOG_LEVEL: 'silent', HOST: '127.0.0.1' } });
+      // The greeting is for a person: standard error, the terminal.
       let out = '';
-      child.stdout.on('data', (chunk) => (out += chunk));
+      child.stderr.on('data', (chunk) => (out += chunk));
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no greeting: ${out}`)), 30_000);
-        child.stdout.on('data', () => out.includes('curl') && (clearTimeout(timer), resolve()));
+        child.stderr.on('data', () => out.includes('curl') && (clearTimeout(timer), resolve()));
         child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
       });
       expect(out).toMatch(/sandbox\s+API key: sk_sandbox_/);
@@ -74,6 +75,21 @@ describe('command line', () => {
     } finally {
       await fresh.drop();
     }
+  });
+
+  it('refuses to serve an external database without SECRET_KEY, in one line that says how to fix it', async () => {
+    const failed = await cli(['serve'], { DATABASE_URL: db.url, SECRET_KEY: '', PORT: '0' }).then(() => undefined, (error: { code: number; stderr: string }) => error);
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr.trim()).toBe('error: SECRET_KEY must be set when DATABASE_URL is: every replica needs the same secret (generate one with: openssl rand -hex 32)');
+  });
+
+  it('help and --help list every command; an unknown command or option says so with the usage', async () => {
+    for (const flag of ['help', '--help']) {
+      const { stdout } = await cli([flag], {});
+      for (const command of ['serve', 'migrate', 'bootstrap', 'api-keys create', 'api-keys list', 'api-keys revoke']) expect(stdout).toContain(command);
+    }
+    await expect(cli(['frobnicate'], {})).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("unknown command 'frobnicate'") });
+    await expect(cli(['api-keys', 'list', '--bogus'], {})).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/Unknown option '--bogus'[\s\S]*Usage: billing/) });
   });
 
   it('migrate and bootstrap work against the embedded PostgreSQL when no DATABASE_URL is set', async () => {

@@ -42,8 +42,8 @@ export default async function setup(project: TestProject) {
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     dataDir = mkdtempSync(path.join(tmpdir(), 'billing-test-pg-'));
-    chmodSync(dataDir, 0o755); // the server runs as the postgres user, which must reach it
-    embedded = await startEmbeddedPostgres(dataDir, await freePort());
+    chmodSync(dataDir, 0o755); // as root the server runs as the postgres user, which must reach it
+    embedded = await startEmbeddedPostgres({ dataDir, port: await freePort() });
     adminUrl = embedded.url;
   }
   const templateDatabase = `billing_tpl_${process.pid}_${Date.now()}`;

@@ -78,7 +78,7 @@ describe('add-ons', () => {
     const other = await post(h, '/api/v1/addons', { name: 'Seats', product_id: seats.id, price: { currency: 'EUR', fee: { rates: [{ price: '5' }] } } });
     expect(other.price.fee).toMatchObject({ type: 'SLOT', slot_unit_name: 'seat', minimum_count: null, quota: null });
     const cases: [Record<string, unknown>, string][] = [
-      [{ price: { currency: 'EUR', fee: { rates: [{ price: 10 }] } } }, 'price.fee.rates[0].price must be string'],
+      [{ price: { currency: 'EUR', fee: { rates: [{ price: 10 }] } } }, 'price.fee.rates[0].price must be a decimal string such as "49.00", not a JSON number'],
       [{ price: { currency: 'EUR', fee: { rates: [{ price: '-3' }] } } }, 'price.fee.rates[0].price must be a non-negative decimal string'],
       [{ price: { currency: 'EURO', fee: { rates: [{ price: '3' }] } } }, 'price.currency'],
       [{}, 'price_id or price is required'],

@@ -78,7 +78,7 @@ describe('customers: create and read', () => {
       [{ currency: 'EUR' }, 'name is required'],
       [{ name: 'x', currency: 'euro' }, 'currency'],
       [{ name: 'x', currency: 'EUR', custom_properties: { tier: 3 } }, 'custom_properties.tier must be string'],
-      [{ name: 'x', currency: 'EUR', custom_taxes: [{ name: 't', rate: 0.2, tax_code: 'c' }] }, 'custom_taxes[0].rate must be string'],
+      [{ name: 'x', currency: 'EUR', custom_taxes: [{ name: 't', rate: 0.2, tax_code: 'c' }] }, 'custom_taxes[0].rate must be a decimal string such as "0.2", not a JSON number'],
       [{ name: 'x', currency: 'EUR', custom_taxes: [{ name: 't', rate: '1.5', tax_code: 'c' }] }, 'custom_taxes[0].rate must be a fraction between 0 and 1'],
       [{ name: 'x', currency: 'EUR', billing_email: 'nope' }, "billing_email 'nope' is not an e-mail address"],
       [{ name: 'x', currency: 'EUR', invoicing_emails: ['a@b.co', 'bad'] }, "invoicing_emails[1] 'bad' is not an e-mail address"],

@@ -128,7 +128,7 @@ describe('plan creation', () => {
     const h = harness();
     const c = await catalog(h);
     const cases: [Record<string, unknown>, string][] = [
-      [{ components: [{ name: 'x', product_id: c.rateProductId, fee: { rates: [{ price: 49 }] } }] }, 'components[0].fee.rates[0].price must be string'],
+      [{ components: [{ name: 'x', product_id: c.rateProductId, fee: { rates: [{ price: 49 }] } }] }, 'components[0].fee.rates[0].price must be a decimal string such as "49.00", not a JSON number'],
       [{ components: [{ name: 'x', product_id: c.rateProductId, fee: { rates: [{ price: '-1' }] } }] }, 'components[0].fee.rates[0].price must be a non-negative decimal string'],
       [{ components: [{ name: 'x', product_id: c.rateProductId, fee: { rates: [{ price: '1e3' }] } }] }, 'components[0].fee.rates[0].price'],
       [{ components: [{ name: 'x', product_id: c.rateProductId, fee: { rates: [{ price: '1', term: 'MONTHLY' }, { price: '2' }] } }] }, 'components[0].fee.rates[1].term MONTHLY is given twice'],

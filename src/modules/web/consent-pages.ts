@@ -7,13 +7,36 @@ import { errorBox, html, seeOther, sendPage } from './html.js';
 import type { WebSession } from './sessions.js';
 
 const AuthorizeQuery = Type.Object({
-  response_type: Type.Optional(Type.String({ description: 'Must be `code`.' })),
-  client_id: Type.Optional(Type.String({ description: 'The OAuth app\'s client id.' })),
-  redirect_uri: Type.Optional(Type.String({ description: 'Must exactly match a registered redirect URI.' })),
-  state: Type.Optional(Type.String({ description: 'Opaque; returned unchanged.' })),
-  code_challenge: Type.Optional(Type.String({ description: 'BASE64URL(SHA256(code_verifier)); required.' })),
-  code_challenge_method: Type.Optional(Type.String({ description: 'S256 (default); `plain` and anything else are rejected.' })),
+  response_type: Type.Optional(Type.String({ description: 'Must be `code`.', examples: ['code'] })),
+  client_id: Type.Optional(Type.String({ description: 'The OAuth app\'s client id.', examples: ['app_01KKRNW4G0J9M0T97HSMTTZGH4'] })),
+  redirect_uri: Type.Optional(Type.String({ description: 'Must exactly match a registered redirect URI.', examples: ['https://platform.example.com/oauth/callback'] })),
+  state: Type.Optional(Type.String({ description: 'Opaque; returned unchanged.', examples: ['af0ifjsldkj'] })),
+  code_challenge: Type.Optional(Type.String({ description: 'BASE64URL(SHA256(code_verifier)); required.', examples: ['E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'] })),
+  code_challenge_method: Type.Optional(Type.String({ description: 'S256 (default); `plain` and anything else are rejected.', examples: ['S256'] })),
 }, { additionalProperties: true }); // RFC 6749 section 3.1: unknown parameters are ignored
+
+/** An HTML page answer of the authorization endpoint, for the OpenAPI document. */
+const htmlPage = (description: string, example: string) => ({ description, content: { 'text/html': { schema: Type.String({ examples: [example] }) } } });
+const AuthorizeResponses = {
+  200: htmlPage(
+    'The consent screen (the user is signed in): the app\'s name, the organizations the user administers, Allow and Deny',
+    '<!doctype html><html lang="en"><head><title>Connect Acme Platform</title></head><body><main><h1>Connect Acme Platform</h1>' +
+      '<form method="post" action="/api/v1/oauth/authorize">...<button type="submit" name="decision" value="approve">Allow</button>' +
+      '<button type="submit" name="decision" value="deny">Deny</button></form></main></body></html>',
+  ),
+  // No body at all (`send()`), which is what `Type.Unsafe<undefined>` tells the reply's type.
+  302: Type.Unsafe<undefined>({
+    type: 'null',
+    description:
+      'A redirect (`Location` header): to `/signin?return_to=...` when the user is not signed in; or, for a protocol error once the client and redirect URI are known, ' +
+      'to `redirect_uri?error=...&error_description=...&state=...`',
+  }),
+  400: htmlPage(
+    'An error page on this site, never a redirect: unknown or missing `client_id`, or a `redirect_uri` that is missing or not registered for the app',
+    '<!doctype html><html lang="en"><head><title>Authorization problem</title></head><body><main><h1>Authorization problem</h1>' +
+      '<div class="error" role="alert"><p>redirect_uri is not registered for this application</p></div></main></body></html>',
+  ),
+};
 
 /** The authorization endpoint (RFC 6749 section 4.1.1) and its consent screen. */
 export function consentPages(deps: WebDeps) {
@@ -57,9 +80,17 @@ ${orgs.map((o) => html`<option value="${o.organization_id}"${o.organization_id =
       schema: {
         tags: ['OAuth'],
         operationId: 'oauth_authorize',
-        description: 'Browser redirect (RFC 6749 section 4.1.1, PKCE S256 mandatory). Shows sign-in, then the consent screen; redirects to redirect_uri with `code` and `state`, or `error`.',
+        summary: 'Authorization endpoint (browser)',
+        description:
+          'Where a platform sends the merchant\'s browser (RFC 6749 section 4.1.1, PKCE S256 mandatory); not called with an API key. An unknown client or an unregistered ' +
+          '`redirect_uri` shows an error page here (400). Other protocol errors redirect to `redirect_uri` with `error` and `state`: a `response_type` other than `code` ' +
+          '(`unsupported_response_type`; missing: `invalid_request`), a missing or malformed `code_challenge` or a method other than S256 (`invalid_request`). ' +
+          'A user who is not signed in is sent to sign in (or sign up) and comes back. The consent screen then names the app and lists the organizations the user administers; ' +
+          'Allow answers `303 redirect_uri?code=oac_...&state=...` (the code lives 10 minutes; exchange it at `POST /api/v1/oauth/token`), Deny ' +
+          '`303 redirect_uri?error=access_denied&state=...`. Approving opens (or reuses) the standard connected account between the app\'s tenant and the organization.',
         querystring: AuthorizeQuery,
         security: [],
+        response: AuthorizeResponses,
       },
     }, async (request, reply) => {
       const outcome = await deps.authorize.parse(request.query as Form);
