@@ -1,19 +1,26 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
-import { errorResponses, listResponse, orderByQuery, PageQuery } from '../../http/schemas.js';
+import { documented, errorResponses, listResponse, orderByQuery, PageQuery } from '../../http/schemas.js';
 import type { InvoicingEntitiesService } from './entities.js';
 import type { InvoiceLifecycle } from './lifecycle.js';
 import type { InvoicesService } from './service.js';
 import { notFound } from '../../kernel/errors.js';
 import { entityToWire, Invoice, invoiceToWire, InvoicingEntity, UpdateInvoicingEntityRequest } from './schemas.js';
+import * as ex from './examples.js';
 
-const InvoiceIdParams = Type.Object({ invoice_id: Type.String({ description: 'Invoice ID' }) });
+const InvoiceIdParams = Type.Object({ invoice_id: Type.String({ description: 'Invoice ID', examples: [ex.INVOICE_ID] }) });
+const INVOICE_DESCRIPTION = 'The invoice with its lines (and tier sub-lines), tax breakdown, coupons and payments';
+
+/** The lifecycle, said by every operation that moves an invoice. */
+const LIFECYCLE =
+  'Lifecycle: DRAFT -> FINALIZED (finalize, or by itself once the grace period after the invoice date is over) -> VOID (nothing paid, no credit note) ' +
+  'or UNCOLLECTIBLE (final); a DRAFT may also be voided (discarded, never numbered). payment_status: UNPAID -> PARTIALLY_PAID -> PAID.';
 
 /** 200 with a PDF body, described for the OpenAPI document. */
 export const PdfResponse = {
-  description: 'PDF document',
-  content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } },
+  description: 'The PDF file (`content-type: application/pdf`, `content-disposition: attachment; filename="INV-0002.pdf"`)',
+  content: { 'application/pdf': { schema: Type.String({ format: 'binary', description: 'PDF 1.x bytes, starting with %PDF-' }) } },
 };
 
 export function invoiceRoutes(
@@ -28,6 +35,11 @@ export function invoiceRoutes(
       schema: {
         tags,
         operationId: 'list_invoices',
+        summary: 'List invoices',
+        description:
+          'The tenant\'s invoices, each the same full object as `GET /api/v1/invoices/{invoice_id}`, newest invoice date first unless `order_by` says otherwise. ' +
+          'Filters: `customer_id` (id or alias), `subscription_id`, `statuses` (repeat, or comma-separate; DRAFT, FINALIZED, UNCOLLECTIBLE, VOID; another value is a 400). ' +
+          'Paged with `page` (0-based) and `per_page` (1-100, default 10). Amounts are decimal strings in the invoice currency.',
         querystring: Type.Object({
           customer_id: Type.Optional(Type.String({ description: 'Filter by customer ID or alias' })),
           subscription_id: Type.Optional(Type.String()),
@@ -35,7 +47,7 @@ export function invoiceRoutes(
           order_by: orderByQuery(['invoice_number', 'customer_name', 'amount', 'invoice_date', 'status', 'payment_status'], 'invoice_date.desc'),
           ...PageQuery,
         }),
-        response: { 200: listResponse(Invoice), ...errorResponses([400, 401]) },
+        response: { 200: documented(listResponse(Invoice), 'One page of invoices', ex.invoiceListExample), ...errorResponses([400, 401]) },
       },
     }, async (request) => {
       const page = await service.list(authOf(request).tenantId, request.query);
@@ -43,25 +55,56 @@ export function invoiceRoutes(
     });
 
     app.get('/api/v1/invoices/:invoice_id', {
-      schema: { tags, operationId: 'get_invoice_by_id', params: InvoiceIdParams, response: { 200: Invoice, ...errorResponses([401, 404]) } },
+      schema: {
+        tags,
+        operationId: 'get_invoice_by_id',
+        summary: 'Get an invoice',
+        description:
+          'One invoice: amounts before and after discount and tax (decimal strings), each line with its period (`end_date` inclusive) and sub-lines (tiers, matrix cells), ' +
+          'the tax breakdown per rate, applied coupons, recorded payments and the customer as it was when invoiced. `invoice_number` is "draft" until finalization. ' +
+          'Another tenant\'s invoice is a 404.',
+        params: InvoiceIdParams,
+        response: { 200: documented(Invoice, INVOICE_DESCRIPTION, ex.invoiceExample), ...errorResponses([401, 404]) },
+      },
     }, async (request) => invoiceToWire(await service.get(authOf(request).tenantId, request.params.invoice_id)));
 
     app.get('/api/v1/invoices/:invoice_id/download', {
-      schema: { tags, operationId: 'download_invoice_pdf', params: InvoiceIdParams, response: { 200: PdfResponse, ...errorResponses([401, 404]) } },
+      schema: {
+        tags,
+        operationId: 'download_invoice_pdf',
+        summary: 'Download the invoice PDF',
+        description:
+          'The accounting PDF of a finalized invoice, as stored when it was finalized (rendered now if that job has not run yet); the same invoice always gives the same bytes. ' +
+          'A draft gets a preview marked DRAFT that is not stored. Another tenant\'s invoice is a 404.',
+        params: InvoiceIdParams,
+        response: { 200: PdfResponse, ...errorResponses([401, 404]) },
+      },
     }, async (request, reply) => {
       const { content, filename } = await service.pdf(authOf(request).tenantId, request.params.invoice_id);
       return reply.type('application/pdf').header('content-disposition', `attachment; filename="${filename}"`).send(content as unknown as string);
     });
 
-    const action = (path: string, operationId: string, summary: string, run: (tenantId: string, invoiceId: string, body: never) => Promise<unknown>, body?: ReturnType<typeof Type.Object>) => {
+    interface Action {
+      path: string;
+      operationId: string;
+      summary: string;
+      description: string;
+      /** The invoice as the action leaves it. */
+      example: typeof ex.invoiceExample;
+      statuses: number[];
+      run: (tenantId: string, invoiceId: string, body: never) => Promise<unknown>;
+      body?: ReturnType<typeof Type.Object>;
+    }
+    const action = ({ path, operationId, summary, description, example, statuses, run, body }: Action) => {
       app.post(`/api/v1/invoices/:invoice_id/${path}`, {
         schema: {
           tags,
           operationId,
           summary,
+          description: `${description} ${LIFECYCLE}`,
           params: InvoiceIdParams,
           ...(body ? { body } : {}),
-          response: { 200: Invoice, ...errorResponses([400, 401, 404, 409]) },
+          response: { 200: documented(Invoice, 'The invoice after the change', example), ...errorResponses(statuses) },
         },
       }, async (request) => {
         const tenantId = authOf(request).tenantId;
@@ -69,23 +112,72 @@ export function invoiceRoutes(
         return invoiceToWire(await service.get(tenantId, request.params.invoice_id));
       });
     };
-    action('finalize', 'finalize_invoice', 'Finalize a draft now (number, due date, balance applied)', (t, id) => lifecycle.finalize(t, id));
-    action('void', 'void_invoice', 'Void a draft, or a finalized invoice with nothing paid', (t, id) => lifecycle.voidInvoice(t, id));
-    action('mark-uncollectible', 'mark_invoice_uncollectible', 'Mark a finalized, unpaid invoice uncollectible (final)', (t, id) => lifecycle.markUncollectible(t, id));
-    action('mark-paid', 'mark_invoice_paid', 'Record a payment received outside the service', (t, id, body) => lifecycle.markPaid(t, id, body),
-      Type.Object({
+    action({
+      path: 'finalize',
+      operationId: 'finalize_invoice',
+      summary: 'Finalize a draft now (number, due date, balance applied)',
+      description:
+        'Finalizes a DRAFT without waiting for its grace period, in one transaction: the draft is refreshed one last time with late usage, takes the next gapless number ' +
+        'of its invoicing entity (`INV-0001`...), `due_date` = invoice date + net terms, and the customer\'s credit balance in the same currency is applied (`applied_credits`). ' +
+        'Nothing left to pay makes it PAID at once. Events `invoice.finalized` (and `invoice.paid`); the PDF is rendered in the background and sent to the customer by e-mail (see `GET /api/v1/emails`). ' +
+        'Finalizing a FINALIZED invoice answers it unchanged; a VOID or UNCOLLECTIBLE one is a 409.',
+      example: ex.invoiceExample,
+      statuses: [401, 404, 409],
+      run: (t, id) => lifecycle.finalize(t, id),
+    });
+    action({
+      path: 'void',
+      operationId: 'void_invoice',
+      summary: 'Void a draft, or a finalized invoice with nothing paid',
+      description:
+        'A DRAFT is discarded; a FINALIZED invoice is cancelled when nothing was paid and no credit note (other than voided ones) is open against it, otherwise a 409 ' +
+        '(issue a credit note instead). Credit balance the invoice consumed goes back to the customer; the unpaid total is never credited. `amount_due` becomes 0.00. ' +
+        'Event `invoice.voided`. Voiding a VOID invoice answers it unchanged; an UNCOLLECTIBLE one is a 409.',
+      example: ex.voidedInvoiceExample,
+      statuses: [401, 404, 409],
+      run: (t, id) => lifecycle.voidInvoice(t, id),
+    });
+    action({
+      path: 'mark-uncollectible',
+      operationId: 'mark_invoice_uncollectible',
+      summary: 'Mark a finalized, unpaid invoice uncollectible (final)',
+      description:
+        'Writes off a FINALIZED invoice that is not fully paid; UNCOLLECTIBLE is final (it cannot be voided or paid afterwards). A DRAFT or VOID invoice, or a PAID one, is a 409; ' +
+        'an UNCOLLECTIBLE one is answered unchanged.',
+      example: ex.uncollectibleInvoiceExample,
+      statuses: [401, 404, 409],
+      run: (t, id) => lifecycle.markUncollectible(t, id),
+    });
+    action({
+      path: 'mark-paid',
+      operationId: 'mark_invoice_paid',
+      summary: 'Record a payment received outside the service',
+      description:
+        'Records money received by bank transfer, cheque...: a SETTLED payment transaction of `amount` (default: everything still due) at `paid_at` (default now), ' +
+        'with your `reference`. Part of the amount leaves the invoice PARTIALLY_PAID; the rest makes it PAID (`paid_at`, event `invoice.paid`, a receipt e-mail). ' +
+        'An amount that is not a positive decimal string with the currency\'s digits, or more than what is still due, and a `paid_at` that is not RFC 3339, are a 400; ' +
+        'an invoice that is not FINALIZED, or already PAID, is a 409.',
+      example: ex.paidInvoiceExample,
+      statuses: [400, 401, 404, 409],
+      run: (t, id, body) => lifecycle.markPaid(t, id, body),
+      body: documented(Type.Object({
         amount: Type.Optional(Type.String({ description: 'Decimal string; defaults to the amount still due' })),
         paid_at: Type.Optional(Type.String({ format: 'date-time' })),
         reference: Type.Optional(Type.String({ maxLength: 200, description: 'Your reference of the payment, shown on the transaction' })),
-      }, { additionalProperties: false }));
+      }, { additionalProperties: false }), 'The payment received; every field is optional', ex.markPaidExample),
+    });
 
     app.get('/api/v1/subscriptions/:subscription_id/upcoming-invoice', {
       schema: {
         tags,
         operationId: 'preview_upcoming_invoice',
         summary: 'The next invoice of a subscription, computed now and not stored (id "upcoming")',
-        params: Type.Object({ subscription_id: Type.String() }),
-        response: { 200: Invoice, ...errorResponses([401, 404]) },
+        description:
+          'Computes the subscription\'s next invoice exactly as the billing run would (the oldest invoice due and not created yet, else the next one), with the usage ' +
+          'recorded so far, and stores nothing: `id` is "upcoming", status DRAFT, no number or due date. An unknown subscription, or one with nothing left to invoice ' +
+          '(stopped, or pending with nothing due), is a 404.',
+        params: Type.Object({ subscription_id: Type.String({ description: 'Subscription ID', examples: ['sub_01KKRNW4G0P3977S414S2FKJMX'] }) }),
+        response: { 200: documented(Invoice, 'The invoice as it would be issued', ex.upcomingInvoiceExample), ...errorResponses([401, 404]) },
       },
     }, async (request) => {
       const detail = await upcoming(authOf(request).tenantId, request.params.subscription_id);
@@ -94,22 +186,44 @@ export function invoiceRoutes(
     });
 
     const entityTags = ['Invoicing entities'];
-    const EntityParams = Type.Object({ invoicing_entity_id: Type.String() });
+    const EntityParams = Type.Object({ invoicing_entity_id: Type.String({ description: 'Invoicing entity ID', examples: [ex.ENTITY_ID] }) });
+    const entityResponse = (description: string) => documented(InvoicingEntity, description, ex.entityExample);
     app.get('/api/v1/invoicing-entities', {
-      schema: { tags: entityTags, operationId: 'list_invoicing_entities', response: { 200: Type.Object({ data: Type.Array(InvoicingEntity) }), ...errorResponses([401]) } },
+      schema: {
+        tags: entityTags,
+        operationId: 'list_invoicing_entities',
+        summary: 'List invoicing entities',
+        description:
+          'The legal entities that issue the tenant\'s invoices (the seller), the default first. The first call creates the default entity: legal name = organization name, ' +
+          'country US (so nothing is taxed until you say where you sell from), prefixes `INV-` and `CN-`, net terms 30 days, grace period 24 hours, e-invoicing off. Not paged.',
+        response: { 200: documented(Type.Object({ data: Type.Array(InvoicingEntity) }), 'Every invoicing entity', { data: [ex.entityExample] }), ...errorResponses([401]) },
+      },
     }, async (request) => ({ data: (await entities.list(authOf(request).tenantId)).map(entityToWire) }));
 
     app.get('/api/v1/invoicing-entities/:invoicing_entity_id', {
-      schema: { tags: entityTags, operationId: 'get_invoicing_entity', params: EntityParams, response: { 200: InvoicingEntity, ...errorResponses([401, 404]) } },
+      schema: {
+        tags: entityTags,
+        operationId: 'get_invoicing_entity',
+        summary: 'Get an invoicing entity',
+        description: 'One invoicing entity, with the numbers its next invoice and credit note will take. Another tenant\'s entity is a 404.',
+        params: EntityParams,
+        response: { 200: entityResponse('The invoicing entity'), ...errorResponses([401, 404]) },
+      },
     }, async (request) => entityToWire(await entities.get(authOf(request).tenantId, request.params.invoicing_entity_id)));
 
     app.patch('/api/v1/invoicing-entities/:invoicing_entity_id', {
       schema: {
         tags: entityTags,
         operationId: 'update_invoicing_entity',
+        summary: 'Update an invoicing entity',
+        description:
+          'Changes the fields sent (null clears an optional text). Refused with a 400 naming the field: an empty `legal_name`, a `country` that is not an upper-case ISO 3166-1 ' +
+          'alpha-2 code, a number prefix longer than 20 characters or with characters other than letters, digits and `- _ / .`, `net_terms` outside 0-365 days, ' +
+          '`grace_period_hours` outside 0-744. The number counters cannot be set: numbers stay gapless. The country decides the tax of invoices computed from now on; ' +
+          'finalized invoices are not changed.',
         params: EntityParams,
-        body: UpdateInvoicingEntityRequest,
-        response: { 200: InvoicingEntity, ...errorResponses([400, 401, 404]) },
+        body: documented(UpdateInvoicingEntityRequest, 'The fields to change', ex.entityUpdateExample),
+        response: { 200: entityResponse('The updated invoicing entity'), ...errorResponses([400, 401, 404]) },
       },
     }, async (request) => entityToWire(await entities.update(authOf(request).tenantId, request.params.invoicing_entity_id, request.body)));
   };

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
-import { errorResponses } from '../../http/schemas.js';
+import { documented, errorResponses } from '../../http/schemas.js';
 import { badRequest, conflict } from '../../kernel/errors.js';
 import type { IngestService } from './ingest-service.js';
 import type { UsageQueryService } from './query-service.js';
@@ -15,14 +15,22 @@ import {
   UsageResponse,
   usageToWire,
 } from './schemas.js';
+import * as ex from './examples.js';
 
 const UsageQuery = {
   metric_id: Type.Optional(Type.String({ description: 'Only this billable metric' })),
 };
 const Dates = {
-  start_date: Type.String({ format: 'date', description: 'First day of the period (inclusive, 00:00 UTC)' }),
-  end_date: Type.String({ format: 'date', description: 'Day after the period (exclusive, 00:00 UTC)' }),
+  start_date: Type.String({ format: 'date', description: 'First day of the period (inclusive, 00:00 UTC)', examples: ['2026-03-01'] }),
+  end_date: Type.String({ format: 'date', description: 'Day after the period (exclusive, 00:00 UTC)', examples: ['2026-04-01'] }),
 };
+/** How every usage query reads events. */
+const QUERY_RULES =
+  'Periods are half-open, [start_date 00:00 UTC, end_date 00:00 UTC): an event exactly at a boundary belongs to the later period; end_date must be after start_date (400). ' +
+  'Values are decimal strings before unit conversion (invoicing applies it), `total_value` is the metric\'s aggregation over all events (COUNT, SUM, MIN, MAX, MEAN, LATEST, ' +
+  'COUNT_DISTINCT), `grouped_usage` splits it by the metric\'s group key and segmentation keys. A `metric_id` that is not one of the metrics queried is a 400. ' +
+  'These are the figures invoicing and metered entitlements use.';
+const usageResponse = (description: string) => documented(UsageResponse, description, ex.usageExample);
 
 export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
   return (app: App) => {
@@ -31,8 +39,20 @@ export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
       schema: {
         tags: ['Events'],
         operationId: 'ingest_events',
-        body: IngestEventsRequest,
-        response: { 200: IngestEventsResponse, 400: IngestRefusedResponse, ...errorResponses([401]) },
+        summary: 'Ingest a batch of usage events',
+        description:
+          'Stores 1 to 10,000 events in one statement. Each event names a billable metric `code`, a customer (id or alias) and a `timestamp` (RFC 3339, empty = now); ' +
+          '`properties` is a flat object of string values. Time windows: at most 1 hour in the future; more than 24 hours in the past only with `allow_backfilling: true` ' +
+          '(which also accepts an alias no customer has yet, for migrations). `strict: true` refuses codes no billable metric reads. ' +
+          'Idempotent per event: an `event_id` already stored with the same payload counts in `duplicates` and changes nothing; the same id with another payload is a failure. ' +
+          'By default one bad event refuses the whole batch: 400 with every failure (`{index, event_id, reason}`) and nothing stored. With `allow_partial_failures: true` ' +
+          'the good events are stored and the answer lists the failures.',
+        body: documented(IngestEventsRequest, 'The events and how to treat late or bad ones', ex.ingestEventsExample),
+        response: {
+          200: documented(IngestEventsResponse, 'The batch was stored (with `allow_partial_failures`, the failures are listed)', ex.ingestedExample, ex.partlyIngestedExample),
+          400: documented(IngestRefusedResponse, 'The batch was refused and nothing was stored: a malformed body, or (without `allow_partial_failures`) at least one bad event', ex.refusedExample),
+          ...errorResponses([401, 409, 413]),
+        },
       },
     }, async (request, reply) => {
       const { events, allow_backfilling, allow_partial_failures, strict } = request.body;
@@ -60,8 +80,18 @@ export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
       schema: {
         tags: ['Events'],
         operationId: 'ingest_event',
-        body: IngestEventRequest,
-        response: { 200: IngestEventResponse, 201: IngestEventResponse, ...errorResponses([400, 401, 409]) },
+        summary: 'Ingest one usage event',
+        description:
+          'Stores one event in real time, keyed by `idempotency_key` (or `event_id`; when both are sent they must be equal, and one of them is required). ' +
+          'The same checks as a batch apply (24-hour backfill window without backfilling, 1 hour into the future, known customer by id or alias, string properties). ' +
+          'Idempotent: 201 `duplicate: false` when stored; 200 `duplicate: true` when the same id was already stored with the same payload (nothing changes); ' +
+          'the same id with another payload is a 409; any other refusal is a 400 naming the field.',
+        body: documented(IngestEventRequest, 'The event', ex.ingestEventExample),
+        response: {
+          200: documented(IngestEventResponse, 'Already stored with the same payload: nothing changed', { event_id: 'evt-2026-03-15-000186', duplicate: true }),
+          201: documented(IngestEventResponse, 'Stored', { event_id: 'evt-2026-03-15-000186', duplicate: false }),
+          ...errorResponses([400, 401, 409]),
+        },
       },
     }, async (request, reply) => {
       const { event_id, idempotency_key, ...rest } = request.body;
@@ -84,9 +114,13 @@ export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
       schema: {
         tags,
         operationId: 'get_customer_usage',
-        params: Type.Object({ customer_id: Type.String({ description: 'Customer ID or alias' }) }),
+        summary: 'Usage of one customer',
+        description:
+          'Usage of one customer (id or alias; events stored under its alias are included) over a period, for every non-archived billable metric or only `metric_id`. ' +
+          'An unknown customer is a 404. ' + QUERY_RULES,
+        params: Type.Object({ customer_id: Type.String({ description: 'Customer ID or alias', examples: ['crm-42'] }) }),
         querystring: Type.Object({ ...Dates, ...UsageQuery }),
-        response: { 200: UsageResponse, ...errorResponses([400, 401, 404]) },
+        response: { 200: usageResponse("The customer's usage per metric"), ...errorResponses([400, 401, 404]) },
       },
     }, async (request) => usageToWire(await queries.customerUsage(authOf(request).tenantId, request.params.customer_id, request.query)));
 
@@ -94,9 +128,13 @@ export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
       schema: {
         tags,
         operationId: 'get_subscription_usage',
-        params: Type.Object({ subscription_id: Type.String({ description: 'Subscription ID' }) }),
+        summary: 'Usage of one subscription',
+        description:
+          'Usage of the subscription\'s customer for the metrics its usage and capacity fees in force today bill on; the period defaults to the current billing period. ' +
+          'An unknown subscription is a 404. ' + QUERY_RULES,
+        params: Type.Object({ subscription_id: Type.String({ description: 'Subscription ID', examples: ['sub_01KKRNW4G0P3977S414S2FKJMX'] }) }),
         querystring: Type.Object({ start_date: Type.Optional(Dates.start_date), end_date: Type.Optional(Dates.end_date), ...UsageQuery }),
-        response: { 200: UsageResponse, ...errorResponses([400, 401, 404]) },
+        response: { 200: usageResponse('Usage per metric the subscription bills'), ...errorResponses([400, 401, 404]) },
       },
     }, async (request) => usageToWire(await queries.subscriptionUsage(authOf(request).tenantId, request.params.subscription_id, request.query)));
 
@@ -104,8 +142,10 @@ export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
       schema: {
         tags,
         operationId: 'get_usage_summary',
+        summary: 'Usage of all customers',
+        description: 'Usage of every customer of the tenant together over a period, for every non-archived billable metric or only `metric_id`. ' + QUERY_RULES,
         querystring: Type.Object({ ...Dates, ...UsageQuery }),
-        response: { 200: UsageResponse, ...errorResponses([400, 401]) },
+        response: { 200: usageResponse("The tenant's usage per metric"), ...errorResponses([400, 401]) },
       },
     }, async (request) => usageToWire(await queries.summary(authOf(request).tenantId, request.query)));
   };

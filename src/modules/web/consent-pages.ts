@@ -16,7 +16,7 @@ const AuthorizeQuery = Type.Object({
 }, { additionalProperties: true }); // RFC 6749 section 3.1: unknown parameters are ignored
 
 /** An HTML page answer of the authorization endpoint, for the OpenAPI document. */
-const htmlPage = (description: string, example: string) => ({ description, content: { 'text/html': { schema: Type.String({ examples: [example] }) } } });
+const htmlPage = (description: string, example: string) => ({ description, content: { 'text/html': { schema: Type.String({ contentMediaType: 'text/html', examples: [example] }) } } });
 const AuthorizeResponses = {
   200: htmlPage(
     'The consent screen (the user is signed in): the app\'s name, the organizations the user administers, Allow and Deny',
@@ -24,8 +24,8 @@ const AuthorizeResponses = {
       '<form method="post" action="/api/v1/oauth/authorize">...<button type="submit" name="decision" value="approve">Allow</button>' +
       '<button type="submit" name="decision" value="deny">Deny</button></form></main></body></html>',
   ),
-  // No body at all (`send()`), which is what `Type.Unsafe<undefined>` tells the reply's type.
-  302: Type.Unsafe<undefined>({
+  // No body at all: the handler calls `send()`, which a reply typed `unknown` allows.
+  302: Type.Unsafe<unknown>({
     type: 'null',
     description:
       'A redirect (`Location` header): to `/signin?return_to=...` when the user is not signed in; or, for a protocol error once the client and redirect URI are known, ' +
