@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Type } from 'typebox';
+import { documented, ErrorBody } from './schemas.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -63,8 +65,34 @@ export function registerObservability(app: FastifyInstance, isReady: ReadinessCh
 
   const hidden = { hide: true };
   app.get('/', { config: { public: true }, schema: hidden }, async (_request, reply) => reply.redirect(HOME_PATH, 302));
-  app.get('/health', { config: { public: true }, schema: hidden }, async () => ({ status: 'ok' }));
-  app.get('/ready', { config: { public: true }, schema: hidden }, async (_request, reply) => {
+  // The probes are in the API document (no token: `security: []`); /metrics is Prometheus text for a scraper, not API.
+  const tags = ['Operations'];
+  app.get('/health', {
+    config: { public: true },
+    schema: {
+      tags,
+      operationId: 'get_health',
+      summary: 'Liveness probe',
+      description: 'Answers 200 while the process serves HTTP, without touching the database. No token needed, not rate limited.',
+      security: [],
+      response: { 200: documented(Type.Object({ status: Type.Literal('ok') }), 'The process is alive.', { status: 'ok' }) },
+    },
+  }, async () => ({ status: 'ok' as const }));
+  app.get('/ready', {
+    config: { public: true },
+    schema: {
+      tags,
+      operationId: 'get_readiness',
+      summary: 'Readiness probe',
+      description:
+        'Answers 200 when the database answers a query, else 503: keep the instance out of the load balancer until it is ready. No token needed, not rate limited.',
+      security: [],
+      response: {
+        200: documented(Type.Object({ status: Type.Literal('ready') }), 'The database is reachable.', { status: 'ready' }),
+        503: documented(ErrorBody, 'The database is unreachable.', { code: 'INTERNAL_SERVER_ERROR', message: 'database unreachable' }),
+      },
+    },
+  }, async (_request, reply) => {
     try {
       await isReady();
       return { status: 'ready' };

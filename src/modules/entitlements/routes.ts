@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
-import { errorResponses, iso, Nullable } from '../../http/schemas.js';
+import { documented, errorResponses, iso, Nullable } from '../../http/schemas.js';
 import { EntitlementSchema, EntitlementValueSchema, ResetPeriodSchema } from '../features/index.js';
+import { effectiveEntitlementExamples, overrideExample, overrideValueExample } from './examples.js';
 import type { EntitlementsService } from './service.js';
 
 const FeatureRef = Type.Object({
@@ -24,31 +25,55 @@ const EffectiveValue = Type.Object({
 });
 const EffectiveList = Type.Object({ data: Type.Array(Type.Object({ feature: FeatureRef, value: EffectiveValue })) });
 const SubscriptionParams = Type.Object({ subscription_id: Type.String({ description: 'Subscription ID' }) });
-const OverrideParams = Type.Object({ subscription_id: Type.String(), feature_id: Type.String({ description: 'Feature ID or code' }) });
+const OverrideParams = Type.Object({ subscription_id: Type.String({ description: 'Subscription ID' }), feature_id: Type.String({ description: 'Feature ID or code' }) });
+
+/** How effective values are resolved (resolve.ts), shared by the customer and the subscription views. */
+const RESOLUTION =
+  'For each ACTIVE feature (disabled and archived ones are left out), in feature code order, the value comes from the highest level that sets it: the subscription\'s own overrides, ' +
+  'then its add-ons in force today, then its plan version (during a trial with a trialing plan, that plan\'s), then the feature\'s default; a higher level can also switch a feature off. ' +
+  'Values on one level combine to the most generous (enabled if any is, the highest limit, null = unlimited). A METERED value gives its `spec` and its `usage`: ' +
+  '`consumed` in the current reset window (a decimal string; null when unknown), `remaining` = limit - consumed, never below 0 (null when unlimited), and `reset_at` ' +
+  '(null when the window never resets or slides). Subscription statuses are first brought up to date with the clock.';
 
 export function entitlementRoutes(service: EntitlementsService) {
   return (app: App) => {
     app.get('/api/v1/customers/:id_or_alias/entitlements', {
       schema: {
-        tags: ['Customers'],
+        tags: ['Customers', 'Entitlements'],
         operationId: 'get_effective_entitlements',
+        summary: 'List customer entitlements',
+        description:
+          'Returns what the customer may use now: the entitlements of its subscriptions that serve today (TRIAL_ACTIVE or ACTIVE), merged as one level each; ' +
+          `an empty list when it has none. Usage windows follow the oldest of those subscriptions. ${RESOLUTION}`,
         params: Type.Object({ id_or_alias: Type.String({ description: 'Customer ID or alias' }) }),
-        response: { 200: EffectiveList, ...errorResponses([401, 404, 429]) },
+        response: { 200: documented(EffectiveList, 'The customer\'s effective entitlements.', { data: effectiveEntitlementExamples }), ...errorResponses([401, 404, 429]) },
       },
     }, async (request) => ({ data: await service.forCustomer(authOf(request).tenantId, request.params.id_or_alias) }));
 
     app.get('/api/v1/subscriptions/:subscription_id/entitlements', {
-      schema: { tags: ['Subscriptions'], operationId: 'list_subscription_entitlements', params: SubscriptionParams, response: { 200: EffectiveList, ...errorResponses([401, 404, 429]) } },
+      schema: {
+        tags: ['Subscriptions', 'Entitlements'],
+        operationId: 'list_subscription_entitlements',
+        summary: 'List subscription entitlements',
+        description: `Returns the effective entitlements of one subscription, whatever its status. ${RESOLUTION}`,
+        params: SubscriptionParams,
+        response: { 200: documented(EffectiveList, 'The subscription\'s effective entitlements.', { data: effectiveEntitlementExamples }), ...errorResponses([401, 404, 429]) },
+      },
     }, async (request) => ({ data: await service.forSubscription(authOf(request).tenantId, request.params.subscription_id) }));
 
     app.put('/api/v1/subscriptions/:subscription_id/entitlements/:feature_id', {
       schema: {
-        tags: ['Subscriptions'],
+        tags: ['Subscriptions', 'Entitlements'],
         operationId: 'set_subscription_entitlement',
-        description: "Sets this subscription's own value for a feature: the highest priority, above plan, add-ons and the feature default.",
+        summary: 'Set a subscription entitlement override',
+        description:
+          "Sets this subscription's own value for a feature: the highest priority, above plan, add-ons and the feature default. It creates the override or replaces it. " +
+          'The feature is named by id or code; an archived feature is a 400. The value is `{enabled}` for a BOOLEAN feature and `{enabled, limit, reset_period}` for a METERED one ' +
+          '(`limit` a decimal string >= 0, null = unlimited; `reset_period` BILLING_CYCLE, NEVER by default, or CALENDAR, FIXED_WINDOW or SLIDING_WINDOW with `unit` and `interval`); ' +
+          '`type`, when given, must be the feature\'s. Emits `subscription.entitlements_updated`.',
         params: OverrideParams,
-        body: Type.Object({ value: EntitlementValueSchema }, { additionalProperties: false }),
-        response: { 200: EntitlementSchema, ...errorResponses([400, 401, 404]) },
+        body: documented(Type.Object({ value: EntitlementValueSchema }, { additionalProperties: false }), 'The override value.', { value: overrideValueExample }),
+        response: { 200: documented(EntitlementSchema, 'The override as stored.', overrideExample), ...errorResponses([400, 401, 404]) },
       },
     }, async (request) => {
       const row = await service.setOverride(authOf(request).tenantId, request.params.subscription_id, request.params.feature_id, request.body.value);
@@ -56,7 +81,16 @@ export function entitlementRoutes(service: EntitlementsService) {
     });
 
     app.delete('/api/v1/subscriptions/:subscription_id/entitlements/:feature_id', {
-      schema: { tags: ['Subscriptions'], operationId: 'remove_subscription_entitlement', params: OverrideParams, response: { 204: Type.Null(), ...errorResponses([401, 404]) } },
+      schema: {
+        tags: ['Subscriptions', 'Entitlements'],
+        operationId: 'remove_subscription_entitlement',
+        summary: 'Remove a subscription entitlement override',
+        description:
+          'Removes the subscription\'s own value for the feature (named by id or code): the add-ons, plan and feature default apply again. ' +
+          'A 404 when the subscription, the feature or the override does not exist. Emits `subscription.entitlements_updated` with a null value.',
+        params: OverrideParams,
+        response: { 204: documented(Type.Null(), 'Removed; no body.'), ...errorResponses([401, 404]) },
+      },
     }, async (request, reply) => {
       await service.removeOverride(authOf(request).tenantId, request.params.subscription_id, request.params.feature_id);
       return reply.status(204).send(null);
