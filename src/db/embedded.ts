@@ -185,7 +185,6 @@ function run(layout: Layout, binary: string, args: string[]): { status: number |
     // A private working directory is unreachable for the postgres user; its tools refuse to start there.
     cwd: layout.runAs ? '/' : undefined,
     encoding: 'utf8',
-    env: { ...process.env, LC_MESSAGES: 'C' },
   });
   if (result.error) throw new StartupError(`could not run ${binary} of the embedded PostgreSQL: ${result.error.message}`);
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
