@@ -13,14 +13,16 @@ import { findCustomer } from '../customers/index.js';
 import { findFeature, parseEntitlementValue } from '../features/index.js';
 import {
   currentPeriodOf,
+  deleteEntitlementOverride,
+  entitlementOverridesOf,
   listCustomerSubscriptionSnapshots,
   loadSubscriptionSnapshot,
+  upsertEntitlementOverride,
   type CatalogFeature,
+  type EntitlementOverrideRow,
   type SubscriptionCatalog,
   type SubscriptionSnapshot,
 } from '../subscriptions/index.js';
-import * as repo from './repository.js';
-import type { OverrideRow } from './repository.js';
 import { mergeSameLevel, remainingOf, resolveLevels, usageWindow, type EntitlementValue, type ResetPeriod } from './resolve.js';
 
 /** Usage of one customer for one metric in [from, to), as a decimal string; undefined when unknown. */
@@ -70,7 +72,7 @@ export function createEntitlementsService(deps: {
     const [planValues, addOnValues, overrides] = await Promise.all([
       catalog.entitlementsOf(db, tenantId, 'plan_version', [...new Set(versionIds)]),
       catalog.entitlementsOf(db, tenantId, 'add_on', [...new Set(addOnIds)]),
-      repo.overridesOf(db, tenantId, snapshots.map((s) => s.subscription.id)),
+      entitlementOverridesOf(db, tenantId, snapshots.map((s) => s.subscription.id)),
     ]);
     const defaults = new Map(features.filter((f) => f.defaultValue).map((f) => [f.id, f.defaultValue as EntitlementValue]));
     const plan = mergeSameLevel(versionIds.map((id) => (planValues.get(id) ?? new Map()) as Map<string, EntitlementValue>));
@@ -137,7 +139,7 @@ export function createEntitlementsService(deps: {
   }
 
   /** Sets a subscription's own value for a feature (highest priority). */
-  async function setOverride(tenantId: string, subscriptionId: string, featureIdOrCode: string, rawValue: unknown): Promise<OverrideRow> {
+  async function setOverride(tenantId: string, subscriptionId: string, featureIdOrCode: string, rawValue: unknown): Promise<EntitlementOverrideRow> {
     return withTx(pool, async (tx) => {
       const snapshot = await requireSubscription(tx, tenantId, subscriptionId);
       const feature = await findFeature(tx, tenantId, featureIdOrCode);
@@ -145,7 +147,7 @@ export function createEntitlementsService(deps: {
       if (feature.status === 'ARCHIVED') throw badRequest(`feature '${featureIdOrCode}' is archived and cannot be granted`);
       const value = parseEntitlementValue(feature.feature_type.type, rawValue, 'value');
       const now = clock.now();
-      const row = await repo.upsertOverride(tx, tenantId, { id: newId('entitlement', now.getTime()), subscription_id: snapshot.subscription.id, feature_id: feature.id, value, created_at: now, updated_at: now });
+      const row = await upsertEntitlementOverride(tx, tenantId, { id: newId('entitlement', now.getTime()), subscription_id: snapshot.subscription.id, feature_id: feature.id, value, created_at: now, updated_at: now });
       await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'subscription.entitlements_updated', objectId: subscriptionId, data: { subscription_id: subscriptionId, feature_id: feature.id, value } });
       return row;
     });
@@ -155,12 +157,12 @@ export function createEntitlementsService(deps: {
     await withTx(pool, async (tx) => {
       await requireSubscription(tx, tenantId, subscriptionId);
       const feature = await findFeature(tx, tenantId, featureIdOrCode);
-      if (!feature || !(await repo.deleteOverride(tx, tenantId, subscriptionId, feature.id))) throw notFound('entitlement override');
+      if (!feature || !(await deleteEntitlementOverride(tx, tenantId, subscriptionId, feature.id))) throw notFound('entitlement override');
       await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'subscription.entitlements_updated', objectId: subscriptionId, data: { subscription_id: subscriptionId, feature_id: feature.id, value: null } });
     });
   }
 
-  return { forSubscription, forCustomer, setOverride, removeOverride, overridesOf: (db: Queryable, tenantId: string, ids: string[]) => repo.overridesOf(db, tenantId, ids) };
+  return { forSubscription, forCustomer, setOverride, removeOverride, overridesOf: (db: Queryable, tenantId: string, ids: string[]) => entitlementOverridesOf(db, tenantId, ids) };
 }
 
 export type EntitlementsService = ReturnType<typeof createEntitlementsService>;

@@ -3,8 +3,7 @@ import { badRequest, conflict } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Pool } from '../../db/pool.js';
 import { isUniqueViolation, withTx } from '../../db/tx.js';
-import { hashPassword, validateCredentials, verifyPassword } from '../accounts/index.js';
-import * as members from './members-repository.js';
+import { findUserByEmail, findUserById, hashPassword, insertOrganization, insertTenant, insertUser, listMemberships, validateCredentials, verifyPassword } from '../accounts/index.js';
 
 export interface SignedInUser {
   id: string;
@@ -28,12 +27,12 @@ export function createUsersService(deps: { pool: Pool; clock: Clock }) {
       return await withTx(pool, async (tx) => {
         const now = clock.now();
         const user = { id: newId('user', now.getTime()), email, passwordHash, createdAt: now };
-        await members.insertUser(tx, user);
+        await insertUser(tx, user);
         if (orgName) {
           const orgId = newId('organization', now.getTime());
-          await members.insertOrganization(tx, { id: orgId, name: orgName, createdAt: now }, user.id);
+          await insertOrganization(tx, { id: orgId, name: orgName, createdAt: now }, user.id);
           for (const environment of ['production', 'sandbox'] as const) {
-            await members.insertTenant(tx, { id: newId('tenant', now.getTime()), organizationId: orgId, environment, createdAt: now });
+            await insertTenant(tx, { id: newId('tenant', now.getTime()), organization_id: orgId, name: environment, environment, created_at: now });
           }
         }
         return { id: user.id, email };
@@ -45,7 +44,7 @@ export function createUsersService(deps: { pool: Pool; clock: Clock }) {
   }
 
   async function signIn(email: string, password: string): Promise<SignedInUser | null> {
-    const user = await members.findUserByEmail(pool, email.trim());
+    const user = await findUserByEmail(pool, email.trim());
     if (!user) {
       decoyHash ??= hashPassword('decoy-password-for-timing');
       await verifyPassword(await decoyHash, password);
@@ -57,8 +56,8 @@ export function createUsersService(deps: { pool: Pool; clock: Clock }) {
   return {
     signUp,
     signIn,
-    findUser: (userId: string) => members.findUserById(pool, userId),
-    memberships: (userId: string) => members.listMemberships(pool, userId),
+    findUser: (userId: string) => findUserById(pool, userId),
+    memberships: (userId: string) => listMemberships(pool, userId),
   };
 }
 

@@ -10,15 +10,17 @@ import type { Clock } from '../../../kernel/clock.js';
 import { notFound } from '../../../kernel/errors.js';
 import type { Pool, Queryable } from '../../../db/pool.js';
 import { withTx } from '../../../db/tx.js';
+import { scoped } from '../../../db/tenant-scope.js';
+import { writeOutboxEvents } from '../../../db/outbox.js';
 import { nextOccasion, type BillingOccasion, type LocalDate } from '../../../domain/index.js';
-import { listSubscriptionSnapshots, loadSubscriptionSnapshot, loadSubscriptionSnapshots, type SubscriptionSnapshot } from '../../subscriptions/index.js';
+import { listSubscriptionSnapshots, loadSubscriptionSnapshot, loadSubscriptionSnapshots, tenantsWithSubscriptions, type SubscriptionSnapshot } from '../../subscriptions/index.js';
 import { customerSnapshot } from '../customer.js';
 import { ensureDefaultEntity, findEntity, type InvoicingEntityRow } from '../entities.js';
 import { amountsOf, breakdownRows, couponLines, lineRows, newDraftRow, type DraftInvoiceInput } from '../drafts.js';
 import { invoiceEventData } from '../events.js';
 import type { InvoiceRow, NewLine, TaxBreakdownDbRow } from '../repository.js';
 import {
-  deleteContentBulk, insertContentBulk, insertInvoicesBulk, invoicesOfSubscriptions, occasionsOf, tryLockSubscriptions, updateInvoicesBulk, writeOutboxEventsBulk,
+  deleteContentBulk, insertContentBulk, insertInvoicesBulk, invoicesOfSubscriptions, occasionsOf, tryLockSubscriptions, updateInvoicesBulk,
 } from './bulk-repository.js';
 import { computePlanned, occasionsDue, type BillingSubject, type ComputedDraft, type PlannedWork, type StoredInvoiceRef } from './compute.js';
 import { loadCustomers, planTermsOf } from './context.js';
@@ -103,7 +105,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
       breakdown.push(...breakdownRows(draft.input.computed.taxBreakdown).map((b) => ({ ...b, invoice_id: row.id })));
     }
     await insertContentBulk(tx, tenantId, lines, breakdown);
-    await writeOutboxEventsBulk(tx, tenantId, clock, kept.map(({ row }) => ({ type: 'invoice.created', objectId: row.id, data: invoiceEventData(row) })));
+    await writeOutboxEvents(scoped(tx, tenantId), clock, kept.map(({ row }) => ({ type: 'invoice.created', objectId: row.id, data: invoiceEventData(row) })));
     return kept.length;
   }
 
@@ -159,9 +161,9 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
   async function runAll(): Promise<RunResult> {
     const asOf = clock.now().toISOString().slice(0, 10);
     // Cross-tenant on purpose: the scheduler serves every tenant, then works tenant by tenant.
-    const tenants = await pool.query<{ tenant_id: string }>(`SELECT DISTINCT tenant_id FROM subscriptions ORDER BY tenant_id`);
+    const tenants = await tenantsWithSubscriptions(pool);
     const result: RunResult = { subscriptions: 0, invoicesCreated: 0, failures: [] };
-    for (const { tenant_id: tenantId } of tenants.rows) {
+    for (const tenantId of tenants) {
       const snapshots = await listSubscriptionSnapshots(pool, tenantId);
       result.subscriptions += snapshots.length;
       const batches: SubscriptionSnapshot[][] = [];
