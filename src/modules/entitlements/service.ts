@@ -1,7 +1,7 @@
 // Effective entitlements of a subscription or a customer (priority in resolve.ts), and the
 // subscription overrides that sit on top. Consumption of metered entitlements comes from a
 // function the composition root wires to the usage module (which comes later in module order).
-import type { Clock } from '../../kernel/clock.js';
+import { today, type Clock } from '../../kernel/clock.js';
 import { badRequest, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Pool, Queryable } from '../../db/pool.js';
@@ -50,9 +50,8 @@ export function createEntitlementsService(deps: {
   consumed?: ConsumedUsage;
 }) {
   const { pool, clock, catalog } = deps;
-  const todayOf = () => clock.now().toISOString().slice(0, 10);
-  const inForce = (row: { effective_from: string; effective_to: string | null }, today: string) =>
-    compareDates(row.effective_from, today) <= 0 && (row.effective_to === null || compareDates(today, row.effective_to) < 0);
+  const inForce = (row: { effective_from: string; effective_to: string | null }, on: string) =>
+    compareDates(row.effective_from, on) <= 0 && (row.effective_to === null || compareDates(on, row.effective_to) < 0);
 
   /** The plan version whose entitlements apply: the trialing plan's during a trial that names one. */
   async function entitlementVersionId(db: Queryable, tenantId: string, snapshot: SubscriptionSnapshot): Promise<string> {
@@ -66,9 +65,9 @@ export function createEntitlementsService(deps: {
 
   /** Levels (low -> high) of several subscriptions, each level merged across them. */
   async function levelsOf(db: Queryable, tenantId: string, snapshots: SubscriptionSnapshot[], features: CatalogFeature[]) {
-    const today = todayOf();
+    const todayDate = today(clock);
     const versionIds = await Promise.all(snapshots.map((s) => entitlementVersionId(db, tenantId, s)));
-    const addOnIds = snapshots.flatMap((s) => s.addOns.filter((a) => inForce(a, today)).map((a) => a.add_on_id));
+    const addOnIds = snapshots.flatMap((s) => s.addOns.filter((a) => inForce(a, todayDate)).map((a) => a.add_on_id));
     const [planValues, addOnValues, overrides] = await Promise.all([
       catalog.entitlementsOf(db, tenantId, 'plan_version', [...new Set(versionIds)]),
       catalog.entitlementsOf(db, tenantId, 'add_on', [...new Set(addOnIds)]),
@@ -84,7 +83,7 @@ export function createEntitlementsService(deps: {
   async function present(tenantId: string, customerId: string, resolved: Map<string, EntitlementValue>, features: CatalogFeature[], window: SubscriptionSnapshot): Promise<EffectiveEntitlement[]> {
     const now = clock.now();
     const sub = window.subscription;
-    const period = currentPeriodOf(sub, todayOf());
+    const period = currentPeriodOf(sub, today(clock));
     const midnight = (date: string) => new Date(`${date}T00:00:00.000Z`);
     const out: EffectiveEntitlement[] = [];
     // Only active features are shown; the list follows the feature code order.

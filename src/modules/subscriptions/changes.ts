@@ -4,7 +4,7 @@
 // invoicing credits the unused days of the old fees and charges the new ones by day.
 // Upgrades (more slots, more add-on instances, a new add-on) take effect today; downgrades take
 // effect at the end of the current period (no credit for the rest of it).
-import type { Clock } from '../../kernel/clock.js';
+import { today, type Clock } from '../../kernel/clock.js';
 import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Queryable } from '../../db/pool.js';
@@ -12,7 +12,7 @@ import { scoped } from '../../db/tenant-scope.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
 import { compareDates } from '../../domain/dates.js';
 import type { SubscriptionCatalog } from './catalog.js';
-import { resolveAddOns, today, type CreateSubscriptionInput } from './create.js';
+import { resolveAddOns, type CreateSubscriptionInput } from './create.js';
 import { checkSlots, mrrMinor, overrideFee, resolveFee, subscriptionTerm } from './fees.js';
 import { isLive, nextTransitionOn } from './lifecycle.js';
 import { currentPeriodOf } from './schedule.js';

@@ -6,7 +6,7 @@
 // period, type) stay the final guarantee: a colliding row is skipped, never billed twice. A crash
 // rolls back the open batch only; the next run computes it again.
 import { createHash } from 'node:crypto';
-import type { Clock } from '../../../kernel/clock.js';
+import { today, type Clock } from '../../../kernel/clock.js';
 import { notFound } from '../../../kernel/errors.js';
 import type { Pool, Queryable } from '../../../db/pool.js';
 import { withTx } from '../../../db/tx.js';
@@ -159,7 +159,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
 
   /** Every tenant's subscriptions, as of the clock's (UTC) date. */
   async function runAll(): Promise<RunResult> {
-    const asOf = clock.now().toISOString().slice(0, 10);
+    const asOf = today(clock);
     // Cross-tenant on purpose: the scheduler serves every tenant, then works tenant by tenant.
     const tenants = await tenantsWithSubscriptions(pool);
     const result: RunResult = { subscriptions: 0, invoicesCreated: 0, failures: [] };
@@ -252,10 +252,10 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     const subject = (await subjectsOf(pool, tenantId, [source])).get(subscriptionId);
     if (!subject) return null;
     const stored = await invoicesOfSubscriptions(pool, tenantId, [subscriptionId]);
-    const today = clock.now().toISOString().slice(0, 10);
-    let occasion: BillingOccasion | null = occasionsDue(subject, stored, today)[0] ?? null;
+    const todayDate = today(clock);
+    let occasion: BillingOccasion | null = occasionsDue(subject, stored, todayDate)[0] ?? null;
     if (occasion === null && source.subscription.status !== 'PENDING_ACTIVATION') {
-      occasion = nextOccasion(toEngineSnapshot(source, subject.plan).snapshot, today);
+      occasion = nextOccasion(toEngineSnapshot(source, subject.plan).snapshot, todayDate);
     }
     if (occasion === null) return null;
     const [computed] = await computePlanned(pool, tenantId, [{ subject, occasions: [occasion], stored }]);
