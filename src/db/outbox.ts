@@ -3,13 +3,14 @@
 // only code that names the table.
 import { newId } from '../kernel/ids.js';
 import type { Clock } from '../kernel/clock.js';
+import type { EventType } from '../kernel/event-types.js';
 import type { Pool, Queryable } from './pool.js';
 import { withTx } from './tx.js';
 import type { TenantScope } from './tenant-scope.js';
 
 export interface OutboxEvent {
-  /** Event kind in the reference's spelling, e.g. `product.created`. */
-  type: string;
+  /** Event kind in the reference's spelling, e.g. `product.created`; one of the catalogue (src/kernel/event-types.ts). */
+  type: EventType;
   /** The object the event is about; events of one object are delivered in this order. */
   objectId: string;
   /** The event's `data`, already in wire shape. */

@@ -1,4 +1,5 @@
 import type { Clock } from '../../kernel/clock.js';
+import type { EventType } from '../../kernel/event-types.js';
 import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { parseAmountMinor, Dec } from '../../kernel/money.js';
@@ -32,7 +33,7 @@ export interface ListCreditNotesQuery {
   per_page?: number;
 }
 
-async function emit(tx: Queryable, tenantId: string, clock: Clock, type: string, note: CreditNoteRow): Promise<void> {
+async function emit(tx: Queryable, tenantId: string, clock: Clock, type: EventType, note: CreditNoteRow): Promise<void> {
   await writeOutboxEvent(scoped(tx, tenantId), clock, { type, objectId: note.id, data: creditNoteEventData(note) });
 }
 

@@ -1,11 +1,12 @@
 import { newId } from '../../kernel/ids.js';
 import type { Clock } from '../../kernel/clock.js';
+import type { EventType } from '../../kernel/event-types.js';
 import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { parseAmountMinor } from '../../kernel/money.js';
 import type { Pool, Queryable } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
 import { scoped } from '../../db/tenant-scope.js';
-import { writeOutboxEvent, writeOutboxEvents } from '../../db/outbox.js';
+import { writeOutboxEvent, writeOutboxEvents, type OutboxEvent } from '../../db/outbox.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import { addDays } from '../../domain/index.js';
 import { findEntity, takeDocumentNumbers } from './entities.js';
@@ -26,7 +27,7 @@ export type DraftBatchRefresher = (tx: Queryable, tenantId: string, drafts: read
 /** Drafts finalized per transaction by the grace-period finalizer. */
 export const FINALIZE_BATCH_SIZE = 500;
 
-async function emit(tx: Queryable, tenantId: string, clock: Clock, type: string, invoice: InvoiceRow): Promise<void> {
+async function emit(tx: Queryable, tenantId: string, clock: Clock, type: EventType, invoice: InvoiceRow): Promise<void> {
   await writeOutboxEvent(scoped(tx, tenantId), clock, { type, objectId: invoice.id, data: invoiceEventData(invoice) });
 }
 
@@ -281,9 +282,9 @@ export function createInvoiceLifecycle(deps: {
       rows.push(finalizedRow(invoice, number, appliedMinor, carriedMinor, now));
     }
     await updateInvoicesBulk(tx, tenantId, rows);
-    await writeOutboxEvents(scoped(tx, tenantId), clock, rows.flatMap((row) => [
+    await writeOutboxEvents(scoped(tx, tenantId), clock, rows.flatMap<OutboxEvent>((row) => [
       { type: 'invoice.finalized', objectId: row.id, data: invoiceEventData(row) },
-      ...(row.payment_status === 'PAID' ? [{ type: 'invoice.paid', objectId: row.id, data: invoiceEventData(row) }] : []),
+      ...(row.payment_status === 'PAID' ? [{ type: 'invoice.paid' as const, objectId: row.id, data: invoiceEventData(row) }] : []),
     ]));
     await enqueueJobsBulk(tx, RENDER_PDF_TASK, rows.map((row) => ({ payload: { tenant_id: tenantId, invoice_id: row.id }, jobKey: `${RENDER_PDF_TASK}:${row.id}` })));
     return rows.length;

@@ -5,6 +5,7 @@
 // Upgrades (more slots, more add-on instances, a new add-on) take effect today; downgrades take
 // effect at the end of the current period (no credit for the rest of it).
 import { today, type Clock } from '../../kernel/clock.js';
+import type { EventType } from '../../kernel/event-types.js';
 import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Queryable } from '../../db/pool.js';
@@ -66,7 +67,7 @@ async function refresh(tx: Queryable, tenantId: string, sub: SubscriptionView, n
   return { ...sub, period: term, mrr_minor: mrrMinor(current, sub.currency), next_transition_on: next, updated_at: now };
 }
 
-async function emit(tx: Queryable, clock: Clock, tenantId: string, type: string, sub: SubscriptionView, extra: Record<string, unknown>): Promise<void> {
+async function emit(tx: Queryable, clock: Clock, tenantId: string, type: EventType, sub: SubscriptionView, extra: Record<string, unknown>): Promise<void> {
   await writeOutboxEvent(scoped(tx, tenantId), clock, { type, objectId: sub.id, data: { ...subscriptionEventData(sub), ...extra } });
 }
 
