@@ -9,7 +9,7 @@ import { withTx } from '../../db/tx.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
 import { computeCreditNote, type CreditableLine, type CreditRequest, type TaxTreatment } from '../../domain/index.js';
-import { adjustAmountDue, creditBalance, findInvoice, loadDetail, takeDocumentNumbers } from '../invoices/index.js';
+import { adjustAmountDue, creditBalance, findInvoice, isInvoicesFailure, loadDetail, takeDocumentNumbers } from '../invoices/index.js';
 import { creditNoteEventData } from './events.js';
 import { creditNotePdf } from './documents.js';
 import * as repo from './repository.js';
@@ -194,7 +194,8 @@ export function createCreditNotesService(deps: { pool: Pool; clock: Clock }) {
         if (note.credited_minor > 0n) {
           try {
             await creditBalance(tx, tenantId, clock, note.customer_id, -note.credited_minor, 'CREDIT_NOTE_VOIDED', note.invoice_id, note.credit_note_number ?? undefined);
-          } catch {
+          } catch (error) {
+            if (!isInvoicesFailure(error, 'NEGATIVE_BALANCE')) throw error;
             throw conflict('the customer already spent the credit of this note; it cannot be voided');
           }
         }

@@ -9,6 +9,8 @@ export { invoiceRoutes, PdfResponse } from './routes.js';
 export { findInvoice, loadDetail, findDocument, insertDocument } from './repository.js';
 export type { InvoiceRow, InvoiceDetail, InvoiceLineRow, DocumentRow } from './repository.js';
 export { creditBalance } from './customer.js';
+export { InvoicesFailure, isInvoicesFailure } from './errors.js';
+export type { InvoicesFailureKind } from './errors.js';
 export { partyLines, sha256Hex } from './documents.js';
 export { taxName, type DraftInvoiceInput, type LineDetail } from './drafts.js';
 export { exemptionType, taxBreakdownToWire } from './schemas.js';
