@@ -1,6 +1,34 @@
 /** Import rules of docs/architecture.md, checked in CI by `npm run lint`. */
+
+/**
+ * The module order of docs/architecture.md: a module may import only modules before it. Where an
+ * earlier module needs a later one's data, the composition root passes a function in.
+ * test/architecture/table-owners.test.ts checks that the doc lists the same order.
+ */
+const MODULE_ORDER = [
+  'accounts', 'catalog', 'metrics', 'features', 'coupons', 'plans', 'addons', 'customers', 'subscriptions', 'checkout',
+  'usage', 'batch-jobs', 'entitlements', 'invoices', 'credit-notes', 'emails', 'webhooks', 'oauth', 'web', 'portal',
+];
+
+/** One rule per module: it may not import any module after it in MODULE_ORDER. */
+const moduleOrderRules = MODULE_ORDER.slice(0, -1).map((name, index) => ({
+  name: `module-order-${name}`,
+  comment: `${name} may import only modules before it: ${MODULE_ORDER.slice(0, index).join(', ') || 'none'}`,
+  severity: 'error',
+  from: { path: `^src/modules/${name}/` },
+  to: { path: `^src/modules/(${MODULE_ORDER.slice(index + 1).join('|')})/` },
+}));
+
 module.exports = {
   forbidden: [
+    ...moduleOrderRules,
+    {
+      name: 'every-module-is-in-the-order',
+      comment: 'a new module folder must be placed in MODULE_ORDER',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: `^src/modules/`, pathNot: `^src/modules/(${MODULE_ORDER.join('|')})/` },
+    },
     {
       name: 'kernel-is-a-leaf',
       comment: 'src/kernel imports nothing else from src/',

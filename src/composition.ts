@@ -11,7 +11,7 @@ import { createMetricsService, metricExists, metricRoutes } from './modules/metr
 import { createFeaturesService, featureRoutes } from './modules/features/index.js';
 import { createCouponsService, couponRoutes } from './modules/coupons/index.js';
 import { createPlansService, planExists, planRoutes } from './modules/plans/index.js';
-import { createAddOnsService, addOnRoutes } from './modules/addons/index.js';
+import { createAddOnsService, addOnRoutes, existingAddOnIds, existingPriceIds } from './modules/addons/index.js';
 import { createCustomersService, customerRoutes } from './modules/customers/index.js';
 import { createSubscriptionsService, subscriptionRoutes, plansCatalog } from './modules/subscriptions/index.js';
 import { checkoutRoutes, createCheckoutService } from './modules/checkout/index.js';
@@ -21,7 +21,7 @@ import { postJson } from './adapters/http/post-json.js';
 import { createEmailService, emailRoutes, SEND_EMAIL_TASK, sqlEmailPorts, type EmailPorts } from './modules/emails/index.js';
 import { createSmtpMailer, type Mailer } from './adapters/email/mailer.js';
 import { createInvoicing, type Invoicing } from './modules/invoices/index.js';
-import { createCreditNotes } from './modules/credit-notes/index.js';
+import { countOpenCreditNotes, createCreditNotes } from './modules/credit-notes/index.js';
 import { createIngestService, createUsageQueryService, customerMetricUsage, metricSource, usageRoutes, usageTasks } from './modules/usage/index.js';
 import { connectedAccountRoutes, createAuthorizeService, createConnectService, createOAuthAppsService, createTokenService, createUsersService, oauthAppRoutes, oauthTokenRoutes } from './modules/oauth/index.js';
 import { createSessions, webRoutes } from './modules/web/index.js';
@@ -65,7 +65,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const features = createFeaturesService({ pool, clock, metricExists });
   const coupons = createCouponsService({ pool, clock, planExists });
   const products = createProductsService({ pool, clock, metricExists });
-  const plans = createPlansService({ pool, clock, products });
+  const plans = createPlansService({ pool, clock, products, addOns: { existingAddOnIds, existingPriceIds } });
   const addOns = createAddOnsService({ pool, clock, products });
 
   // Customers, subscriptions, checkout.
@@ -88,7 +88,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
 
   // Invoicing and credit notes.
   // Each periodic billing run first moves subscriptions whose status is due (pending -> active...).
-  const invoicing = createInvoicing({ pool, clock, beforeRun: subscriptions.advanceAllDue });
+  const invoicing = createInvoicing({ pool, clock, beforeRun: subscriptions.advanceAllDue, openCreditNotes: countOpenCreditNotes });
   const creditNotes = createCreditNotes({ pool, clock });
 
   // CSV imports (docs/batch-jobs.md): events through usage ingestion, customers through the customers service.

@@ -22,6 +22,15 @@ export class ManualClock implements Clock {
   }
 }
 
+/**
+ * The clock's current date in UTC, `YYYY-MM-DD`: the "today" every billing rule compares civil
+ * dates with (statuses, periods, start dates). The one definition; use it rather than slicing
+ * `clock.now()` again.
+ */
+export function today(clock: Clock): string {
+  return clock.now().toISOString().slice(0, 10);
+}
+
 export const MS_PER_SECOND = 1000;
 export const MS_PER_MINUTE = 60 * MS_PER_SECOND;
 export const MS_PER_HOUR = 60 * MS_PER_MINUTE;

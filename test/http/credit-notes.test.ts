@@ -76,6 +76,21 @@ describe('credit notes', () => {
     expect((await h.request('POST', `/api/v1/credit-notes/${rest.json().id}/void`)).statusCode).toBe(409);
   });
 
+  it('refuses to void a note whose credit the customer already spent, and changes nothing', async () => {
+    const h = harness();
+    const { customer, invoice } = await finalizedInvoice('Spender Co');
+    await h.request('POST', `/api/v1/invoices/${invoice.id}/mark-paid`, { body: {} });
+    const note = (await h.request('POST', '/api/v1/credit-notes', { body: { invoice_id: invoice.id, reason: 'Goodwill', credit_type: 'CREDIT_TO_BALANCE' } })).json();
+    expect((await h.request('POST', `/api/v1/credit-notes/${note.id}/finalize`)).json()).toMatchObject({ credited_amount: '144.00' });
+    const spent = await h.request('POST', `/api/v1/customers/${customer.id}/balance`, { body: { amount: '-100.00' } });
+    expect(spent.json().balance).toBe('44.00');
+    const voided = await h.request('POST', `/api/v1/credit-notes/${note.id}/void`);
+    expect(voided.statusCode).toBe(409);
+    expect(voided.json()).toEqual({ code: 'CONFLICT', message: 'the customer already spent the credit of this note; it cannot be voided' });
+    expect((await h.request('GET', `/api/v1/credit-notes/${note.id}`)).json().status).toBe('FINALIZED');
+    expect((await h.request('GET', `/api/v1/customers/${customer.id}`)).json().balance).toBe('44.00');
+  });
+
   it('validates input by field name', async () => {
     const h = harness();
     const { invoice } = await finalizedInvoice();

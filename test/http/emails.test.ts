@@ -7,6 +7,7 @@ import { drainJobs } from '../../src/jobs/runtime.js';
 import { withTx } from '../../src/db/tx.js';
 import { scoped } from '../../src/db/tenant-scope.js';
 import { writeOutboxEvent } from '../../src/db/outbox.js';
+import type { EventType } from '../../src/kernel/event-types.js';
 
 const harness = useHarness();
 
@@ -75,7 +76,7 @@ afterAll(async () => {
 
 const drain = (h: Harness) => drainJobs(h.db.pool, service.tasks);
 
-async function emit(h: Harness, tenantId: string, type: string, objectId: string, data: Record<string, unknown>): Promise<string> {
+async function emit(h: Harness, tenantId: string, type: EventType, objectId: string, data: Record<string, unknown>): Promise<string> {
   return withTx(h.db.pool, (tx) => writeOutboxEvent(scoped(tx, tenantId), h.clock, { type, objectId, data }));
 }
 

@@ -4,6 +4,7 @@ import { useHarness, type Harness } from '../harness/app.js';
 import { withTx } from '../../src/db/tx.js';
 import { scoped } from '../../src/db/tenant-scope.js';
 import { writeOutboxEvent } from '../../src/db/outbox.js';
+import type { EventType } from '../../src/kernel/event-types.js';
 import { MS_PER_HOUR, MS_PER_MINUTE, MS_PER_SECOND } from '../../src/kernel/clock.js';
 import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/index.js';
 import { WebhookReceiver } from './webhooks-receiver.js';
@@ -40,7 +41,7 @@ async function createEndpoint(h: Harness, path: string, extra: Record<string, un
   return res.json();
 }
 
-async function emit(h: Harness, type: string, objectId: string, data: Record<string, unknown>, tenantId = h.tenant.id): Promise<string> {
+async function emit(h: Harness, type: EventType, objectId: string, data: Record<string, unknown>, tenantId = h.tenant.id): Promise<string> {
   return withTx(h.db.pool, (tx) => writeOutboxEvent(scoped(tx, tenantId), h.clock, { type, objectId, data }));
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPool } from '../../src/db/pool.js';
 import { createBillingRun } from '../../src/modules/invoices/billing/run.js';
+import { countOpenCreditNotes } from '../../src/modules/credit-notes/index.js';
 import { createInvoiceLifecycle } from '../../src/modules/invoices/index.js';
 import { useHarness } from '../harness/app.js';
 import { backdatedSubscription, sendCalls } from './billing-support.js';
@@ -30,8 +31,8 @@ describe('billing run under concurrency and crashes', () => {
 
       // finalizers in both processes at once: gapless numbers, no number used twice
       await Promise.all([
-        createInvoiceLifecycle({ pool: h.db.pool, clock: h.clock, refresh: () => runA.refreshDraft, refreshBatch: () => runA.refreshDrafts }).finalizeDueDrafts(),
-        createInvoiceLifecycle({ pool: poolB, clock: h.clock, refresh: () => runB.refreshDraft, refreshBatch: () => runB.refreshDrafts }).finalizeDueDrafts(),
+        createInvoiceLifecycle({ pool: h.db.pool, clock: h.clock, openCreditNotes: countOpenCreditNotes, refresh: () => runA.refreshDraft, refreshBatch: () => runA.refreshDrafts }).finalizeDueDrafts(),
+        createInvoiceLifecycle({ pool: poolB, clock: h.clock, openCreditNotes: countOpenCreditNotes, refresh: () => runB.refreshDraft, refreshBatch: () => runB.refreshDrafts }).finalizeDueDrafts(),
       ]);
     } finally {
       await poolB.end();

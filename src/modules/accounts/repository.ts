@@ -47,6 +47,36 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<{ i
   return result.rows[0];
 }
 
+export async function findUserById(db: Queryable, userId: string): Promise<{ id: string; email: string } | undefined> {
+  const result = await db.query<{ id: string; email: string }>(`SELECT id, email FROM users WHERE id = $1`, [userId]);
+  return result.rows[0];
+}
+
+export interface MembershipRow {
+  organization_id: string;
+  name: string;
+  role: 'ADMIN' | 'MEMBER';
+}
+
+/** The organizations a user belongs to, by name. */
+export async function listMemberships(db: Queryable, userId: string): Promise<MembershipRow[]> {
+  const result = await db.query<MembershipRow>(
+    `SELECT m.organization_id, o.name, m.role FROM organization_members m JOIN organizations o ON o.id = m.organization_id
+     WHERE m.user_id = $1 ORDER BY o.name, o.id`,
+    [userId],
+  );
+  return result.rows;
+}
+
+/** The organizations a user administers (id and name), in no particular order. */
+export async function listAdministeredOrganizations(db: Queryable, userId: string): Promise<{ id: string; name: string }[]> {
+  const result = await db.query<{ id: string; name: string }>(
+    `SELECT o.id, o.name FROM organization_members m JOIN organizations o ON o.id = m.organization_id WHERE m.user_id = $1 AND m.role = 'ADMIN'`,
+    [userId],
+  );
+  return result.rows;
+}
+
 export async function insertOrganization(db: Queryable, org: { id: string; name: string; createdAt: Date }, ownerUserId: string): Promise<void> {
   await db.query(`INSERT INTO organizations (id, name, created_at) VALUES ($1, $2, $3)`, [org.id, org.name, org.createdAt]);
   await db.query(`INSERT INTO organization_members (organization_id, user_id, role, created_at) VALUES ($1, $2, 'ADMIN', $3)`, [
@@ -92,6 +122,37 @@ export async function findTenantOfMember(db: Queryable, tenantId: string, userId
      WHERE t.tenant_id = $1`,
     [userId],
   );
+}
+
+/** The production tenant an OAuth access token acts on (the oldest, should there be several). */
+export async function findProductionTenant(db: Queryable, organizationId: string): Promise<string | undefined> {
+  const result = await db.query<{ id: string }>(
+    `SELECT id FROM tenants WHERE organization_id = $1 AND environment = 'production' ORDER BY created_at, id LIMIT 1`,
+    [organizationId],
+  );
+  return result.rows[0]?.id;
+}
+
+/** A tenant with its organization's name, for modules that show or send on the tenant's behalf. */
+export interface TenantProfile {
+  environment: Environment;
+  disable_emails: boolean;
+  organization_name: string;
+}
+
+export async function findTenantProfile(db: Queryable, tenantId: string): Promise<TenantProfile | undefined> {
+  return scoped(db, tenantId).one<TenantProfile>(
+    `SELECT t.environment, t.disable_emails, o.name AS organization_name FROM tenants t JOIN organizations o ON o.id = t.organization_id WHERE t.tenant_id = $1`,
+  );
+}
+
+/**
+ * SQL for the tenant's compact key (`tenants.key`, see migration 0302) from the tenant id bound
+ * as `idParameter`: an uncorrelated subquery, evaluated once per statement. The usage tables
+ * store this key instead of the id, and look it up inside their own statements.
+ */
+export function tenantKeySql(idParameter: string): string {
+  return `(SELECT key FROM tenants WHERE id = ${idParameter})`;
 }
 
 export async function updateTenantSettings(db: Queryable, tenantId: string, settings: { disable_emails?: boolean }): Promise<void> {

@@ -89,11 +89,15 @@ export async function listAddOns(
   return { rows: rows.map((r) => withDates(r as never)), total: Number(count?.n ?? 0n) };
 }
 
-/** Ids of the tenant's features that belong to a product (archived ones left out). */
-export async function featureIdsOfProduct(db: Queryable, tenantId: string, productId: string): Promise<string[]> {
-  const rows = await scoped(db, tenantId).query<{ id: string }>(
-    `SELECT id FROM features WHERE tenant_id = $1 AND product_id = $2 AND status <> 'ARCHIVED' ORDER BY code`,
-    [productId],
-  );
-  return rows.map((r) => r.id);
+/** Existing, unarchived add-ons among `ids`. */
+export async function existingAddOnIds(db: Queryable, tenantId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await scoped(db, tenantId).query<{ id: string }>(`SELECT id FROM add_ons WHERE tenant_id = $1 AND id = ANY($2) AND archived_at IS NULL`, [ids]);
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function existingPriceIds(db: Queryable, tenantId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await scoped(db, tenantId).query<{ id: string }>(`SELECT id FROM prices WHERE tenant_id = $1 AND id = ANY($2)`, [ids]);
+  return new Set(rows.map((r) => r.id));
 }

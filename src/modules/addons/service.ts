@@ -8,6 +8,7 @@ import { withTx } from '../../db/tx.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { ProductsService } from '../catalog/index.js';
+import { featureIdsOfProduct } from '../features/index.js';
 import {
   deleteEntitlements,
   entitlementsOf,
@@ -188,7 +189,7 @@ export function createAddOnsService(deps: { pool: Pool; clock: Clock; products: 
   /** The feature-level default entitlements of the product's features. */
   async function productEntitlements(tenantId: string, productId: string) {
     if (!(await deps.products.findProduct(pool, tenantId, productId))) throw notFound('product');
-    const features = await featuresById(pool, tenantId, await repo.featureIdsOfProduct(pool, tenantId, productId));
+    const features = await featuresById(pool, tenantId, await featureIdsOfProduct(pool, tenantId, productId));
     return [...features.values()].flatMap((feature) =>
       feature.default_entitlement ? [resolvedToWire({ feature_id: feature.id, ...feature.default_entitlement }, feature)] : [],
     );

@@ -25,6 +25,12 @@ export interface ProductRow {
 const FAMILY_COLUMNS = 'id, name, alias, created_at';
 const PRODUCT_COLUMNS = 'id, product_family_id, name, description, catalog, fee_type, fee_structure, created_at, archived_at';
 
+/**
+ * Products as other modules' statements may join them (features show the product's name): a
+ * read-only relation with the columns this module publishes, so the table stays this module's.
+ */
+export const PRODUCT_NAMES_RELATION = '(SELECT tenant_id, id, name FROM products)';
+
 /** `ORDER BY` text from an allow-listed column; `id` breaks ties so pages are stable. */
 function orderSql(order: OrderBy<string>): string {
   const direction = order.direction === 'desc' ? 'DESC' : 'ASC';

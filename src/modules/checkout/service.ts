@@ -2,7 +2,7 @@
 // session), read, cancel, complete. Completion creates the subscription exactly once: the
 // session row is locked for the whole completion, and subscriptions(tenant_id,
 // checkout_session_id) is unique as a backstop.
-import type { Clock } from '../../kernel/clock.js';
+import { today, type Clock } from '../../kernel/clock.js';
 import { AppError, badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { paginationMeta, pageRequest, type Page } from '../../kernel/paging.js';
@@ -54,7 +54,6 @@ export interface CompleteCheckoutSessionInput {
   payment_reference?: string | null;
 }
 
-const today = (clock: Clock) => clock.now().toISOString().slice(0, 10);
 
 /** The subscription create request a session stands for, starting on `startDate`. */
 function subscriptionInput(session: Pick<SessionRow, 'customer_id' | 'plan_version_id' | 'billing_start_date' | 'billing_day_anchor' | 'net_terms' | 'trial_duration_days' | 'coupon_code' | 'coupon_ids' | 'payment_methods_config' | 'subscription_params'>, startDate: string): CreateSubscriptionInput {

@@ -6,6 +6,9 @@ import { createCreditNotesService } from './service.js';
 
 export { createCreditNotesService } from './service.js';
 export type { CreditNotesService } from './service.js';
+// For invoices (passed in by the composition root: invoices come first) and e-mails.
+export { countOpenCreditNotes, findCreditNote } from './repository.js';
+export type { CreditNoteRow } from './repository.js';
 
 /** Service and routes, for compose(). */
 export function createCreditNotes(deps: { pool: Pool; clock: Clock }) {

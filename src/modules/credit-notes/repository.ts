@@ -87,6 +87,15 @@ export async function findCreditNote(db: Queryable, tenantId: string, id: string
   return scoped(db, tenantId).one<CreditNoteRow>(`SELECT ${COLUMNS} FROM credit_notes WHERE tenant_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [id]);
 }
 
+/** How many credit notes of an invoice are not VOIDED (an invoice with any cannot be voided). */
+export async function countOpenCreditNotes(db: Queryable, tenantId: string, invoiceId: string): Promise<number> {
+  const row = await scoped(db, tenantId).one<{ n: bigint }>(
+    `SELECT count(*) AS n FROM credit_notes WHERE tenant_id = $1 AND invoice_id = $2 AND status <> 'VOIDED'`,
+    [invoiceId],
+  );
+  return Number(row?.n ?? 0n);
+}
+
 export async function loadLines(db: Queryable, tenantId: string, noteIds: string[]): Promise<CreditNoteLineRow[]> {
   if (noteIds.length === 0) return [];
   return scoped(db, tenantId).query<CreditNoteLineRow>(

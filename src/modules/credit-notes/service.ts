@@ -1,4 +1,5 @@
 import type { Clock } from '../../kernel/clock.js';
+import type { EventType } from '../../kernel/event-types.js';
 import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { parseAmountMinor, Dec } from '../../kernel/money.js';
@@ -8,7 +9,7 @@ import { withTx } from '../../db/tx.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
 import { computeCreditNote, type CreditableLine, type CreditRequest, type TaxTreatment } from '../../domain/index.js';
-import { creditBalance, findEntity, findInvoice, formatDocumentNumber, invoiceEventData, loadDetail, type InvoiceRow } from '../invoices/index.js';
+import { adjustAmountDue, creditBalance, findInvoice, isInvoicesFailure, loadDetail, takeDocumentNumbers } from '../invoices/index.js';
 import { creditNoteEventData } from './events.js';
 import { creditNotePdf } from './documents.js';
 import * as repo from './repository.js';
@@ -32,7 +33,7 @@ export interface ListCreditNotesQuery {
   per_page?: number;
 }
 
-async function emit(tx: Queryable, tenantId: string, clock: Clock, type: string, note: CreditNoteRow): Promise<void> {
+async function emit(tx: Queryable, tenantId: string, clock: Clock, type: EventType, note: CreditNoteRow): Promise<void> {
   await writeOutboxEvent(scoped(tx, tenantId), clock, { type, objectId: note.id, data: creditNoteEventData(note) });
 }
 
@@ -162,16 +163,12 @@ export function createCreditNotesService(deps: { pool: Pool; clock: Clock }) {
       if (note.credit_type === 'REFUND' && restMinor > invoice.amount_paid_minor) {
         throw conflict(`a refund of ${restMinor} minor units exceeds what was paid on the invoice; credit the balance instead`);
       }
-      const entity = (await findEntity(tx, tenantId, note.invoicing_entity_id, true))!;
-      await scoped(tx, tenantId).query(
-        `UPDATE invoicing_entities SET next_credit_note_number = next_credit_note_number + 1 WHERE tenant_id = $1 AND id = $2`,
-        [entity.id],
-      );
+      const [number] = await takeDocumentNumbers(tx, tenantId, note.invoicing_entity_id, 'credit_note');
       const now = clock.now();
       const next: CreditNoteRow = {
         ...note,
         status: 'FINALIZED',
-        credit_note_number: formatDocumentNumber(entity.credit_note_number_prefix, entity.next_credit_note_number),
+        credit_note_number: number!,
         debt_cancelled_minor: cancelMinor,
         credited_minor: note.credit_type === 'CREDIT_TO_BALANCE' ? restMinor : 0n,
         refunded_minor: note.credit_type === 'REFUND' ? restMinor : 0n,
@@ -179,30 +176,11 @@ export function createCreditNotesService(deps: { pool: Pool; clock: Clock }) {
         updated_at: now,
       };
       if (next.credited_minor > 0n) await creditBalance(tx, tenantId, clock, note.customer_id, next.credited_minor, 'CREDIT_NOTE', invoice.id, next.credit_note_number ?? undefined);
-      if (cancelMinor > 0n) await settleInvoice(tx, tenantId, invoice, -cancelMinor);
+      if (cancelMinor > 0n) await adjustAmountDue(tx, tenantId, clock, invoice, -cancelMinor);
       await repo.updateCreditNote(tx, tenantId, next);
       await emit(tx, tenantId, clock, 'credit_note.finalized', next);
       return detail(tx, tenantId, next);
     });
-  }
-
-  /** Lowers (negative delta) or restores what an invoice asks for, keeping its payment status right. */
-  async function settleInvoice(tx: Queryable, tenantId: string, invoice: InvoiceRow, deltaMinor: bigint): Promise<void> {
-    const amountDueMinor = invoice.amount_due_minor + deltaMinor;
-    const now = clock.now();
-    const paid = invoice.amount_paid_minor >= amountDueMinor;
-    const paymentStatus = paid ? 'PAID' : invoice.amount_paid_minor > 0n ? 'PARTIALLY_PAID' : 'UNPAID';
-    await scoped(tx, tenantId).query(
-      `UPDATE invoices SET amount_due_minor = $3, payment_status = $4, paid_at = $5, updated_at = $6 WHERE tenant_id = $1 AND id = $2`,
-      [invoice.id, amountDueMinor, paymentStatus, paid ? (invoice.paid_at ?? now) : null, now],
-    );
-    if (paid && invoice.payment_status !== 'PAID') {
-      await writeOutboxEvent(scoped(tx, tenantId), clock, {
-        type: 'invoice.paid',
-        objectId: invoice.id,
-        data: invoiceEventData({ ...invoice, amount_due_minor: amountDueMinor, payment_status: 'PAID' }),
-      });
-    }
   }
 
   /** A draft is dropped; a finalized note is reversed (balance taken back, invoice debt restored). Refunds already paid out stay final. */
@@ -216,13 +194,14 @@ export function createCreditNotesService(deps: { pool: Pool; clock: Clock }) {
         if (note.credited_minor > 0n) {
           try {
             await creditBalance(tx, tenantId, clock, note.customer_id, -note.credited_minor, 'CREDIT_NOTE_VOIDED', note.invoice_id, note.credit_note_number ?? undefined);
-          } catch {
+          } catch (error) {
+            if (!isInvoicesFailure(error, 'NEGATIVE_BALANCE')) throw error;
             throw conflict('the customer already spent the credit of this note; it cannot be voided');
           }
         }
         if (note.debt_cancelled_minor > 0n) {
           const invoice = (await findInvoice(tx, tenantId, note.invoice_id, true))!;
-          await settleInvoice(tx, tenantId, invoice, note.debt_cancelled_minor);
+          await adjustAmountDue(tx, tenantId, clock, invoice, note.debt_cancelled_minor);
         }
       }
       const now = clock.now();

@@ -8,6 +8,7 @@ export { createCustomersService } from './service.js';
 export type { CustomersService, CustomerSubscriptionCheck } from './service.js';
 export { customerRoutes } from './routes.js';
 export type { CustomerRow, Address, ShippingAddress, CustomTax } from './repository.js';
+export { CUSTOMER_NAMES_RELATION } from './repository.js';
 
 /**
  * The customer with this id or alias in the tenant, or undefined; runs on the caller's

@@ -49,6 +49,12 @@ export interface CustomerRow {
 
 export type CustomerOrderColumn = 'name' | 'email' | 'alias' | 'created_at';
 
+/**
+ * Customers as other modules' statements may join them (subscriptions show and sort by the
+ * customer's name): a read-only relation with the columns this module publishes.
+ */
+export const CUSTOMER_NAMES_RELATION = '(SELECT tenant_id, id, name, alias FROM customers)';
+
 const COLUMNS = `id, name, alias, billing_email, invoicing_emails, phone, currency, billing_address, shipping_address,
   vat_number, is_tax_exempt, reverse_charge, custom_taxes, custom_properties, invoicing_entity_id, connected_account_id,
   balance_minor, created_at, updated_at, archived_at`;

@@ -1,12 +1,12 @@
 import type { Queryable } from '../../db/pool.js';
-import { scoped } from '../../db/tenant-scope.js';
+import { findCreditNote } from '../credit-notes/index.js';
 import { findCustomer } from '../customers/index.js';
 import { findDocument, findEntity, findInvoice } from '../invoices/index.js';
 import type { EmailPorts } from './service.js';
 
 /**
- * The ports wired to the customers and invoices modules. The PDF lookups take the pool, since
- * they run in the send job, outside any transaction.
+ * The ports wired to the customers, invoices and credit-notes modules. The PDF lookups take the
+ * pool, since they run in the send job, outside any transaction.
  */
 export function sqlEmailPorts(pool: Queryable): EmailPorts {
   return {
@@ -17,12 +17,7 @@ export function sqlEmailPorts(pool: Queryable): EmailPorts {
       return document.content;
     },
     async creditNotePdf(tenantId, creditNoteId) {
-      // credit-notes exports no lookup yet; its table is read through the tenant scope
-      const row = await scoped(pool, tenantId).one<{ pdf_document_id: string | null }>(
-        `SELECT pdf_document_id FROM credit_notes WHERE tenant_id = $1 AND id = $2`,
-        [creditNoteId],
-      );
-      const documentId = row?.pdf_document_id;
+      const documentId = (await findCreditNote(pool, tenantId, creditNoteId))?.pdf_document_id;
       const document = documentId ? await findDocument(pool, tenantId, documentId) : undefined;
       return document?.content ?? null;
     },

@@ -68,11 +68,3 @@ export async function updateEmail(
     [emailId, change.status, change.skip_reason, change.attempt_count, change.last_error, change.smtp_message_id, change.sent_at],
   );
 }
-
-/** The tenant's e-mail switch and its organization's name (the sender name of last resort). */
-export async function tenantEmailSettings(db: Queryable, tenantId: string): Promise<{ disable_emails: boolean; organization_name: string }> {
-  const row = await scoped(db, tenantId).one<{ disable_emails: boolean; organization_name: string }>(
-    `SELECT t.disable_emails, o.name AS organization_name FROM tenants t JOIN organizations o ON o.id = t.organization_id WHERE t.tenant_id = $1`,
-  );
-  return row ?? { disable_emails: false, organization_name: '' };
-}

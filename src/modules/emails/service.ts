@@ -6,6 +6,7 @@ import type { Pool, Queryable } from '../../db/pool.js';
 import type { Tx } from '../../db/tx.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import { EmailSendError, type Mailer, type OutgoingEmail } from '../../adapters/email/mailer.js';
+import { findTenantProfile } from '../accounts/index.js';
 import * as repo from './repository.js';
 import type { EmailRow, EmailStatus } from './repository.js';
 import { EMAIL_KIND_BY_EVENT, renderEmail, type EmailKind } from './templates.js';
@@ -13,6 +14,12 @@ import { EMAIL_KIND_BY_EVENT, renderEmail, type EmailKind } from './templates.js
 export const SEND_EMAIL_TASK = 'emails.send';
 /** Attempts of one message before it is marked FAILED; the job queue spaces them out (exponential). */
 export const EMAIL_MAX_ATTEMPTS = 8;
+
+/** The tenant's e-mail switch and its organization's name (the sender name of last resort). */
+async function tenantEmailSettings(db: Queryable, tenantId: string): Promise<{ disable_emails: boolean; organization_name: string }> {
+  const profile = await findTenantProfile(db, tenantId);
+  return profile ? { disable_emails: profile.disable_emails, organization_name: profile.organization_name } : { disable_emails: false, organization_name: '' };
+}
 
 /** What the e-mails need from other modules, passed in so this module depends on none of them. */
 export interface EmailPorts {
@@ -78,7 +85,7 @@ export function createEmailService(deps: { pool: Pool; clock: Clock; mailer: Mai
     if (!kind) return;
     const tenantId = event.tenant_id;
     const data = event.payload;
-    const settings = await repo.tenantEmailSettings(tx, tenantId);
+    const settings = await tenantEmailSettings(tx, tenantId);
     const recipients = await recipientsFor(tx, tenantId, data);
     const senderName = await senderFor(tx, tenantId, data, settings.organization_name);
     const skipReason = settings.disable_emails ? 'EMAILS_DISABLED' : recipients.length === 0 ? 'NO_RECIPIENT' : null;
@@ -130,7 +137,7 @@ export function createEmailService(deps: { pool: Pool; clock: Clock; mailer: Mai
     if (!email || email.status !== 'PENDING') return;
     const base = { skip_reason: null, smtp_message_id: null, sent_at: null };
     // the switch may have been turned on since the message was queued
-    if ((await repo.tenantEmailSettings(pool, tenantId)).disable_emails) {
+    if ((await tenantEmailSettings(pool, tenantId)).disable_emails) {
       await repo.updateEmail(pool, tenantId, email.id, { ...base, status: 'SKIPPED', skip_reason: 'EMAILS_DISABLED', attempt_count: email.attempt_count, last_error: null });
       return;
     }

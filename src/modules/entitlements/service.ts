@@ -1,7 +1,7 @@
 // Effective entitlements of a subscription or a customer (priority in resolve.ts), and the
 // subscription overrides that sit on top. Consumption of metered entitlements comes from a
 // function the composition root wires to the usage module (which comes later in module order).
-import type { Clock } from '../../kernel/clock.js';
+import { today, type Clock } from '../../kernel/clock.js';
 import { badRequest, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Pool, Queryable } from '../../db/pool.js';
@@ -13,14 +13,16 @@ import { findCustomer } from '../customers/index.js';
 import { findFeature, parseEntitlementValue } from '../features/index.js';
 import {
   currentPeriodOf,
+  deleteEntitlementOverride,
+  entitlementOverridesOf,
   listCustomerSubscriptionSnapshots,
   loadSubscriptionSnapshot,
+  upsertEntitlementOverride,
   type CatalogFeature,
+  type EntitlementOverrideRow,
   type SubscriptionCatalog,
   type SubscriptionSnapshot,
 } from '../subscriptions/index.js';
-import * as repo from './repository.js';
-import type { OverrideRow } from './repository.js';
 import { mergeSameLevel, remainingOf, resolveLevels, usageWindow, type EntitlementValue, type ResetPeriod } from './resolve.js';
 
 /** Usage of one customer for one metric in [from, to), as a decimal string; undefined when unknown. */
@@ -48,9 +50,8 @@ export function createEntitlementsService(deps: {
   consumed?: ConsumedUsage;
 }) {
   const { pool, clock, catalog } = deps;
-  const todayOf = () => clock.now().toISOString().slice(0, 10);
-  const inForce = (row: { effective_from: string; effective_to: string | null }, today: string) =>
-    compareDates(row.effective_from, today) <= 0 && (row.effective_to === null || compareDates(today, row.effective_to) < 0);
+  const inForce = (row: { effective_from: string; effective_to: string | null }, on: string) =>
+    compareDates(row.effective_from, on) <= 0 && (row.effective_to === null || compareDates(on, row.effective_to) < 0);
 
   /** The plan version whose entitlements apply: the trialing plan's during a trial that names one. */
   async function entitlementVersionId(db: Queryable, tenantId: string, snapshot: SubscriptionSnapshot): Promise<string> {
@@ -64,13 +65,13 @@ export function createEntitlementsService(deps: {
 
   /** Levels (low -> high) of several subscriptions, each level merged across them. */
   async function levelsOf(db: Queryable, tenantId: string, snapshots: SubscriptionSnapshot[], features: CatalogFeature[]) {
-    const today = todayOf();
+    const todayDate = today(clock);
     const versionIds = await Promise.all(snapshots.map((s) => entitlementVersionId(db, tenantId, s)));
-    const addOnIds = snapshots.flatMap((s) => s.addOns.filter((a) => inForce(a, today)).map((a) => a.add_on_id));
+    const addOnIds = snapshots.flatMap((s) => s.addOns.filter((a) => inForce(a, todayDate)).map((a) => a.add_on_id));
     const [planValues, addOnValues, overrides] = await Promise.all([
       catalog.entitlementsOf(db, tenantId, 'plan_version', [...new Set(versionIds)]),
       catalog.entitlementsOf(db, tenantId, 'add_on', [...new Set(addOnIds)]),
-      repo.overridesOf(db, tenantId, snapshots.map((s) => s.subscription.id)),
+      entitlementOverridesOf(db, tenantId, snapshots.map((s) => s.subscription.id)),
     ]);
     const defaults = new Map(features.filter((f) => f.defaultValue).map((f) => [f.id, f.defaultValue as EntitlementValue]));
     const plan = mergeSameLevel(versionIds.map((id) => (planValues.get(id) ?? new Map()) as Map<string, EntitlementValue>));
@@ -82,7 +83,7 @@ export function createEntitlementsService(deps: {
   async function present(tenantId: string, customerId: string, resolved: Map<string, EntitlementValue>, features: CatalogFeature[], window: SubscriptionSnapshot): Promise<EffectiveEntitlement[]> {
     const now = clock.now();
     const sub = window.subscription;
-    const period = currentPeriodOf(sub, todayOf());
+    const period = currentPeriodOf(sub, today(clock));
     const midnight = (date: string) => new Date(`${date}T00:00:00.000Z`);
     const out: EffectiveEntitlement[] = [];
     // Only active features are shown; the list follows the feature code order.
@@ -137,7 +138,7 @@ export function createEntitlementsService(deps: {
   }
 
   /** Sets a subscription's own value for a feature (highest priority). */
-  async function setOverride(tenantId: string, subscriptionId: string, featureIdOrCode: string, rawValue: unknown): Promise<OverrideRow> {
+  async function setOverride(tenantId: string, subscriptionId: string, featureIdOrCode: string, rawValue: unknown): Promise<EntitlementOverrideRow> {
     return withTx(pool, async (tx) => {
       const snapshot = await requireSubscription(tx, tenantId, subscriptionId);
       const feature = await findFeature(tx, tenantId, featureIdOrCode);
@@ -145,7 +146,7 @@ export function createEntitlementsService(deps: {
       if (feature.status === 'ARCHIVED') throw badRequest(`feature '${featureIdOrCode}' is archived and cannot be granted`);
       const value = parseEntitlementValue(feature.feature_type.type, rawValue, 'value');
       const now = clock.now();
-      const row = await repo.upsertOverride(tx, tenantId, { id: newId('entitlement', now.getTime()), subscription_id: snapshot.subscription.id, feature_id: feature.id, value, created_at: now, updated_at: now });
+      const row = await upsertEntitlementOverride(tx, tenantId, { id: newId('entitlement', now.getTime()), subscription_id: snapshot.subscription.id, feature_id: feature.id, value, created_at: now, updated_at: now });
       await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'subscription.entitlements_updated', objectId: subscriptionId, data: { subscription_id: subscriptionId, feature_id: feature.id, value } });
       return row;
     });
@@ -155,12 +156,12 @@ export function createEntitlementsService(deps: {
     await withTx(pool, async (tx) => {
       await requireSubscription(tx, tenantId, subscriptionId);
       const feature = await findFeature(tx, tenantId, featureIdOrCode);
-      if (!feature || !(await repo.deleteOverride(tx, tenantId, subscriptionId, feature.id))) throw notFound('entitlement override');
+      if (!feature || !(await deleteEntitlementOverride(tx, tenantId, subscriptionId, feature.id))) throw notFound('entitlement override');
       await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'subscription.entitlements_updated', objectId: subscriptionId, data: { subscription_id: subscriptionId, feature_id: feature.id, value: null } });
     });
   }
 
-  return { forSubscription, forCustomer, setOverride, removeOverride, overridesOf: (db: Queryable, tenantId: string, ids: string[]) => repo.overridesOf(db, tenantId, ids) };
+  return { forSubscription, forCustomer, setOverride, removeOverride, overridesOf: (db: Queryable, tenantId: string, ids: string[]) => entitlementOverridesOf(db, tenantId, ids) };
 }
 
 export type EntitlementsService = ReturnType<typeof createEntitlementsService>;

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
+import { PRODUCT_NAMES_RELATION } from '../catalog/index.js';
 import type { EntitlementValue, FeatureStatus, FeatureTypeName } from './values.js';
 
 export interface FeatureRow {
@@ -25,7 +26,7 @@ export interface FeatureRow {
 const SELECT = `SELECT f.id, f.code, f.name, f.description, f.status, f.feature_type, f.metric_id, f.product_id, p.name AS product_name,
     f.default_entitlement_id, f.default_entitlement_value, f.default_entitlement_created_at, f.default_entitlement_updated_at,
     f.created_at, f.updated_at
-  FROM features f LEFT JOIN products p ON p.id = f.product_id AND p.tenant_id = f.tenant_id`;
+  FROM features f LEFT JOIN ${PRODUCT_NAMES_RELATION} p ON p.id = f.product_id AND p.tenant_id = f.tenant_id`;
 
 export async function insertFeature(db: Queryable, tenantId: string, row: FeatureRow): Promise<void> {
   await scoped(db, tenantId).query(
@@ -95,7 +96,16 @@ export async function updateFeature(db: Queryable, tenantId: string, row: Featur
   );
 }
 
-export async function findProductName(db: Queryable, tenantId: string, productId: string): Promise<string | undefined> {
-  const row = await scoped(db, tenantId).one<{ name: string }>(`SELECT name FROM products WHERE tenant_id = $1 AND id = $2`, [productId]);
-  return row?.name;
+/** The tenant's ACTIVE features, by code. */
+export async function listActiveFeatures(db: Queryable, tenantId: string): Promise<FeatureRow[]> {
+  return scoped(db, tenantId).query<FeatureRow>(`${SELECT} WHERE f.tenant_id = $1 AND f.status = 'ACTIVE' ORDER BY f.code`);
+}
+
+/** Ids of the tenant's features that belong to a product (archived ones left out), by code. */
+export async function featureIdsOfProduct(db: Queryable, tenantId: string, productId: string): Promise<string[]> {
+  const rows = await scoped(db, tenantId).query<{ id: string }>(
+    `SELECT id FROM features WHERE tenant_id = $1 AND product_id = $2 AND status <> 'ARCHIVED' ORDER BY code`,
+    [productId],
+  );
+  return rows.map((r) => r.id);
 }

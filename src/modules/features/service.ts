@@ -4,6 +4,7 @@ import { newId } from '../../kernel/ids.js';
 import { paginationMeta, pageRequest, type Page } from '../../kernel/paging.js';
 import type { Pool, Queryable } from '../../db/pool.js';
 import { isUniqueViolation, withTx } from '../../db/tx.js';
+import { findProduct } from '../catalog/index.js';
 import * as repo from './repository.js';
 import type { FeatureRow } from './repository.js';
 import { parseEntitlementValue, parseFeatureCode, parseFeatureType, type FeatureStatus } from './values.js';
@@ -80,7 +81,7 @@ export function createFeaturesService(deps: { pool: Pool; clock: Clock; metricEx
       }
       let productName: string | null = null;
       if (input.product_id != null) {
-        productName = (await repo.findProductName(tx, tenantId, input.product_id)) ?? null;
+        productName = (await findProduct(tx, tenantId, input.product_id))?.name ?? null;
         if (productName === null) throw badRequest(`product_id '${input.product_id}' is not a product of this tenant`);
       }
       const now = clock.now();

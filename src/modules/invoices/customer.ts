@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/pool.js';
 import type { Clock } from '../../kernel/clock.js';
 import { badRequest } from '../../kernel/errors.js';
 import { findCustomer, moveCustomerBalance, type CustomerRow } from '../customers/index.js';
+import { InvoicesFailure } from './errors.js';
 
 /** What an invoice copies of its customer at creation (reference CustomerDetails). */
 export function customerSnapshot(customer: CustomerRow, at: Date): Record<string, unknown> {
@@ -38,11 +39,11 @@ export async function consumeBalance(
   return usedMinor;
 }
 
-/** Adds credit to a customer's balance (credit notes, negative invoices). */
+/** Adds credit to a customer's balance (credit notes, negative invoices); a negative amount takes it back (NEGATIVE_BALANCE when it was spent). */
 export async function creditBalance(
   db: Queryable, tenantId: string, clock: Clock, customerId: string, amountMinor: bigint, reason: string, invoiceId: string, note?: string,
 ): Promise<void> {
   if (amountMinor === 0n) return;
   const after = await moveCustomerBalance(db, tenantId, { customerId, amountMinor, reason, invoiceId, note: note ?? null, at: clock.now() });
-  if (after === undefined) throw badRequest('the customer balance cannot become negative');
+  if (after === undefined) throw new InvoicesFailure('NEGATIVE_BALANCE', 'the customer balance cannot become negative');
 }

@@ -5,6 +5,7 @@ import type { Pool, Queryable } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { MAX_NET_TERMS_DAYS } from '../../http/schemas.js';
+import { findTenantProfile } from '../accounts/index.js';
 
 /** The seller on a tenant's invoices: legal identity, numbering and invoicing defaults. */
 export interface InvoicingEntityRow {
@@ -70,16 +71,39 @@ export async function ensureDefaultEntity(db: Queryable, tenantId: string, clock
   const s = scoped(db, tenantId);
   const existing = await s.one<InvoicingEntityRow>(`SELECT ${COLUMNS} FROM invoicing_entities WHERE tenant_id = $1 AND is_default`);
   if (existing) return existing;
+  const tenant = await findTenantProfile(db, tenantId);
+  if (!tenant) throw notFound('tenant');
   const now = clock.now();
   await s.query(
     `INSERT INTO invoicing_entities (tenant_id, id, is_default, legal_name, country, created_at, updated_at)
-     SELECT $1, $2, true, o.name, $3, $4, $4 FROM tenants t JOIN organizations o ON o.id = t.organization_id WHERE t.tenant_id = $1
+     VALUES ($1, $2, true, $3, $4, $5, $5)
      ON CONFLICT (tenant_id) WHERE is_default DO NOTHING`,
-    [newId('invoicingEntity', now.getTime()), DEFAULT_ENTITY_COUNTRY, now],
+    [newId('invoicingEntity', now.getTime()), tenant.organization_name, DEFAULT_ENTITY_COUNTRY, now],
   );
   const row = await s.one<InvoicingEntityRow>(`SELECT ${COLUMNS} FROM invoicing_entities WHERE tenant_id = $1 AND is_default`);
   if (!row) throw notFound('tenant');
   return row;
+}
+
+/** The seller identity a freshly onboarded tenant gives before its first invoice. */
+export interface DefaultEntityDetails {
+  legal_name: string;
+  address_line1: string;
+  address_line2: string | null;
+  city: string;
+  zip_code: string;
+  country: string;
+  vat_number: string | null;
+}
+
+/** Creates the tenant's default entity from the details given at onboarding (express accounts). */
+export async function insertDefaultEntity(db: Queryable, tenantId: string, entity: { id: string; details: DefaultEntityDetails; at: Date }): Promise<void> {
+  const d = entity.details;
+  await scoped(db, tenantId).query(
+    `INSERT INTO invoicing_entities (tenant_id, id, is_default, legal_name, address_line1, address_line2, city, zip_code, country, vat_number, created_at, updated_at)
+     VALUES ($1, $2, true, $3, $4, $5, $6, $7, $8, $9, $10, $10)`,
+    [entity.id, d.legal_name, d.address_line1, d.address_line2, d.city, d.zip_code, d.country, d.vat_number, entity.at],
+  );
 }
 
 const TEXT_FIELDS = ['legal_name', 'address_line1', 'address_line2', 'city', 'zip_code', 'state', 'vat_number'] as const;
@@ -170,6 +194,30 @@ export function sellerDetails(entity: InvoicingEntityRow): Record<string, unknow
       country: entity.country,
     },
   };
+}
+
+export type DocumentKind = 'invoice' | 'credit_note';
+
+const SEQUENCES: Record<DocumentKind, { counter: string; prefix: string }> = {
+  invoice: { counter: 'next_invoice_number', prefix: 'invoice_number_prefix' },
+  credit_note: { counter: 'next_credit_note_number', prefix: 'credit_note_number_prefix' },
+};
+
+/**
+ * Takes the next `count` numbers of the entity's invoice or credit-note sequence, formatted
+ * (`INV-0001`), in the caller's transaction: the only writer of the counters. The update holds
+ * the entity row until commit, so concurrent finalizations queue instead of sharing a number and
+ * a rollback gives the numbers back; sequences stay gapless. A caller that also locks other rows
+ * locks the entity first (`findEntity(..., true)`), so every finalizer takes locks in one order.
+ */
+export async function takeDocumentNumbers(db: Queryable, tenantId: string, entityId: string, kind: DocumentKind, count = 1): Promise<string[]> {
+  const { counter, prefix } = SEQUENCES[kind];
+  const row = await scoped(db, tenantId).one<{ first: bigint; prefix: string }>(
+    `UPDATE invoicing_entities SET ${counter} = ${counter} + $3 WHERE tenant_id = $1 AND id = $2 RETURNING ${counter} - $3 AS first, ${prefix} AS prefix`,
+    [entityId, count],
+  );
+  if (!row) throw notFound('invoicing entity');
+  return Array.from({ length: count }, (_, index) => formatDocumentNumber(row.prefix, row.first + BigInt(index)));
 }
 
 /** `INV-0001`: prefix then the counter padded to 4 digits (longer numbers keep all their digits). */

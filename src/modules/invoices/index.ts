@@ -1,14 +1,16 @@
 // What other modules and the composition root may use from invoices.
 export { createInvoicesService } from './service.js';
 export type { InvoicesService } from './service.js';
-export { createInvoiceLifecycle, finalizeInTx, RENDER_PDF_TASK } from './lifecycle.js';
+export { createInvoiceLifecycle, finalizeInTx, adjustAmountDue, RENDER_PDF_TASK } from './lifecycle.js';
 export type { InvoiceLifecycle, DraftRefresher } from './lifecycle.js';
-export { createInvoicingEntitiesService, ensureDefaultEntity, findEntity, formatDocumentNumber, sellerDetails } from './entities.js';
-export type { InvoicingEntitiesService, InvoicingEntityRow } from './entities.js';
+export { createInvoicingEntitiesService, ensureDefaultEntity, insertDefaultEntity, findEntity, takeDocumentNumbers, sellerDetails } from './entities.js';
+export type { InvoicingEntitiesService, InvoicingEntityRow, DefaultEntityDetails, DocumentKind } from './entities.js';
 export { invoiceRoutes, PdfResponse } from './routes.js';
 export { findInvoice, loadDetail, findDocument, insertDocument } from './repository.js';
 export type { InvoiceRow, InvoiceDetail, InvoiceLineRow, DocumentRow } from './repository.js';
 export { creditBalance } from './customer.js';
+export { InvoicesFailure, isInvoicesFailure } from './errors.js';
+export type { InvoicesFailureKind } from './errors.js';
 export { partyLines, sha256Hex } from './documents.js';
 export { taxName, type DraftInvoiceInput, type LineDetail } from './drafts.js';
 export { exemptionType, taxBreakdownToWire } from './schemas.js';

@@ -1,19 +1,20 @@
 import { newId } from '../../kernel/ids.js';
 import type { Clock } from '../../kernel/clock.js';
+import type { EventType } from '../../kernel/event-types.js';
 import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { parseAmountMinor } from '../../kernel/money.js';
 import type { Pool, Queryable } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
 import { scoped } from '../../db/tenant-scope.js';
-import { writeOutboxEvent } from '../../db/outbox.js';
+import { writeOutboxEvent, writeOutboxEvents, type OutboxEvent } from '../../db/outbox.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import { addDays } from '../../domain/index.js';
-import { findEntity, formatDocumentNumber } from './entities.js';
+import { findEntity, takeDocumentNumbers } from './entities.js';
 import { consumeBalance, creditBalance } from './customer.js';
 import { findCustomers } from '../customers/index.js';
 import { invoiceEventData } from './events.js';
 import * as repo from './repository.js';
-import { updateInvoicesBulk, writeOutboxEventsBulk } from './billing/bulk-repository.js';
+import { updateInvoicesBulk } from './billing/bulk-repository.js';
 import type { InvoiceRow } from './repository.js';
 
 export const RENDER_PDF_TASK = 'invoices.render_pdf';
@@ -26,7 +27,7 @@ export type DraftBatchRefresher = (tx: Queryable, tenantId: string, drafts: read
 /** Drafts finalized per transaction by the grace-period finalizer. */
 export const FINALIZE_BATCH_SIZE = 500;
 
-async function emit(tx: Queryable, tenantId: string, clock: Clock, type: string, invoice: InvoiceRow): Promise<void> {
+async function emit(tx: Queryable, tenantId: string, clock: Clock, type: EventType, invoice: InvoiceRow): Promise<void> {
   await writeOutboxEvent(scoped(tx, tenantId), clock, { type, objectId: invoice.id, data: invoiceEventData(invoice) });
 }
 
@@ -67,24 +68,37 @@ export async function finalizeInTx(tx: Queryable, tenantId: string, clock: Clock
   if (invoice.status === 'FINALIZED') return invoice;
   if (invoice.status !== 'DRAFT') throw conflict(`invoice is ${invoice.status}; only a DRAFT can be finalized`);
   if (refresh && invoice.subscription_id) invoice = await refresh(tx, tenantId, invoice);
-  const entity = await findEntity(tx, tenantId, invoice.invoicing_entity_id, true);
-  if (!entity) throw notFound('invoicing entity');
+  const [number] = await takeDocumentNumbers(tx, tenantId, invoice.invoicing_entity_id, 'invoice');
   const now = clock.now();
-  const number = formatDocumentNumber(entity.invoice_number_prefix, entity.next_invoice_number);
-  await scoped(tx, tenantId).query(
-    `UPDATE invoicing_entities SET next_invoice_number = next_invoice_number + 1 WHERE tenant_id = $1 AND id = $2`,
-    [entity.id],
-  );
   const payableMinor = invoice.total_minor > 0n ? invoice.total_minor : 0n;
   const appliedMinor = await consumeBalance(tx, tenantId, clock, invoice.customer_id, invoice.currency, payableMinor, invoice.id);
   const carriedMinor = invoice.total_minor < 0n ? -invoice.total_minor : 0n;
   if (carriedMinor > 0n) await creditBalance(tx, tenantId, clock, invoice.customer_id, carriedMinor, 'NEGATIVE_INVOICE', invoice.id);
-  const next = finalizedRow(invoice, number, appliedMinor, carriedMinor, now);
+  const next = finalizedRow(invoice, number!, appliedMinor, carriedMinor, now);
   await repo.updateInvoice(tx, tenantId, next);
   await emit(tx, tenantId, clock, 'invoice.finalized', next);
   if (next.payment_status === 'PAID') await emit(tx, tenantId, clock, 'invoice.paid', next);
   await enqueueJob(tx, RENDER_PDF_TASK, { tenant_id: tenantId, invoice_id: next.id }, { jobKey: `${RENDER_PDF_TASK}:${next.id}` });
   return next;
+}
+
+/**
+ * Lowers (negative delta) or restores what a finalized invoice asks for, in the caller's tx with
+ * the invoice row locked, keeping its payment status right; emits `invoice.paid` when this
+ * settles it. Credit notes cancel and restore invoice debt through this.
+ */
+export async function adjustAmountDue(tx: Queryable, tenantId: string, clock: Clock, invoice: InvoiceRow, deltaMinor: bigint): Promise<void> {
+  const amountDueMinor = invoice.amount_due_minor + deltaMinor;
+  const now = clock.now();
+  const paid = invoice.amount_paid_minor >= amountDueMinor;
+  const paymentStatus = paid ? 'PAID' : invoice.amount_paid_minor > 0n ? 'PARTIALLY_PAID' : 'UNPAID';
+  await scoped(tx, tenantId).query(
+    `UPDATE invoices SET amount_due_minor = $3, payment_status = $4, paid_at = $5, updated_at = $6 WHERE tenant_id = $1 AND id = $2`,
+    [invoice.id, amountDueMinor, paymentStatus, paid ? (invoice.paid_at ?? now) : null, now],
+  );
+  if (paid && invoice.payment_status !== 'PAID') {
+    await emit(tx, tenantId, clock, 'invoice.paid', { ...invoice, amount_due_minor: amountDueMinor, payment_status: 'PAID' });
+  }
 }
 
 /** Many jobs in one statement (graphile-worker `add_jobs`), in the caller's transaction. */
@@ -104,7 +118,16 @@ export interface MarkPaidInput {
   reference?: string;
 }
 
-export function createInvoiceLifecycle(deps: { pool: Pool; clock: Clock; refresh?: () => DraftRefresher | undefined; refreshBatch?: () => DraftBatchRefresher | undefined }) {
+/** How many credit notes of an invoice are not voided, in the caller's tx (passed in: credit notes come after invoices). */
+export type OpenCreditNotes = (db: Queryable, tenantId: string, invoiceId: string) => Promise<number>;
+
+export function createInvoiceLifecycle(deps: {
+  pool: Pool;
+  clock: Clock;
+  openCreditNotes: OpenCreditNotes;
+  refresh?: () => DraftRefresher | undefined;
+  refreshBatch?: () => DraftBatchRefresher | undefined;
+}) {
   const { pool, clock } = deps;
 
   async function locked(tx: Queryable, tenantId: string, invoiceId: string): Promise<InvoiceRow> {
@@ -130,11 +153,7 @@ export function createInvoiceLifecycle(deps: { pool: Pool; clock: Clock; refresh
       if (invoice.payment_status !== 'UNPAID' && invoice.amount_paid_minor > 0n) {
         throw conflict(`invoice is ${invoice.payment_status}; issue a credit note instead of voiding it`);
       }
-      const notes = await scoped(tx, tenantId).one<{ n: bigint }>(
-        `SELECT count(*) AS n FROM credit_notes WHERE tenant_id = $1 AND invoice_id = $2 AND status <> 'VOIDED'`,
-        [invoice.id],
-      );
-      if ((notes?.n ?? 0n) > 0n) throw conflict('invoice has credit notes; void them before voiding the invoice');
+      if ((await deps.openCreditNotes(tx, tenantId, invoice.id)) > 0) throw conflict('invoice has credit notes; void them before voiding the invoice');
       if (invoice.applied_credits_minor > 0n) {
         await creditBalance(tx, tenantId, clock, invoice.customer_id, invoice.applied_credits_minor, 'INVOICE_VOIDED', invoice.id);
       }
@@ -242,16 +261,13 @@ export function createInvoiceLifecycle(deps: { pool: Pool; clock: Clock; refresh
       for (const draft of drafts) refreshed.push(draft.subscription_id ? await refresh(tx, tenantId, draft) : draft);
       drafts = refreshed;
     }
-    await scoped(tx, tenantId).query(
-      `UPDATE invoicing_entities SET next_invoice_number = next_invoice_number + $3 WHERE tenant_id = $1 AND id = $2`,
-      [entity.id, drafts.length],
-    );
+    const numbers = await takeDocumentNumbers(tx, tenantId, entity.id, 'invoice', drafts.length);
     // only customers holding credit need the locked balance read (credit arriving meanwhile goes to a later invoice)
     const withCredit = new Set((await findCustomers(tx, tenantId, [...new Set(drafts.map((d) => d.customer_id))])).filter((c) => c.balance_minor > 0n).map((c) => c.id));
     const noBalance = new Set(drafts.map((d) => d.customer_id).filter((id) => !withCredit.has(id)));
     const rows: InvoiceRow[] = [];
     for (const [index, invoice] of drafts.entries()) {
-      const number = formatDocumentNumber(entity.invoice_number_prefix, entity.next_invoice_number + BigInt(index));
+      const number = numbers[index]!;
       const payableMinor = invoice.total_minor > 0n ? invoice.total_minor : 0n;
       let appliedMinor = 0n;
       if (payableMinor > 0n && !noBalance.has(invoice.customer_id)) {
@@ -266,9 +282,9 @@ export function createInvoiceLifecycle(deps: { pool: Pool; clock: Clock; refresh
       rows.push(finalizedRow(invoice, number, appliedMinor, carriedMinor, now));
     }
     await updateInvoicesBulk(tx, tenantId, rows);
-    await writeOutboxEventsBulk(tx, tenantId, clock, rows.flatMap((row) => [
+    await writeOutboxEvents(scoped(tx, tenantId), clock, rows.flatMap<OutboxEvent>((row) => [
       { type: 'invoice.finalized', objectId: row.id, data: invoiceEventData(row) },
-      ...(row.payment_status === 'PAID' ? [{ type: 'invoice.paid', objectId: row.id, data: invoiceEventData(row) }] : []),
+      ...(row.payment_status === 'PAID' ? [{ type: 'invoice.paid' as const, objectId: row.id, data: invoiceEventData(row) }] : []),
     ]));
     await enqueueJobsBulk(tx, RENDER_PDF_TASK, rows.map((row) => ({ payload: { tenant_id: tenantId, invoice_id: row.id }, jobKey: `${RENDER_PDF_TASK}:${row.id}` })));
     return rows.length;

@@ -3,7 +3,7 @@ import type { Pool } from '../../db/pool.js';
 import type { RouteModule } from '../../http/app.js';
 import type { TaskHandler } from '../../jobs/runtime.js';
 import { createInvoicingEntitiesService } from './entities.js';
-import { createInvoiceLifecycle, RENDER_PDF_TASK, type DraftRefresher } from './lifecycle.js';
+import { createInvoiceLifecycle, RENDER_PDF_TASK, type DraftRefresher, type OpenCreditNotes } from './lifecycle.js';
 import { invoiceRoutes } from './routes.js';
 import { createInvoicesService } from './service.js';
 import { createBillingRun } from './billing/run.js';
@@ -26,6 +26,8 @@ export interface InvoicingDeps {
   clock: Clock;
   /** Runs before each billing run, so subscription statuses are current (passed in: no import of later work). */
   beforeRun?: () => Promise<unknown>;
+  /** Credit notes still open on an invoice (the credit-notes module comes after this one). */
+  openCreditNotes: OpenCreditNotes;
 }
 
 export function createInvoicing(deps: InvoicingDeps) {

@@ -93,20 +93,3 @@ export async function updateMetric(db: Queryable, tenantId: string, row: MetricR
     ],
   );
 }
-
-/** The product family (by id or alias) of this tenant, for checking a metric's owner. */
-export async function findFamilyId(db: Queryable, tenantId: string, idOrAlias: string): Promise<string | undefined> {
-  const row = await scoped(db, tenantId).one<{ id: string }>(
-    `SELECT id FROM product_families WHERE tenant_id = $1 AND (id = $2 OR alias = $2) ORDER BY (id = $2) DESC LIMIT 1`,
-    [idOrAlias],
-  );
-  return row?.id;
-}
-
-export async function findProductFamilyOf(db: Queryable, tenantId: string, productId: string): Promise<string | undefined> {
-  const row = await scoped(db, tenantId).one<{ product_family_id: string }>(
-    `SELECT product_family_id FROM products WHERE tenant_id = $1 AND id = $2`,
-    [productId],
-  );
-  return row?.product_family_id;
-}

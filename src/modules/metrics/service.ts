@@ -6,6 +6,7 @@ import type { Pool } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
 import { scoped } from '../../db/tenant-scope.js';
+import { findProduct, findProductFamily } from '../catalog/index.js';
 import {
   AGGREGATION_TYPES,
   checkAggregation,
@@ -67,10 +68,10 @@ export function createMetricsService(deps: { pool: Pool; clock: Clock }) {
     const usageGroupKey = input.usage_group_key == null ? null : requireKey(input.usage_group_key, 'usage_group_key');
     checkGroupBy(matrix, usageGroupKey);
     return withTx(pool, async (tx) => {
-      const familyId = await repo.findFamilyId(tx, tenantId, input.product_family_id);
+      const familyId = (await findProductFamily(tx, tenantId, input.product_family_id))?.id;
       if (!familyId) throw badRequest(`product_family_id '${input.product_family_id}' is not a product family of this tenant`);
       if (input.product_id != null) {
-        const productFamily = await repo.findProductFamilyOf(tx, tenantId, input.product_id);
+        const productFamily = (await findProduct(tx, tenantId, input.product_id))?.product_family_id;
         if (!productFamily) throw badRequest(`product_id '${input.product_id}' is not a product of this tenant`);
         if (productFamily !== familyId) throw badRequest(`product_id '${input.product_id}' belongs to another product family than product_family_id`);
       }

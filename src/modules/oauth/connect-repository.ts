@@ -152,17 +152,20 @@ export interface UserConnectionRow {
   activated_at: Date;
 }
 
-/** Live standard connections of the organizations a user administers (the user's own view). */
-export async function listConnectionsOfUser(db: Queryable, userId: string): Promise<UserConnectionRow[]> {
-  const result = await db.query<UserConnectionRow>(
-    `SELECT a.id, a.tenant_id, a.organization_id, o.name AS organization_name, p.name AS app_name, a.activated_at
+/**
+ * Live standard connections of the organizations a user administers (the user's own view);
+ * `organizations` are those organizations (id and name) from the accounts module.
+ */
+export async function listConnectionsOfOrganizations(db: Queryable, organizations: readonly { id: string; name: string }[]): Promise<UserConnectionRow[]> {
+  if (organizations.length === 0) return [];
+  const names = new Map(organizations.map((o) => [o.id, o.name]));
+  const result = await db.query<Omit<UserConnectionRow, 'organization_name'>>(
+    `SELECT a.id, a.tenant_id, a.organization_id, p.name AS app_name, a.activated_at
      FROM connected_accounts a
-     JOIN organization_members m ON m.organization_id = a.organization_id AND m.user_id = $1 AND m.role = 'ADMIN'
-     JOIN organizations o ON o.id = a.organization_id
      JOIN oauth_apps p ON p.id = a.oauth_app_id
-     WHERE a.type = 'standard' AND a.status = 'ACTIVE'
+     WHERE a.type = 'standard' AND a.status = 'ACTIVE' AND a.organization_id = ANY($1::text[])
      ORDER BY a.activated_at DESC, a.id`,
-    [userId],
+    [[...names.keys()]],
   );
-  return result.rows;
+  return result.rows.map((row) => ({ ...row, organization_name: names.get(row.organization_id)! }));
 }

@@ -9,12 +9,23 @@ import { withTx } from '../../db/tx.js';
 import type { AuthContext } from '../../http/auth.js';
 import * as repo from './connect-repository.js';
 import type { AccountStatus, AccountType, ConnectedAccountRow } from './connect-repository.js';
-import * as members from './members-repository.js';
-import type { BusinessDetails } from './members-repository.js';
+import { insertOrganization, insertTenant, listAdministeredOrganizations } from '../accounts/index.js';
+import { insertDefaultEntity } from '../invoices/index.js';
 import { validateReturnUrl, withQuery } from './redirect-uris.js';
 import { revokeGrantsOfAccount } from './tokens-repository.js';
 
-export type { ConnectedAccountRow, AccountStatus, AccountType, BusinessDetails };
+export type { ConnectedAccountRow, AccountStatus, AccountType };
+
+/** The business an express account onboards: it becomes the tenant's default invoicing entity. */
+export interface BusinessDetails {
+  legalName: string;
+  addressLine1: string;
+  addressLine2: string | null;
+  city: string;
+  zipCode: string;
+  country: string;
+  vatNumber: string | null;
+}
 
 export const ONBOARDING_LINK_TTL_MS = 7 * MS_PER_DAY;
 const LINK_PREFIX = 'onb_';
@@ -55,6 +66,11 @@ export function createConnectService(deps: {
   authenticateApiKey: (token: string) => Promise<AuthContext | null>;
 }) {
   const { pool, clock } = deps;
+
+  async function connectionsOfUser(userId: string): Promise<repo.UserConnectionRow[]> {
+    return repo.listConnectionsOfOrganizations(pool, await listAdministeredOrganizations(pool, userId));
+  }
+
   const baseUrlFor = (requestOrigin: string) => (deps.publicBaseUrl ?? requestOrigin).replace(/\/+$/, '');
 
   async function list(tenantId: string, query: { type?: AccountType; status?: AccountStatus; page?: number; per_page?: number }): Promise<Page<ConnectedAccountRow>> {
@@ -180,10 +196,19 @@ export function createConnectService(deps: {
       if (!account || account.status !== 'PENDING') throw conflict('this account is not waiting for onboarding any more');
       const now = clock.now();
       const orgId = newId('organization', now.getTime());
-      await members.insertOrganization(tx, { id: orgId, name: details.organizationName, createdAt: now }, userId);
+      await insertOrganization(tx, { id: orgId, name: details.organizationName, createdAt: now }, userId);
       const tenantId = newId('tenant', now.getTime());
-      await members.insertTenant(tx, { id: tenantId, organizationId: orgId, environment: 'production', createdAt: now });
-      await members.insertInvoicingEntity(tx, tenantId, { id: newId('invoicingEntity', now.getTime()), details, at: now });
+      await insertTenant(tx, { id: tenantId, organization_id: orgId, name: 'production', environment: 'production', created_at: now });
+      const entity = {
+        legal_name: details.legalName,
+        address_line1: details.addressLine1,
+        address_line2: details.addressLine2,
+        city: details.city,
+        zip_code: details.zipCode,
+        country: details.country,
+        vat_number: details.vatNumber,
+      };
+      await insertDefaultEntity(tx, tenantId, { id: newId('invoicingEntity', now.getTime()), details: entity, at: now });
       await repo.activateExpress(tx, link.tenant_id, account.id, {
         organization_id: orgId,
         connected_tenant_id: tenantId,
@@ -201,7 +226,7 @@ export function createConnectService(deps: {
 
   /** The end user's side of a standard connection: disconnecting from their own page. */
   async function disconnectByUser(userId: string, accountId: string): Promise<void> {
-    const mine = (await repo.listConnectionsOfUser(pool, userId)).find((c) => c.id === accountId);
+    const mine = (await connectionsOfUser(userId)).find((c) => c.id === accountId);
     if (!mine) throw notFound(`connection ${accountId}`);
     await disconnect(mine.tenant_id, accountId);
   }
@@ -235,7 +260,7 @@ export function createConnectService(deps: {
     createOnboardingLink,
     openOnboarding,
     completeOnboarding,
-    userConnections: (userId: string) => repo.listConnectionsOfUser(pool, userId),
+    userConnections: (userId: string) => connectionsOfUser(userId),
     disconnectByUser,
     authenticateConnectedAccount,
   };

@@ -3,8 +3,7 @@ import { conflict } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Pool } from '../../db/pool.js';
 import { isUniqueViolation, withTx } from '../../db/tx.js';
-import { hashPassword, insertOrganizationWithTenants, validateCredentials, validateOrganizationName, verifyPassword } from '../accounts/index.js';
-import * as members from './members-repository.js';
+import { findUserByEmail, findUserById, hashPassword, insertOrganizationWithTenants, insertUser, listMemberships, validateCredentials, validateOrganizationName, verifyPassword } from '../accounts/index.js';
 
 export interface SignedInUser {
   id: string;
@@ -28,7 +27,7 @@ export function createUsersService(deps: { pool: Pool; clock: Clock }) {
       return await withTx(pool, async (tx) => {
         const now = clock.now();
         const user = { id: newId('user', now.getTime()), email, passwordHash, createdAt: now };
-        await members.insertUser(tx, user);
+        await insertUser(tx, user);
         if (orgName) await insertOrganizationWithTenants(tx, { ownerUserId: user.id, name: orgName, at: now });
         return { id: user.id, email };
       });
@@ -39,7 +38,7 @@ export function createUsersService(deps: { pool: Pool; clock: Clock }) {
   }
 
   async function signIn(email: string, password: string): Promise<SignedInUser | null> {
-    const user = await members.findUserByEmail(pool, email.trim());
+    const user = await findUserByEmail(pool, email.trim());
     if (!user) {
       decoyHash ??= hashPassword('decoy-password-for-timing');
       await verifyPassword(await decoyHash, password);
@@ -51,8 +50,8 @@ export function createUsersService(deps: { pool: Pool; clock: Clock }) {
   return {
     signUp,
     signIn,
-    findUser: (userId: string) => members.findUserById(pool, userId),
-    memberships: (userId: string) => members.listMemberships(pool, userId),
+    findUser: (userId: string) => findUserById(pool, userId),
+    memberships: (userId: string) => listMemberships(pool, userId),
   };
 }
 

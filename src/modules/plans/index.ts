@@ -13,7 +13,7 @@ export { createPlansService } from './plans-service.js';
 export type { PlansService } from './plans-service.js';
 export { planRoutes } from './routes.js';
 export { loadPlanVersionSnapshot, resolvePublishedVersionId, loadTrialSettings } from './snapshot.js';
-export { planExists } from './repository.js';
+export { planExists, PLAN_DESCRIPTIONS_RELATION } from './repository.js';
 export type { PlanVersionSnapshot } from './snapshot.js';
 export type { TrialSettings } from './plan-input.js';
 export { parsePlanFee, availableParameters, decimalString, BILLING_PERIODS } from './fees.js';

@@ -11,8 +11,13 @@ import { decimalString, feeMetricId, parsePlanFee, type PlanFee } from './fees.j
 import * as repo from './repository.js';
 import type { MinimumCommitment, PlanType } from './repository.js';
 
+/** Which of `ids` are the tenant's unarchived add-ons, or its prices, in the caller's transaction. */
+export type ExistingIds = (db: Queryable, tenantId: string, ids: string[]) => Promise<Set<string>>;
+
 export interface PlanInputDeps {
   products: Pick<ProductsService, 'findProduct'>;
+  /** Add-ons come after plans in the module order, so the composition root passes their lookups in. */
+  addOns: { existingAddOnIds: ExistingIds; existingPriceIds: ExistingIds };
 }
 
 export interface VersionBody {
@@ -136,8 +141,8 @@ export async function parseVersionBody(
 
   const addOns: VersionSpec['add_ons'] = [];
   const attachments = body.add_ons ?? [];
-  const found = await repo.existingAddOnIds(db, tenantId, attachments.map((a) => a.add_on_id));
-  const prices = await repo.existingPriceIds(db, tenantId, attachments.flatMap((a) => (a.price_id ? [a.price_id] : [])));
+  const found = await deps.addOns.existingAddOnIds(db, tenantId, attachments.map((a) => a.add_on_id));
+  const prices = await deps.addOns.existingPriceIds(db, tenantId, attachments.flatMap((a) => (a.price_id ? [a.price_id] : [])));
   for (const [i, a] of attachments.entries()) {
     if (!found.has(a.add_on_id)) throw badRequest(`add_ons[${i}].add_on_id '${a.add_on_id}' is not an active add-on of this tenant`);
     if (addOns.some((x) => x.add_on_id === a.add_on_id)) throw badRequest(`add_ons[${i}].add_on_id '${a.add_on_id}' is attached twice`);

@@ -62,6 +62,12 @@ export interface PlanAddOnRow {
   self_serviceable: boolean | null;
 }
 
+/**
+ * Plans as other modules' statements may join them (subscriptions show the plan's description):
+ * a read-only relation with the columns this module publishes.
+ */
+export const PLAN_DESCRIPTIONS_RELATION = '(SELECT tenant_id, id, description FROM plans)';
+
 const PLAN_COLUMNS =
   'id, product_family_id, name, description, plan_type, status, self_service_rank, active_version_id, draft_version_id, created_at, updated_at, archived_at';
 const VERSION_COLUMNS =
@@ -208,19 +214,6 @@ export async function planAddOnsOf(db: Queryable, tenantId: string, versionIds: 
      WHERE tenant_id = $1 AND plan_version_id = ANY($2) ORDER BY plan_version_id, add_on_id`,
     [versionIds],
   );
-}
-
-/** Existing, unarchived add-ons among `ids`. */
-export async function existingAddOnIds(db: Queryable, tenantId: string, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await scoped(db, tenantId).query<{ id: string }>(`SELECT id FROM add_ons WHERE tenant_id = $1 AND id = ANY($2) AND archived_at IS NULL`, [ids]);
-  return new Set(rows.map((r) => r.id));
-}
-
-export async function existingPriceIds(db: Queryable, tenantId: string, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await scoped(db, tenantId).query<{ id: string }>(`SELECT id FROM prices WHERE tenant_id = $1 AND id = ANY($2)`, [ids]);
-  return new Set(rows.map((r) => r.id));
 }
 
 // Entitlements of plan versions and add-ons share one table; `owner` says which column holds the owner.

@@ -1,4 +1,4 @@
-import type { Clock } from '../../kernel/clock.js';
+import { today, type Clock } from '../../kernel/clock.js';
 import { notFound } from '../../kernel/errors.js';
 import { pageRequest, paginationMeta, type Page } from '../../kernel/paging.js';
 import type { Pool } from '../../db/pool.js';
@@ -43,7 +43,6 @@ const VISIBLE_INVOICE_STATUSES = ['FINALIZED', 'UNCOLLECTIBLE'];
 
 export function createPortalViewsService(deps: PortalViewsDeps) {
   const { pool, clock } = deps;
-  const today = () => clock.now().toISOString().slice(0, 10);
 
   async function customer(principal: PortalPrincipal): Promise<CustomerRow> {
     const row = await findCustomer(pool, principal.tenantId, principal.customerId);
@@ -55,7 +54,7 @@ export function createPortalViewsService(deps: PortalViewsDeps) {
   async function subscriptions(principal: PortalPrincipal): Promise<PortalSubscription[]> {
     await deps.advanceDue(principal.tenantId);
     const snapshots = await listCustomerSubscriptionSnapshots(pool, principal.tenantId, principal.customerId);
-    const todayDate = today();
+    const todayDate = today(clock);
     return snapshots.map(({ subscription: sub }) => {
       const current = currentPeriodOf(sub, todayDate);
       return { subscription: sub, currentPeriodStart: current.start, currentPeriodEnd: current.end, nextInvoiceDate: nextInvoiceDateOf(sub, todayDate) };

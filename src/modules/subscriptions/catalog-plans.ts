@@ -1,10 +1,8 @@
-// The SubscriptionCatalog wired by main.ts: plan versions and their entitlements come from the
-// plans module's exports (loadPlanVersionSnapshot, resolvePublishedVersionId, entitlementsOf).
-// Two small reads stay here because their modules export no loader usable inside a caller's
-// transaction: an add-on with its price (the add-ons module exports only its service), and the
-// tenant's active features with their default entitlement (the features module exports only
-// findFeature by id or code). Both are tenant-scoped and read-only.
-import { scoped } from '../../db/tenant-scope.js';
+// The SubscriptionCatalog wired by main.ts, from the catalog modules' exports: plan versions and
+// their entitlements from plans, an add-on with its price from add-ons, the tenant's active
+// features with their default entitlement from features. All run in the caller's transaction.
+import { findAddOnWithPrice } from '../addons/index.js';
+import { listActiveFeatures } from '../features/index.js';
 import { entitlementsOf as planEntitlementsOf, loadPlanVersionSnapshot, resolvePublishedVersionId, type PlanVersionSnapshot } from '../plans/index.js';
 import type { CatalogAddOn, CatalogFee, CatalogFeature, CatalogPlanVersion, EntitlementValue, SubscriptionCatalog } from './catalog.js';
 
@@ -39,14 +37,19 @@ export const plansCatalog: SubscriptionCatalog = {
   },
 
   async findAddOn(db, tenantId, addOnId): Promise<CatalogAddOn | undefined> {
-    const row = await scoped(db, tenantId).one<{ id: string; name: string; product_id: string; price_id: string; currency: string; fee: CatalogFee; max: number | null; archived_at: Date | null }>(
-      `SELECT a.id, a.name, a.product_id, a.price_id, pr.currency, pr.fee, a.max_instances_per_subscription AS max, a.archived_at
-       FROM add_ons a JOIN prices pr ON pr.id = a.price_id AND pr.tenant_id = a.tenant_id
-       WHERE a.tenant_id = $1 AND a.id = $2`,
-      [addOnId],
-    );
+    const row = await findAddOnWithPrice(db, tenantId, addOnId);
     if (!row) return undefined;
-    return { id: row.id, name: row.name, productId: row.product_id, priceId: row.price_id, currency: row.currency, fee: row.fee, maxInstances: row.max, archived: row.archived_at !== null };
+    return {
+      id: row.id,
+      name: row.name,
+      productId: row.product_id,
+      priceId: row.price_id,
+      currency: row.price.currency,
+      // PlanFee and CatalogFee describe the same stored JSON; CatalogFee is the subset fees.ts reads.
+      fee: row.price.fee as CatalogFee,
+      maxInstances: row.max_instances_per_subscription,
+      archived: row.archived_at !== null,
+    };
   },
 
   async entitlementsOf(db, tenantId, owner, ownerIds) {
@@ -61,11 +64,7 @@ export const plansCatalog: SubscriptionCatalog = {
   },
 
   async features(db, tenantId): Promise<CatalogFeature[]> {
-    const rows = await scoped(db, tenantId).query<{ id: string; code: string; name: string; status: string; metric_id: string | null; product_id: string | null; product_name: string | null; default_entitlement_value: EntitlementValue | null }>(
-      `SELECT f.id, f.code, f.name, f.status, f.metric_id, f.product_id, p.name AS product_name, f.default_entitlement_value
-       FROM features f LEFT JOIN products p ON p.id = f.product_id AND p.tenant_id = f.tenant_id
-       WHERE f.tenant_id = $1 AND f.status = 'ACTIVE' ORDER BY f.code`,
-    );
+    const rows = await listActiveFeatures(db, tenantId);
     return rows.map((r) => ({
       id: r.id,
       code: r.code,

@@ -4,7 +4,8 @@
 // invoicing credits the unused days of the old fees and charges the new ones by day.
 // Upgrades (more slots, more add-on instances, a new add-on) take effect today; downgrades take
 // effect at the end of the current period (no credit for the rest of it).
-import type { Clock } from '../../kernel/clock.js';
+import { today, type Clock } from '../../kernel/clock.js';
+import type { EventType } from '../../kernel/event-types.js';
 import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Queryable } from '../../db/pool.js';
@@ -12,7 +13,7 @@ import { scoped } from '../../db/tenant-scope.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
 import { compareDates } from '../../domain/dates.js';
 import type { SubscriptionCatalog } from './catalog.js';
-import { resolveAddOns, today, type CreateSubscriptionInput } from './create.js';
+import { resolveAddOns, type CreateSubscriptionInput } from './create.js';
 import { checkSlots, mrrMinor, overrideFee, resolveFee, subscriptionTerm } from './fees.js';
 import { isLive, nextTransitionOn } from './lifecycle.js';
 import { currentPeriodOf } from './schedule.js';
@@ -66,7 +67,7 @@ async function refresh(tx: Queryable, tenantId: string, sub: SubscriptionView, n
   return { ...sub, period: term, mrr_minor: mrrMinor(current, sub.currency), next_transition_on: next, updated_at: now };
 }
 
-async function emit(tx: Queryable, clock: Clock, tenantId: string, type: string, sub: SubscriptionView, extra: Record<string, unknown>): Promise<void> {
+async function emit(tx: Queryable, clock: Clock, tenantId: string, type: EventType, sub: SubscriptionView, extra: Record<string, unknown>): Promise<void> {
   await writeOutboxEvent(scoped(tx, tenantId), clock, { type, objectId: sub.id, data: { ...subscriptionEventData(sub), ...extra } });
 }
 

@@ -1,7 +1,7 @@
 // Creating a subscription: resolve customer and plan version, snapshot the fees, place the
 // subscription on the status machine. Runs inside the caller's transaction so checkout
 // completion can reuse it.
-import type { Clock } from '../../kernel/clock.js';
+import { today, type Clock } from '../../kernel/clock.js';
 import { badRequest } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Queryable } from '../../db/pool.js';
@@ -45,8 +45,6 @@ export interface CreateSubscriptionInput {
   charge_automatically?: boolean | null;
   payment_methods_config?: Record<string, unknown> | null;
 }
-
-export const today = (clock: Clock) => clock.now().toISOString().slice(0, 10);
 
 function checkDate(value: string, field: string): void {
   try {

@@ -17,6 +17,9 @@ export { statusOn, currentPeriod, stopDate, SUBSCRIPTION_STATUSES, LIVE_STATUSES
 export { currentPeriodOf, nextInvoiceDateOf } from './schedule.js';
 export type { SubscriptionStatus } from './lifecycle.js';
 export type { SubscriptionView, ComponentRow as SubscriptionComponentRow, AddOnRow as SubscriptionAddOnRow, CouponRow as SubscriptionCouponRow };
+// Entitlement overrides are stored with the subscription; the entitlements module sets and reads them here.
+export { overridesOf as entitlementOverridesOf, upsertOverride as upsertEntitlementOverride, deleteOverride as deleteEntitlementOverride, tenantsWithSubscriptions } from './repository.js';
+export type { OverrideRow as EntitlementOverrideRow } from './repository.js';
 
 /**
  * Everything invoicing needs to bill one subscription. Dates are `YYYY-MM-DD`; every end date

@@ -7,6 +7,7 @@
 //   any live status --cancel_effective_date--> CANCELLED   (terminal)
 //   any live status --end_date-->              COMPLETED   (terminal)
 // A cancellation dated on or before the end date wins over completion.
+import type { EventType } from '../../kernel/event-types.js';
 import { addDays, compareDates, type LocalDate } from '../../domain/dates.js';
 import { periodContaining, type BillingPeriod, type BillingTerm } from '../../domain/periods.js';
 
@@ -50,7 +51,7 @@ export function nextTransitionOn(dates: LifecycleDates, today: LocalDate): Local
 }
 
 /** The outbox event kind for a move between two statuses (null when nothing moved). */
-export function transitionEvent(from: SubscriptionStatus, to: SubscriptionStatus): string | null {
+export function transitionEvent(from: SubscriptionStatus, to: SubscriptionStatus): EventType | null {
   if (from === to) return null;
   switch (to) {
     case 'TRIAL_ACTIVE':

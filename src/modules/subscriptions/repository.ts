@@ -1,8 +1,10 @@
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { OrderBy, PageRequest } from '../../kernel/paging.js';
-import type { Term, EntitlementValue } from './catalog.js';
+import type { Term } from './catalog.js';
+import { CUSTOMER_NAMES_RELATION } from '../customers/index.js';
 import type { EntitlementValue as FeatureEntitlementValue } from '../features/index.js';
+import { PLAN_DESCRIPTIONS_RELATION } from '../plans/index.js';
 import type { FeePeriod, SubscriptionFee } from './fees.js';
 import type { SubscriptionStatus } from './lifecycle.js';
 
@@ -96,8 +98,8 @@ const COLUMNS = `s.id, s.customer_id, s.plan_id, s.plan_version_id, s.plan_name,
   s.purchase_order, s.auto_advance_invoices, s.charge_automatically, s.payment_methods_config, s.mrr_minor, s.activated_at,
   s.cancel_requested_at, s.cancel_effective_date, s.cancellation_reason, s.ended_at, s.scheduled_plan_change,
   s.checkout_session_id, s.created_at, s.updated_at, c.name AS customer_name, c.alias AS customer_alias, pl.description AS plan_description`;
-const FROM = `subscriptions s JOIN customers c ON c.id = s.customer_id AND c.tenant_id = s.tenant_id
-  LEFT JOIN plans pl ON pl.id = s.plan_id AND pl.tenant_id = s.tenant_id`;
+const FROM = `subscriptions s JOIN ${CUSTOMER_NAMES_RELATION} c ON c.id = s.customer_id AND c.tenant_id = s.tenant_id
+  LEFT JOIN ${PLAN_DESCRIPTIONS_RELATION} pl ON pl.id = s.plan_id AND pl.tenant_id = s.tenant_id`;
 
 const SUB_FIELDS: (keyof SubscriptionRow)[] = [
   'id', 'customer_id', 'plan_id', 'plan_version_id', 'plan_name', 'plan_version', 'currency', 'status', 'next_transition_on',
@@ -208,6 +210,12 @@ export async function tenantsWithDueTransitions(db: Queryable, today: string): P
   return result.rows.map((r) => r.tenant_id);
 }
 
+/** Every tenant that has a subscription, by id. Cross-tenant on purpose: the billing scheduler serves them all. */
+export async function tenantsWithSubscriptions(db: Queryable): Promise<string[]> {
+  const result = await db.query<{ tenant_id: string }>(`SELECT DISTINCT tenant_id FROM subscriptions ORDER BY tenant_id`);
+  return result.rows.map((r) => r.tenant_id);
+}
+
 export async function countForCustomer(db: Queryable, tenantId: string, customerId: string, liveStatuses: readonly string[]): Promise<{ live: number; total: number }> {
   const row = await scoped(db, tenantId).one<{ live: bigint; total: bigint }>(
     `SELECT count(*) FILTER (WHERE status = ANY($3)) AS live, count(*) AS total FROM subscriptions WHERE tenant_id = $1 AND customer_id = $2`,
@@ -285,20 +293,44 @@ export async function couponsOf(db: Queryable, tenantId: string, subscriptionIds
   );
 }
 
-export async function upsertEntitlementOverride(db: Queryable, tenantId: string, subscriptionId: string, featureId: string, value: EntitlementValue, at: Date): Promise<void> {
-  await scoped(db, tenantId).query(
-    `INSERT INTO subscription_entitlement_overrides (tenant_id, subscription_id, feature_id, value, created_at) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (subscription_id, feature_id) DO UPDATE SET value = EXCLUDED.value`,
-    [subscriptionId, featureId, JSON.stringify(value), at],
+/** A subscription's entitlement override of one feature (entitlements module, highest priority). */
+export interface OverrideRow {
+  id: string;
+  subscription_id: string;
+  feature_id: string;
+  value: FeatureEntitlementValue;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const OVERRIDE_COLUMNS = 'id, subscription_id, feature_id, value, created_at, updated_at';
+
+export async function overridesOf(db: Queryable, tenantId: string, subscriptionIds: string[]): Promise<OverrideRow[]> {
+  if (subscriptionIds.length === 0) return [];
+  return scoped(db, tenantId).query<OverrideRow>(
+    `SELECT ${OVERRIDE_COLUMNS} FROM subscription_entitlement_overrides WHERE tenant_id = $1 AND subscription_id = ANY($2) ORDER BY created_at, feature_id`,
+    [subscriptionIds],
   );
 }
 
-export async function entitlementOverridesOf(db: Queryable, tenantId: string, subscriptionId: string): Promise<Map<string, EntitlementValue>> {
-  const rows = await scoped(db, tenantId).query<{ feature_id: string; value: EntitlementValue }>(
-    `SELECT feature_id, value FROM subscription_entitlement_overrides WHERE tenant_id = $1 AND subscription_id = $2`,
-    [subscriptionId],
+/** Sets the override of one feature (one per subscription and feature); returns the row. */
+export async function upsertOverride(db: Queryable, tenantId: string, row: OverrideRow): Promise<OverrideRow> {
+  const saved = await scoped(db, tenantId).one<OverrideRow>(
+    `INSERT INTO subscription_entitlement_overrides (tenant_id, id, subscription_id, feature_id, value, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (subscription_id, feature_id) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at
+     RETURNING ${OVERRIDE_COLUMNS}`,
+    [row.id, row.subscription_id, row.feature_id, JSON.stringify(row.value), row.created_at, row.updated_at],
   );
-  return new Map(rows.map((r) => [r.feature_id, r.value]));
+  return saved!;
+}
+
+export async function deleteOverride(db: Queryable, tenantId: string, subscriptionId: string, featureId: string): Promise<boolean> {
+  const rows = await scoped(db, tenantId).query<{ id: string }>(
+    `DELETE FROM subscription_entitlement_overrides WHERE tenant_id = $1 AND subscription_id = $2 AND feature_id = $3 RETURNING id`,
+    [subscriptionId, featureId],
+  );
+  return rows.length > 0;
 }
 
 /** Subscription entitlement overrides as reference Entitlement rows. */

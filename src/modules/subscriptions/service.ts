@@ -1,4 +1,4 @@
-import type { Clock } from '../../kernel/clock.js';
+import { today, type Clock } from '../../kernel/clock.js';
 import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { paginationMeta, parseOrderBy, pageRequest, type Page } from '../../kernel/paging.js';
 import type { Pool, Queryable } from '../../db/pool.js';
@@ -8,7 +8,7 @@ import { scoped } from '../../db/tenant-scope.js';
 import { compareDates, parseLocalDate } from '../../domain/dates.js';
 import { findCustomer } from '../customers/index.js';
 import type { SubscriptionCatalog } from './catalog.js';
-import { createSubscriptionInTx, today, type CreateSubscriptionInput } from './create.js';
+import { createSubscriptionInTx, type CreateSubscriptionInput } from './create.js';
 import { currentPeriod, isLive, LIVE_STATUSES, nextTransitionOn, statusOn, transitionEvent, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './lifecycle.js';
 import * as repo from './repository.js';
 import type { AddOnRow, ComponentRow, CouponRow, SubscriptionOrderColumn, SubscriptionRow, SubscriptionView } from './repository.js';

@@ -1,6 +1,7 @@
 // What other modules may use from usage.
 export { createIngestService, MAX_BATCH_EVENTS } from './ingest-service.js';
 export type { IngestService } from './ingest-service.js';
+export type { IngestFailure, IngestFailureKind } from './errors.js';
 export { createUsageQueryService } from './query-service.js';
 export type { UsageQueryService, FindSubscriptionScope, SubscriptionUsageScope, MetricUsageResult } from './query-service.js';
 export { customerMetricUsage } from './customer-usage.js';

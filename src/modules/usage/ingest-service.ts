@@ -7,6 +7,7 @@ import type { Clock } from '../../kernel/clock.js';
 import { isIdOf } from '../../kernel/ids.js';
 import { canonicalPayload, checkEvent, type CheckedEvent, type RawEvent } from '../../domain/usage/index.js';
 import { findCustomer } from '../customers/index.js';
+import type { IngestFailure } from './errors.js';
 import type { UsageMetricSource } from './metrics.js';
 import { createGroupCommitter, type SingleOutcome } from './group-commit.js';
 import { ensurePartition, findPayloadHashes, insertAllNewEvents, insertEvents, type EventRow } from './repository.js';
@@ -31,11 +32,7 @@ const SINGLE_MAX_GROUP = 1_000;
 const EVENTS_PER_SLICE = 2_000;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export interface IngestFailure {
-  index: number;
-  event_id: string;
-  reason: string;
-}
+export type { IngestFailure };
 
 export interface IngestOptions {
   allowBackfilling: boolean;
@@ -130,7 +127,7 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
         checked.push(result.event);
         checkedIndexes.push(index);
       } else {
-        failures.push({ index, event_id: typeof raw.event_id === 'string' ? raw.event_id : '', reason: result.reason });
+        failures.push({ index, event_id: typeof raw.event_id === 'string' ? raw.event_id : '', reason: result.reason, kind: 'INVALID_EVENT' });
       }
     }
 
@@ -145,7 +142,7 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     const indexes: number[] = [];
     const positionById = new Map<string, number>();
     let duplicates = 0;
-    const fail = (index: number, event: CheckedEvent, reason: string) => failures.push({ index, event_id: event.eventId, reason });
+    const fail = (index: number, event: CheckedEvent, reason: string) => failures.push({ index, event_id: event.eventId, reason, kind: 'INVALID_EVENT' });
     for (let i = 0; i < checked.length; i++) {
       if (i % EVENTS_PER_SLICE === EVENTS_PER_SLICE - 1) await yieldToEventLoop();
       const event = checked[i]!;
@@ -241,7 +238,7 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
         const outcome = outcomes.get(row.eventId)!;
         if (outcome.kind === 'stored') stored += 1;
         else if (outcome.kind === 'duplicate') duplicates += 1;
-        else conflicts.push({ index: indexes[i]!, event_id: row.eventId, reason: outcome.reason });
+        else conflicts.push({ index: indexes[i]!, event_id: row.eventId, reason: outcome.reason, kind: 'PAYLOAD_CONFLICT' });
       });
       return { stored, conflicts };
     };
@@ -279,7 +276,7 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     const row = rows[0];
     if (!row) return { ingested: 0, duplicates: 0, failures, accepted: false };
     const outcome = await singles.submit(tenantId, row);
-    if (outcome.kind === 'conflict') return { ingested: 0, duplicates: 0, failures: [{ index: 0, event_id: row.eventId, reason: outcome.reason }], accepted: false };
+    if (outcome.kind === 'conflict') return { ingested: 0, duplicates: 0, failures: [{ index: 0, event_id: row.eventId, reason: outcome.reason, kind: 'PAYLOAD_CONFLICT' }], accepted: false };
     return { ingested: outcome.kind === 'stored' ? 1 : 0, duplicates: outcome.kind === 'duplicate' ? 1 : 0, failures: [], accepted: true };
   }
 

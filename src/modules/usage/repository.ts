@@ -2,6 +2,7 @@ import { BinaryArrayWriter, ELEMENT_OID } from '../../db/binary-array.js';
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { UsageMetric } from '../../domain/usage/index.js';
+import { tenantKeySql } from '../accounts/index.js';
 
 /** One event ready to store: the customer is resolved to its stored reference. */
 export interface EventRow {
@@ -18,7 +19,7 @@ export interface EventRow {
  * The tenant's compact key, which the per-event tables store instead of its id (see migration
  * 0302), from the id bound as $1. An uncorrelated subquery: evaluated once per statement.
  */
-export const TENANT_KEY = '(SELECT key FROM tenants WHERE id = $1)';
+export const TENANT_KEY = tenantKeySql('$1');
 
 /** The rows of `eventArrays` ($2..$7) as a table, and its column names. */
 const EVENT_ARRAYS = 'unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[], $7::bytea[])';

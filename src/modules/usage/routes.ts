@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
 import { documented, errorResponses } from '../../http/schemas.js';
-import { badRequest, conflict } from '../../kernel/errors.js';
+import { badRequest } from '../../kernel/errors.js';
+import { ingestFailureError } from './errors.js';
 import type { IngestService } from './ingest-service.js';
 import type { UsageQueryService } from './query-service.js';
 import {
@@ -102,10 +103,7 @@ export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
       if (eventId === undefined) throw badRequest('idempotency_key (or event_id) is required');
       const result = await ingest.ingestOne(authOf(request).tenantId, { ...rest, event_id: eventId });
       const failure = result.failures[0];
-      if (failure) {
-        if (failure.reason.includes('already ingested with a different payload')) throw conflict(failure.reason);
-        throw badRequest(failure.reason);
-      }
+      if (failure) throw ingestFailureError(failure);
       return reply.status(result.ingested === 1 ? 201 : 200).send({ event_id: eventId, duplicate: result.ingested === 0 });
     });
 

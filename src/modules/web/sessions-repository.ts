@@ -4,7 +4,6 @@ import type { Queryable } from '../../db/pool.js';
 
 export interface SessionRow {
   user_id: string;
-  email: string;
   selected_organization_id: string | null;
 }
 
@@ -13,11 +12,7 @@ export async function insertSession(db: Queryable, row: { idHash: string; userId
 }
 
 export async function findSession(db: Queryable, idHash: string, now: Date): Promise<SessionRow | undefined> {
-  const result = await db.query<SessionRow>(
-    `SELECT s.user_id, u.email, s.selected_organization_id FROM web_sessions s JOIN users u ON u.id = s.user_id
-     WHERE s.id_hash = $1 AND s.expires_at > $2`,
-    [idHash, now],
-  );
+  const result = await db.query<SessionRow>(`SELECT user_id, selected_organization_id FROM web_sessions WHERE id_hash = $1 AND expires_at > $2`, [idHash, now]);
   return result.rows[0];
 }
 

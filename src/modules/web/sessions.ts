@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MS_PER_HOUR, type Clock } from '../../kernel/clock.js';
 import { hashSecret, randomToken } from '../../kernel/secrets.js';
 import type { Pool } from '../../db/pool.js';
+import { findUserById } from '../accounts/index.js';
 import { parseCookies, serializeCookie } from './cookies.js';
 import * as repo from './sessions-repository.js';
 
@@ -39,7 +40,8 @@ export function createSessions(deps: { pool: Pool; clock: Clock; secretKey: stri
       return { sid: fresh };
     }
     const row = await repo.findSession(pool, hashSecret(sid), clock.now());
-    return row ? { sid, user: { id: row.user_id, email: row.email, selectedOrganizationId: row.selected_organization_id } } : { sid };
+    const user = row ? await findUserById(pool, row.user_id) : undefined;
+    return row && user ? { sid, user: { id: user.id, email: user.email, selectedOrganizationId: row.selected_organization_id } } : { sid };
   }
 
   function csrfToken(session: WebSession): string {

@@ -7,6 +7,7 @@ import { writeOutboxEvent } from '../../db/outbox.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import type { PostJson } from '../../adapters/http/post-json.js';
 import { privateAddressProblem, urlShapeProblem } from '../../adapters/http/url-guard.js';
+import { findTenantProfile } from '../accounts/index.js';
 import * as endpoints from './repository.js';
 import * as deliveries from './deliveries-repository.js';
 import type { ClaimedDelivery, DeliveryRow } from './deliveries-repository.js';
@@ -103,7 +104,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
   async function guardProblem(tx: Tx, tenantId: string, url: string): Promise<string | undefined> {
     const shape = urlShapeProblem(url, 'url');
     if (shape) return shape;
-    if (deps.allowPrivateUrls || (await endpoints.tenantEnvironment(tx, tenantId)) === 'sandbox') return undefined;
+    if (deps.allowPrivateUrls || ((await findTenantProfile(tx, tenantId))?.environment ?? 'production') === 'sandbox') return undefined;
     return privateAddressProblem(url, 'url');
   }
 

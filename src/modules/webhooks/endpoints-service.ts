@@ -2,6 +2,7 @@ import { MS_PER_HOUR, type Clock } from '../../kernel/clock.js';
 import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { paginationMeta, parseOrderBy, pageRequest, type Page } from '../../kernel/paging.js';
+import { isSubscribableEventType, TEST_EVENT_TYPE } from '../../kernel/event-types.js';
 import type { Pool } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
 import { privateAddressProblem, urlShapeProblem } from '../../adapters/http/url-guard.js';
@@ -9,7 +10,6 @@ import * as repo from './repository.js';
 import type { EndpointRow } from './repository.js';
 import * as deliveriesRepo from './deliveries-repository.js';
 import type { AttemptRow, DeliveryRow, DeliveryStatus } from './deliveries-repository.js';
-import { EVENT_TYPES, TEST_EVENT_TYPE } from './event-types.js';
 import { newSigningSecret } from './signing.js';
 import { eventEnvelope, kickDeliveries, pendingDelivery } from './delivery-service.js';
 
@@ -29,7 +29,6 @@ export interface ListQuery {
 }
 
 export const DEFAULT_GRACE_PERIOD_HOURS = 24;
-const KNOWN_EVENT_TYPES = new Set<string>(EVENT_TYPES);
 
 export function createEndpointsService(deps: { pool: Pool; clock: Clock; allowPrivateUrls: boolean }) {
   const { pool, clock } = deps;
@@ -45,7 +44,7 @@ export function createEndpointsService(deps: { pool: Pool; clock: Clock; allowPr
     if (types === undefined || types === null) return null;
     if (types.length === 0) throw badRequest('event_types must list at least one event type, or be null for every type');
     types.forEach((type, i) => {
-      if (!KNOWN_EVENT_TYPES.has(type)) throw badRequest(`event_types[${i}] '${type}' is not a known event type`);
+      if (!isSubscribableEventType(type)) throw badRequest(`event_types[${i}] '${type}' is not a known event type`);
     });
     return [...new Set(types)];
   }

@@ -5,5 +5,5 @@ export type { DeliveryService } from './delivery-service.js';
 export { relayOutbox } from './relay.js';
 export type { OutboxConsumer, OutboxRecord } from './relay.js';
 export { webhookRoutes } from './routes.js';
-export { EVENT_TYPES, TEST_EVENT_TYPE } from './event-types.js';
+export { EVENT_TYPES, TEST_EVENT_TYPE } from '../../kernel/event-types.js';
 export { RETRY_DELAYS_MS, MAX_ATTEMPTS, DISABLE_AFTER_FAILING_MS } from './retry-policy.js';

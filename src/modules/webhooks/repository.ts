@@ -98,8 +98,3 @@ export async function disableFailingEndpoint(db: Queryable, tenantId: string, en
   );
   return rows.length > 0;
 }
-
-export async function tenantEnvironment(db: Queryable, tenantId: string): Promise<'production' | 'sandbox'> {
-  const row = await scoped(db, tenantId).one<{ environment: 'production' | 'sandbox' }>(`SELECT environment FROM tenants WHERE tenant_id = $1`);
-  return row?.environment ?? 'production';
-}

@@ -1,8 +1,6 @@
 // Multi-row statements for the billing run and the batch finalizer: one statement per table per
 // batch (rows passed as one JSON array and unpacked by jsonb_to_recordset), instead of one
-// round trip per invoice, line and event.
-import { newId } from '../../../kernel/ids.js';
-import type { Clock } from '../../../kernel/clock.js';
+// round trip per invoice and line (events: writeOutboxEvents in db/outbox.ts).
 import type { Queryable } from '../../../db/pool.js';
 import { scoped } from '../../../db/tenant-scope.js';
 import type { InvoiceRow, NewLine, TaxBreakdownDbRow } from '../repository.js';
@@ -122,22 +120,3 @@ export async function tryLockSubscriptions(db: Queryable, tenantId: string, subs
   return new Set(rows.map((row) => row.id));
 }
 
-export interface BulkEvent {
-  type: string;
-  objectId: string;
-  data: Record<string, unknown>;
-}
-
-/** Outbox events in one statement, plus one wake-up of the dispatcher (see db/outbox.ts). */
-export async function writeOutboxEventsBulk(db: Queryable, tenantId: string, clock: Clock, events: BulkEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  const now = clock.now();
-  const rows = events.map((event) => ({ id: newId('outboxEvent', now.getTime()), event_type: event.type, object_id: event.objectId, payload: event.data }));
-  const s = scoped(db, tenantId);
-  await s.query(
-    `INSERT INTO outbox_events (tenant_id, id, event_type, object_id, payload, created_at)
-     SELECT $1, r.id, r.event_type, r.object_id, r.payload, $3 FROM jsonb_to_recordset($2::jsonb) AS r(id text, event_type text, object_id text, payload jsonb)`,
-    [json(rows), now],
-  );
-  await s.query(`SELECT graphile_worker.add_job('outbox.dispatch', json_build_object('tenant_id', $1::text), job_key := 'outbox.dispatch')`);
-}

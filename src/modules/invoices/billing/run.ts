@@ -6,19 +6,21 @@
 // period, type) stay the final guarantee: a colliding row is skipped, never billed twice. A crash
 // rolls back the open batch only; the next run computes it again.
 import { createHash } from 'node:crypto';
-import type { Clock } from '../../../kernel/clock.js';
+import { today, type Clock } from '../../../kernel/clock.js';
 import { notFound } from '../../../kernel/errors.js';
 import type { Pool, Queryable } from '../../../db/pool.js';
 import { withTx } from '../../../db/tx.js';
+import { scoped } from '../../../db/tenant-scope.js';
+import { writeOutboxEvents } from '../../../db/outbox.js';
 import { nextOccasion, type BillingOccasion, type LocalDate } from '../../../domain/index.js';
-import { listSubscriptionSnapshots, loadSubscriptionSnapshot, loadSubscriptionSnapshots, type SubscriptionSnapshot } from '../../subscriptions/index.js';
+import { listSubscriptionSnapshots, loadSubscriptionSnapshot, loadSubscriptionSnapshots, tenantsWithSubscriptions, type SubscriptionSnapshot } from '../../subscriptions/index.js';
 import { customerSnapshot } from '../customer.js';
 import { ensureDefaultEntity, findEntity, type InvoicingEntityRow } from '../entities.js';
 import { amountsOf, breakdownRows, couponLines, lineRows, newDraftRow, type DraftInvoiceInput } from '../drafts.js';
 import { invoiceEventData } from '../events.js';
 import type { InvoiceRow, NewLine, TaxBreakdownDbRow } from '../repository.js';
 import {
-  deleteContentBulk, insertContentBulk, insertInvoicesBulk, invoicesOfSubscriptions, occasionsOf, tryLockSubscriptions, updateInvoicesBulk, writeOutboxEventsBulk,
+  deleteContentBulk, insertContentBulk, insertInvoicesBulk, invoicesOfSubscriptions, occasionsOf, tryLockSubscriptions, updateInvoicesBulk,
 } from './bulk-repository.js';
 import { computePlanned, occasionsDue, type BillingSubject, type ComputedDraft, type PlannedWork, type StoredInvoiceRef } from './compute.js';
 import { loadCustomers, planTermsOf } from './context.js';
@@ -103,7 +105,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
       breakdown.push(...breakdownRows(draft.input.computed.taxBreakdown).map((b) => ({ ...b, invoice_id: row.id })));
     }
     await insertContentBulk(tx, tenantId, lines, breakdown);
-    await writeOutboxEventsBulk(tx, tenantId, clock, kept.map(({ row }) => ({ type: 'invoice.created', objectId: row.id, data: invoiceEventData(row) })));
+    await writeOutboxEvents(scoped(tx, tenantId), clock, kept.map(({ row }) => ({ type: 'invoice.created', objectId: row.id, data: invoiceEventData(row) })));
     return kept.length;
   }
 
@@ -157,11 +159,11 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
 
   /** Every tenant's subscriptions, as of the clock's (UTC) date. */
   async function runAll(): Promise<RunResult> {
-    const asOf = clock.now().toISOString().slice(0, 10);
+    const asOf = today(clock);
     // Cross-tenant on purpose: the scheduler serves every tenant, then works tenant by tenant.
-    const tenants = await pool.query<{ tenant_id: string }>(`SELECT DISTINCT tenant_id FROM subscriptions ORDER BY tenant_id`);
+    const tenants = await tenantsWithSubscriptions(pool);
     const result: RunResult = { subscriptions: 0, invoicesCreated: 0, failures: [] };
-    for (const { tenant_id: tenantId } of tenants.rows) {
+    for (const tenantId of tenants) {
       const snapshots = await listSubscriptionSnapshots(pool, tenantId);
       result.subscriptions += snapshots.length;
       const batches: SubscriptionSnapshot[][] = [];
@@ -250,10 +252,10 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     const subject = (await subjectsOf(pool, tenantId, [source])).get(subscriptionId);
     if (!subject) return null;
     const stored = await invoicesOfSubscriptions(pool, tenantId, [subscriptionId]);
-    const today = clock.now().toISOString().slice(0, 10);
-    let occasion: BillingOccasion | null = occasionsDue(subject, stored, today)[0] ?? null;
+    const todayDate = today(clock);
+    let occasion: BillingOccasion | null = occasionsDue(subject, stored, todayDate)[0] ?? null;
     if (occasion === null && source.subscription.status !== 'PENDING_ACTIVATION') {
-      occasion = nextOccasion(toEngineSnapshot(source, subject.plan).snapshot, today);
+      occasion = nextOccasion(toEngineSnapshot(source, subject.plan).snapshot, todayDate);
     }
     if (occasion === null) return null;
     const [computed] = await computePlanned(pool, tenantId, [{ subject, occasions: [occasion], stored }]);
