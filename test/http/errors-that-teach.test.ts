@@ -125,6 +125,12 @@ describe('validation messages', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ code: 'BAD_REQUEST', message: 'components[0].fee.rates[0].price must be a decimal string such as "49.00", not a JSON number (body)' });
+    const commitment = await h.request('POST', '/api/v1/plans', {
+      body: { name: 'Pro', currency: 'EUR', product_family_id: 'fam_x', components: [], minimum_commitment: { amount: 100 } },
+    });
+    expect(commitment.json().message).toBe('minimum_commitment.amount must be a decimal string such as "49.00", not a JSON number (body)');
+    const creditLine = await h.request('POST', '/api/v1/credit-notes', { body: { invoice_id: 'inv_x', reason: 'Goodwill', credit_type: 'CREDIT_TO_BALANCE', lines: [{ invoice_line_id: 'line_x', amount: 20 }] } });
+    expect(creditLine.json().message).toBe('lines[0].amount must be a decimal string such as "20.00", not a JSON number (body)');
     const name = await h.request('POST', '/api/v1/product_families', { body: { name: 42 } });
     expect(name.json().message).toBe('name must be string (body)');
   });

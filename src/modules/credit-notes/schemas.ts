@@ -56,7 +56,7 @@ export const CreateCreditNoteRequest = Type.Object({
   memo: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
   lines: Type.Optional(Type.Array(Type.Object({
     invoice_line_id: Type.String(),
-    amount: Type.String({ description: 'Net amount (before tax) to credit on this line; its tax follows in proportion' }),
+    amount: Type.String({ description: 'Net amount (before tax) to credit on this line, a decimal string; its tax follows in proportion', examples: ['20.00'] }),
   }, { additionalProperties: false }), { description: 'Omit to credit everything still uncredited on the invoice' })),
 }, { additionalProperties: false });
 

@@ -8,7 +8,8 @@ import type { PlanView } from './views.js';
 
 const PLAN_TYPES = ['STANDARD', 'FREE', 'CUSTOM'] as const;
 const PLAN_STATUSES = ['DRAFT', 'ACTIVE', 'INACTIVE', 'ARCHIVED'] as const;
-const Decimal = (description?: string) => Type.String({ description: description ?? 'decimal string, e.g. "49.00"' });
+// "decimal" in the description is what lets a JSON number here be answered "send a decimal string" (http/validation.ts).
+const Decimal = (description?: string) => Type.String({ description: description ? `decimal string: ${description}` : 'decimal string, e.g. "49.00"' });
 const NullableDecimal = Nullable(Decimal());
 
 const TermRate = Type.Object({ term: Type.Optional(Type.Enum(BILLING_PERIODS, { description: 'default MONTHLY' })), price: Decimal() });
