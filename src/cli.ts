@@ -4,9 +4,9 @@ import { systemClock } from './kernel/clock.js';
 import { AppError, StartupError } from './kernel/errors.js';
 import type { AccountsService } from './modules/accounts/index.js';
 
-// The service (and TypeScript's transpilation of all of it) is loaded only by the commands that
-// need it, so `help` and usage errors answer at once.
-const service = () => import('./main.js');
+// The service (and TypeScript's transpilation of all of it) is loaded only by `serve`; the other
+// commands load the database layer and accounts, and `help` nothing.
+const database = () => import('./db/open.js');
 
 const USAGE = `Usage: billing <command> [options]
 
@@ -31,7 +31,7 @@ function fail(message: string): never {
 }
 
 async function withAccounts<T>(work: (accounts: AccountsService) => Promise<T>): Promise<T> {
-  const { openDatabase } = await service();
+  const { openDatabase } = await database();
   const { createAccountsService } = await import('./modules/accounts/index.js');
   const db = await openDatabase(loadConfig());
   try {
@@ -76,10 +76,10 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write(`${USAGE}\n`);
       return;
     case 'serve':
-      await (await service()).serve(loadConfig());
+      await (await import('./main.js')).serve(loadConfig());
       return;
     case 'migrate': {
-      const db = await (await service()).openDatabase(loadConfig());
+      const db = await (await database()).openDatabase(loadConfig());
       await db.close();
       print(json, { migrated: true }, 'migrations applied');
       return;

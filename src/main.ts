@@ -4,9 +4,7 @@ import type { Config } from './config/index.js';
 import { systemClock, type Clock } from './kernel/clock.js';
 import { StartupError } from './kernel/errors.js';
 import { randomToken } from './kernel/secrets.js';
-import { createPool, type Pool } from './db/pool.js';
-import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
-import { migrate } from './db/migrate.js';
+import { openDatabase } from './db/open.js';
 import type { App } from './http/app.js';
 import { startWorker, type Worker } from './jobs/runtime.js';
 import type { AccountsService } from './modules/accounts/index.js';
@@ -14,41 +12,7 @@ import { scheduleBillingRuns } from './modules/invoices/index.js';
 import { compose } from './composition.js';
 
 export { compose, type Composition } from './composition.js';
-
-export interface Database {
-  pool: Pool;
-  url: string;
-  close(): Promise<void>;
-}
-
-/** What the embedded server's manager has to tell a person (a port fallback, a stale cluster stopped). */
-const toTerminal = (message: string) => process.stderr.write(`${message}\n`);
-
-/** Connects to DATABASE_URL, or starts the embedded PostgreSQL under DATA_DIR, then migrates. */
-export async function openDatabase(config: Config, log: (msg: string) => void = toTerminal): Promise<Database> {
-  let embedded: EmbeddedServer | undefined;
-  let url = config.databaseUrl;
-  if (!url) {
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
-    url = embedded.url;
-  }
-  const pool = createPool(url);
-  try {
-    await migrate(pool);
-  } catch (error) {
-    await pool.end();
-    await embedded?.stop();
-    throw error;
-  }
-  return {
-    pool,
-    url,
-    close: async () => {
-      await pool.end();
-      await embedded?.stop();
-    },
-  };
-}
+export { openDatabase, type Database } from './db/open.js';
 
 export interface RunningService {
   app: App;

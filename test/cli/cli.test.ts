@@ -21,7 +21,8 @@ function cli(args: string[], env: Record<string, string>) {
   return run('node', [BIN, ...args], { env: { ...process.env, ...env }, timeout: 60_000 });
 }
 
-describe('command line', () => {
+// Each test spawns real processes, each loading the service through tsx: seconds apiece on a busy machine.
+describe('command line', { timeout: 120_000 }, () => {
   it('bootstrap --json prints exactly the documented shape, and the keys work for api-keys commands', async () => {
     const env = { DATABASE_URL: db.url };
     const { stdout } = await cli(['bootstrap', '--email', 'cli@example.com', '--password', 'a-long-password', '--organization', 'CLI Org', '--json'], env);
