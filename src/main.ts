@@ -28,12 +28,15 @@ export async function serve(config: Config, clock: Clock = systemClock): Promise
   const worker: Worker | undefined = config.runWorker ? await startWorker(db.pool, tasks, config.workerConcurrency) : undefined;
   // The billing run reschedules itself; this queues the first one (a no-op if one is pending).
   if (worker) await scheduleBillingRuns(db.pool);
+  const firstAccount = await createFirstAccount(accounts);
   let listeningOn: string;
   try {
     listeningOn = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await worker?.stop();
     await db.close();
+    // The account exists now and its keys are shown only once: show them before giving up.
+    if (firstAccount) greet(undefined, firstAccount);
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new StartupError(`port ${config.port} on ${config.host} is in use by another program (another billing service?): stop it, or set PORT`);
     }
@@ -54,7 +57,7 @@ export async function serve(config: Config, clock: Clock = systemClock): Promise
       void stop().then(() => process.exit(0));
     });
   }
-  await greetNewcomer(accounts, baseUrl);
+  greet(baseUrl, firstAccount);
   return { app, baseUrl, stop };
 }
 
@@ -81,22 +84,34 @@ export function resolveSecretKey(config: Config): string {
   return readFileSync(file, 'utf8').trim();
 }
 
+interface FirstStartAccount {
+  password: string;
+  tenants: { environment: string; api_key: string }[];
+}
+
 /**
- * On first start with an empty database there is no way in yet, so the service creates a
- * sandbox account and prints its keys once. The greeting is for a person: it goes to standard
- * error, the terminal, while standard output carries only the JSON log lines.
+ * On first start with an empty database there is no way in yet, so the service creates an
+ * account before it listens (keys work from the first answer of /health) and prints its keys once.
  */
-async function greetNewcomer(accounts: AccountsService, baseUrl: string): Promise<void> {
-  const lines = [`Billing service listening on ${baseUrl}`, `API reference: ${baseUrl}/docs  (OpenAPI: ${baseUrl}/api/v1/openapi.json)`];
-  if (!(await accounts.hasAnyOrganization())) {
-    const password = randomToken(16);
-    const result = await accounts.bootstrap({ email: 'admin@example.com', password, organization: 'My organization' });
+async function createFirstAccount(accounts: AccountsService): Promise<FirstStartAccount | undefined> {
+  if (await accounts.hasAnyOrganization()) return undefined;
+  const password = randomToken(16);
+  const result = await accounts.bootstrap({ email: 'admin@example.com', password, organization: 'My organization' });
+  return { password, tenants: result.tenants };
+}
+
+/** The greeting is for a person: standard error, the terminal; standard output carries only the JSON log lines. */
+function greet(baseUrl: string | undefined, account: FirstStartAccount | undefined): void {
+  const lines = baseUrl
+    ? [`Billing service listening on ${baseUrl}`, `API reference: ${baseUrl}/docs  (OpenAPI: ${baseUrl}/api/v1/openapi.json)`]
+    : ['The server could not listen (see below); the account it created is kept, and its keys work once it does.'];
+  if (account) {
     lines.push(
       'First start: created organization "My organization" with user admin@example.com',
-      `  password:            ${password}`,
-      ...result.tenants.map((t) => `  ${t.environment.padEnd(10)} API key: ${t.api_key}`),
+      `  password:            ${account.password}`,
+      ...account.tenants.map((t) => `  ${t.environment.padEnd(10)} API key: ${t.api_key}`),
       'These keys are shown once. Try:',
-      `  curl -H "Authorization: Bearer ${result.tenants.find((t) => t.environment === 'sandbox')?.api_key}" ${baseUrl}/api/v1/products`,
+      `  curl -H "Authorization: Bearer ${account.tenants.find((t) => t.environment === 'sandbox')?.api_key}" ${baseUrl ?? 'http://HOST:PORT'}/api/v1/products`,
     );
   }
   process.stderr.write(`${lines.join('\n')}\n`);

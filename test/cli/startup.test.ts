@@ -137,6 +137,16 @@ describe('npm start on the embedded PostgreSQL', () => {
     expect(failed?.stderr).not.toMatch(/^\s+at /m);
     expect(failed?.stderr.trim().split('\n').pop()).toBe(`error: EMBEDDED_PG_PORT ${port} is in use by another program: choose a free port, or unset EMBEDDED_PG_PORT to let the service pick one`);
 
+    // The HTTP port taken: one line, and the PostgreSQL it started is stopped again.
+    const httpBlocker = (await listen(0))!;
+    const httpPort = (httpBlocker.address() as { port: number }).port;
+    const refused = await cli(['serve'], { PORT: String(httpPort) }).then(() => undefined, (error: { code: number; stderr: string }) => error);
+    httpBlocker.close();
+    expect(refused?.code).toBe(1);
+    expect(refused?.stderr).not.toMatch(/^\s+at /m);
+    expect(refused?.stderr.trim().split('\n').pop()).toBe(`error: port ${httpPort} on 127.0.0.1 is in use by another program (another billing service?): stop it, or set PORT`);
+    expect((await cli(['migrate'])).stderr).not.toMatch(/left running/);
+
     // The default port: hold it (unless something already does) and start anyway.
     const held = await listen(54329);
     try {
