@@ -1,8 +1,6 @@
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { useHarness } from '../harness/app.js';
-import { browserAvailable, launchChromium } from '../harness/browser.js';
+import { browserAvailable, serveToBrowser } from '../harness/browser.js';
 
 /**
  * A merchant's first hour in Debian's Chromium: sign up, reach the account page, create a
@@ -11,28 +9,15 @@ import { browserAvailable, launchChromium } from '../harness/browser.js';
  */
 const harness = useHarness();
 const screenshots = process.env.SCREENSHOT_DIR ?? '/tmp';
-let browser: Browser;
-let baseUrl: string;
+const served = serveToBrowser(harness);
 
-beforeAll(async () => {
-  if (!browserAvailable) return;
-  const h = harness();
-  await h.service.app.listen({ port: 0, host: '127.0.0.1' });
-  baseUrl = `http://127.0.0.1:${(h.service.app.server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-const products = (key: string) => fetch(`${baseUrl}/api/v1/products`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
+const products = (key: string) => fetch(`${served.baseUrl}/api/v1/products`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
 
 describe.skipIf(!browserAvailable)('account page in a browser', () => {
   it('signs up, creates a key shown once, uses it and revokes it', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await served.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${baseUrl}/signup`);
+    await page.goto(`${served.baseUrl}/signup`);
     await page.getByLabel('E-mail').fill('first-hour@m.test');
     await page.getByLabel('Password (at least 8 characters)').fill('a long enough password');
     await page.getByLabel('Organization name (optional)').fill('Browser Books');

@@ -1,8 +1,6 @@
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { useHarness } from '../harness/app.js';
-import { browserAvailable, launchChromium } from '../harness/browser.js';
+import { browserAvailable, serveToBrowser } from '../harness/browser.js';
 import { createDraft } from '../http/invoices-support.js';
 
 /**
@@ -10,23 +8,10 @@ import { createDraft } from '../http/invoices-support.js';
  * portal_url the merchant got from the API and reads its usage and invoices. No JavaScript runs.
  */
 const harness = useHarness();
-let browser: Browser;
-let baseUrl: string;
-
-beforeAll(async () => {
-  if (!browserAvailable) return;
-  const h = harness();
-  await h.service.app.listen({ port: 0, host: '127.0.0.1' });
-  baseUrl = `http://127.0.0.1:${(h.service.app.server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
+const served = serveToBrowser(harness);
 
 async function api(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${baseUrl}${path}`, {
+  const res = await fetch(`${served.baseUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${harness().tenant.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -58,9 +43,9 @@ describe.skipIf(!browserAvailable)('customer portal page in a browser', () => {
     const draft = await createDraft(h, customer.id);
     const invoice = await api('POST', `/api/v1/invoices/${draft.invoice.id}/finalize`);
     const { portal_url: portalUrl } = await api('POST', `/api/v1/customers/${customer.id}/portal-token`, {});
-    expect(portalUrl.startsWith(`${baseUrl}/portal/customer?token=`)).toBe(true);
+    expect(portalUrl.startsWith(`${served.baseUrl}/portal/customer?token=`)).toBe(true);
 
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await served.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     const response = await page.goto(portalUrl);
     expect(response?.status()).toBe(200);
@@ -74,14 +59,14 @@ describe.skipIf(!browserAvailable)('customer portal page in a browser', () => {
     expect(cells.slice(0, 6)).toEqual([invoice.invoice_number, '2026-03-01', invoice.due_date, '144.00 EUR', '144.00 EUR', 'UNPAID']);
     const link = invoiceRow.getByRole('link', { name: `Download PDF of invoice ${invoice.invoice_number}` });
     const href = await link.getAttribute('href');
-    const pdf = await fetch(new URL(href!, baseUrl));
+    const pdf = await fetch(new URL(href!, served.baseUrl));
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     await context.close();
 
     // A wrong link shows the error page, not a blank one.
-    const errorPage = await browser.newPage();
-    const denied = await errorPage.goto(`${baseUrl}/portal/customer?token=pt_wrong`);
+    const errorPage = await served.browser.newPage();
+    const denied = await errorPage.goto(`${served.baseUrl}/portal/customer?token=pt_wrong`);
     expect(denied?.status()).toBe(401);
     expect(await errorPage.getByRole('alert').innerText()).toContain('This portal link is invalid, has expired or was revoked.');
     await errorPage.close();

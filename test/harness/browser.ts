@@ -1,5 +1,8 @@
 import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import type { Harness } from './app.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -16,4 +19,26 @@ export function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/** The harness's app listening on loopback, and a Chromium to look at it; filled in before the file's tests. */
+export interface ServedApp {
+  baseUrl: string;
+  browser: Browser;
+}
+
+/** Serves the harness's app on 127.0.0.1 and launches Chromium for one test file (nothing when Chromium is missing). */
+export function serveToBrowser(harness: () => Harness): ServedApp {
+  const served = {} as ServedApp;
+  beforeAll(async () => {
+    if (!browserAvailable) return;
+    const app = harness().service.app;
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    served.baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    served.browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await served.browser?.close();
+  });
+  return served;
 }
