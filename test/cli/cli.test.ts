@@ -22,7 +22,8 @@ function cli(args: string[], env: Record<string, string>) {
 }
 
 describe('command line', () => {
-  it('bootstrap --json prints exactly the documented shape, and the keys work for api-keys commands', async () => {
+  // Four CLI processes, each starting cold: 15 s alone, beyond 30 s during a full run on two busy cores.
+  it('bootstrap --json prints exactly the documented shape, and the keys work for api-keys commands', { timeout: 120_000 }, async () => {
     const env = { DATABASE_URL: db.url };
     const { stdout } = await cli(['bootstrap', '--email', 'cli@example.com', '--password', 'a-long-password', '--organization', 'CLI Org', '--json'], env);
     const result = JSON.parse(stdout);
