@@ -1,13 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
+/** Pure tests (no database, no app): rules of src/domain, src/kernel and module files. */
+const DOMAIN_TESTS = ['test/domain/**/*.test.ts', 'test/unit/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/harness/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
     // Each test file gets its own database cloned from a migrated template, so files run in parallel.
     pool: 'forks',
     maxWorkers: 2,
+    projects: [
+      {
+        // No globalSetup: nothing starts PostgreSQL, so `npm run test:domain` takes seconds. A test
+        // that needs the database fails here (test/harness/database.ts finds no adminUrl).
+        extends: true,
+        test: { name: 'domain', include: DOMAIN_TESTS, testTimeout: 30_000 },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: DOMAIN_TESTS,
+          globalSetup: ['test/harness/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

@@ -13,6 +13,10 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = inject('adminUrl');
   const template = inject('templateDatabase');
+  if (!adminUrl || !template) {
+    // Only the integration project's globalSetup starts PostgreSQL (vitest.config.ts).
+    throw new Error('this test needs the database: move it out of test/domain and test/unit, which run without one');
+  }
   const name = `billing_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

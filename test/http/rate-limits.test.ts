@@ -55,14 +55,8 @@ function expectContractBody(res: LightMyRequestResponse, ...phrases: string[]): 
   for (const phrase of phrases) expect(res.json().message).toContain(phrase);
 }
 
-/** Polls a condition the sync timers make true; fails after a generous deadline instead of sleeping a guessed time. */
-async function waitFor(what: string, condition: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+/** expect.poll options for a condition the sync timers make true: a generous deadline instead of a guessed sleep. */
+const untilSynced = (message: string) => ({ message, timeout: 10_000, interval: 5 });
 
 describe('route classes', () => {
   it.each([
@@ -206,17 +200,17 @@ describe('several processes on one database', () => {
 
     expect((await get(first)).statusCode).toBe(200);
     expect((await get(first)).statusCode).toBe(200);
-    await waitFor('the first app to share its 2 hits', async () => (await sharedHits(windowStart))?.hits === 2);
+    await expect.poll(async () => (await sharedHits(windowStart))?.hits, untilSynced('the first app to share its 2 hits')).toBe(2);
     const { key } = (await sharedHits(windowStart))!;
 
     // The second app has not counted this key yet: it admits at once and learns the total at its next sync.
     const slack = await get(second.app);
     expect(slack.statusCode).toBe(200);
     expect(slack.headers['ratelimit-remaining']).toBe('2');
-    await waitFor('the second app to learn the total', () => second.app.rateLimitCounters.read(key, 1000).current === 3);
+    await expect.poll(() => second.app.rateLimitCounters.read(key, 1000).current, untilSynced('the second app to learn the total')).toBe(3);
     expectLimited(await get(second.app), 3, 1);
 
-    await waitFor('the first app to learn the total', () => first.rateLimitCounters.read(key, 1000).current >= 4);
+    await expect.poll(() => first.rateLimitCounters.read(key, 1000).current, untilSynced('the first app to learn the total')).toBeGreaterThanOrEqual(4);
     expectLimited(await get(first), 3, 1);
   });
 
@@ -232,11 +226,9 @@ describe('several processes on one database', () => {
   it('deletes the rows of ended windows', async () => {
     const h = harness();
     expect((await h.request('GET', '/api/v1/customers')).statusCode).toBe(200);
-    await waitFor('the hit to be shared', async () => (await sharedHits(h.clock.now())) !== undefined);
+    await expect.poll(() => sharedHits(h.clock.now()), untilSynced('the hit to be shared')).toBeDefined();
     h.clock.advance(60_000);
-    await waitFor('ended windows to be deleted', async () => {
-      const { rows } = await h.db.pool.query(`SELECT 1 FROM rate_limit_windows WHERE expires_at <= $1`, [h.clock.now()]);
-      return rows.length === 0;
-    });
+    const endedWindows = async () => (await h.db.pool.query(`SELECT 1 FROM rate_limit_windows WHERE expires_at <= $1`, [h.clock.now()])).rows.length;
+    await expect.poll(endedWindows, untilSynced('ended windows to be deleted')).toBe(0);
   });
 });

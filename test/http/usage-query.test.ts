@@ -86,13 +86,12 @@ describe('GET /api/v1/usage/customer/{customer_id}', () => {
     await h.drainJobs();
     // Rollups fold transactions below the cluster's oldest running one; on a shared test server
     // another session's open transaction can hold that back for a moment.
-    let cells = 0;
-    for (let attempt = 0; attempt < 40 && cells !== 6; attempt++) {
+    const rollupCells = async (): Promise<number> => {
       await h.service.tasks['usage.rollup']!({ tenant_id: h.tenant.id });
-      cells = (await h.db.pool.query(`SELECT count(*)::int AS n FROM usage_rollups WHERE metric_id = $1`, [metrics.sum])).rows[0].n;
-      if (cells !== 6) await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect(cells).toBe(6); // (customer, hour, region) cells with a valid value, Feb and the other customer included
+      return (await h.db.pool.query(`SELECT count(*)::int AS n FROM usage_rollups WHERE metric_id = $1`, [metrics.sum])).rows[0].n;
+    };
+    // (customer, hour, region) cells with a valid value, Feb and the other customer included
+    await expect.poll(rollupCells, { timeout: 10_000, interval: 100 }).toBe(6);
     expect(byMetric(await usage(customerId, '2026-03-01', '2026-04-01'))).toEqual(MARCH);
     // by alias too
     expect(byMetric(await usage('q-alias', '2026-03-01', '2026-04-01'))).toEqual(MARCH);

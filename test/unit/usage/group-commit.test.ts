@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createGroupCommitter, type SingleOutcome } from '../../src/modules/usage/group-commit.js';
-import type { EventRow } from '../../src/modules/usage/repository.js';
+import { createGroupCommitter, type SingleOutcome } from '../../../src/modules/usage/group-commit.js';
+import type { EventRow } from '../../../src/modules/usage/repository.js';
 
 const row = (eventId: string): EventRow => ({
   eventId, code: 'c', customerRef: 'cus_1', timestamp: new Date('2026-01-01T00:00:00Z'), properties: {}, payloadHash: eventId,

@@ -11,7 +11,7 @@ import {
   sumMinor,
   toMinor,
   toMinorParts,
-} from '../../src/kernel/money.js';
+} from '../../../src/kernel/money.js';
 
 describe('currencyExponent', () => {
   it.each([

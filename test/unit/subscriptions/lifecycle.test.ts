@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentPeriod, nextTransitionOn, statusOn, transitionEvent, type LifecycleDates } from '../../src/modules/subscriptions/lifecycle.js';
+import { currentPeriod, nextTransitionOn, statusOn, transitionEvent, type LifecycleDates } from '../../../src/modules/subscriptions/lifecycle.js';
 
 const base: LifecycleDates = { startDate: '2026-04-01', trialEndDate: null, endDate: null, cancelEffectiveDate: null };
 

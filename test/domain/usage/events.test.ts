@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalPayload, checkEvent, parseRfc3339 } from '../../src/domain/usage/index.js';
+import { canonicalPayload, checkEvent, parseRfc3339 } from '../../../src/domain/usage/index.js';
 
 const now = new Date('2026-03-15T12:00:00.000Z');
 /** Texts mixing plain characters with those JSON escapes (quote, backslash, controls) and others. */

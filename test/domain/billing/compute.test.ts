@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { computeSubscriptionInvoice, invoicesDue, usageQueries, type ComponentUsage, type SnapshotComponent, type SubscriptionSnapshot } from '../../src/domain/billing/index.js';
-import { BillingRuleError } from '../../src/domain/errors.js';
-import type { TaxCustomer } from '../../src/domain/tax.js';
-import { component, FR_CUSTOMER, FR_ENTITY, NO_TAX_CUSTOMER, perUnit, rate, slot, snapshot } from './billing-fixtures.js';
+import { computeSubscriptionInvoice, invoicesDue, usageQueries, type ComponentUsage, type SnapshotComponent, type SubscriptionSnapshot } from '../../../src/domain/billing/index.js';
+import { BillingRuleError } from '../../../src/domain/errors.js';
+import type { TaxCustomer } from '../../../src/domain/tax.js';
+import { component, FR_CUSTOMER, FR_ENTITY, NO_TAX_CUSTOMER, perUnit, rate, slot, snapshot } from './fixtures.js';
 
 const occasionOn = (snap: SubscriptionSnapshot, date: string) => {
   const occasion = invoicesDue(snap, [], date).find((o) => o.invoiceDate === date);

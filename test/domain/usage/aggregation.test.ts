@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateEvents, checkEvent, mergeGroups, summarize, type UsageEvent, type UsageMetric } from '../../src/domain/usage/index.js';
+import { aggregateEvents, checkEvent, mergeGroups, summarize, type UsageEvent, type UsageMetric } from '../../../src/domain/usage/index.js';
 
 const metric = (aggregation: UsageMetric['aggregation'], extra: Partial<UsageMetric> = {}): UsageMetric => ({
   id: 'bm_1', name: 'm', code: 'c', aggregation, property: aggregation === 'COUNT' ? null : 'v', groupBy: ['g'], ...extra,

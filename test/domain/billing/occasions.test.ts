@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { computeSubscriptionInvoice, invoicesDue, nextOccasion, periodOn, type BillingOccasion } from '../../src/domain/billing/index.js';
-import { addDays } from '../../src/domain/dates.js';
-import { periodContaining } from '../../src/domain/periods.js';
-import { component, NO_TAX_CUSTOMER, FR_ENTITY, perUnit, rate, snapshot } from './billing-fixtures.js';
+import { computeSubscriptionInvoice, invoicesDue, nextOccasion, periodOn, type BillingOccasion } from '../../../src/domain/billing/index.js';
+import { addDays } from '../../../src/domain/dates.js';
+import { periodContaining } from '../../../src/domain/periods.js';
+import { component, NO_TAX_CUSTOMER, FR_ENTITY, perUnit, rate, snapshot } from './fixtures.js';
 
 const brief = (occasions: BillingOccasion[]) => occasions.map((o) => [o.kind, o.invoiceDate, o.periodEnd]);
 const totals = (snap: Parameters<typeof invoicesDue>[0], occasions: BillingOccasion[], usage: Record<string, string> = {}) =>

@@ -1,6 +1,6 @@
 // Builders for the subscription billing engine tests (not a test file itself).
-import type { SnapshotComponent, SnapshotFee, SubscriptionSnapshot } from '../../src/domain/billing/index.js';
-import type { BillingTerm } from '../../src/domain/periods.js';
+import type { SnapshotComponent, SnapshotFee, SubscriptionSnapshot } from '../../../src/domain/billing/index.js';
+import type { BillingTerm } from '../../../src/domain/periods.js';
 
 export function component(id: string, fee: SnapshotFee, extra: Partial<SnapshotComponent> = {}): SnapshotComponent {
   return { id, name: extra.name ?? id, fee, term: 'MONTHLY' as BillingTerm, effectiveFrom: '2000-01-01', ...extra };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { adjustmentPlanOn, computeSubscriptionInvoice, invoicesDue, type SubscriptionSnapshot } from '../../src/domain/billing/index.js';
-import { component, FR_ENTITY, NO_TAX_CUSTOMER, perUnit, rate, slot, snapshot } from './billing-fixtures.js';
+import { adjustmentPlanOn, computeSubscriptionInvoice, invoicesDue, type SubscriptionSnapshot } from '../../../src/domain/billing/index.js';
+import { component, FR_ENTITY, NO_TAX_CUSTOMER, perUnit, rate, slot, snapshot } from './fixtures.js';
 
 const run = (snap: SubscriptionSnapshot, asOf: string, usage: Record<string, string> = {}) =>
   invoicesDue(snap, [], asOf).map((occasion) => {

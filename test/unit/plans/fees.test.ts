@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/kernel/errors.js';
-import { availableParameters, decimalString, parsePlanFee, type PlanFee } from '../../src/modules/plans/fees.js';
+import { AppError } from '../../../src/kernel/errors.js';
+import { availableParameters, decimalString, parsePlanFee, type PlanFee } from '../../../src/modules/plans/fees.js';
 
 /** The 400 message a fee body produces, or 'ok'. */
 function errorOf(raw: unknown, product?: Parameters<typeof parsePlanFee>[2]): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findTextProblem, isStorableText, MAX_NESTING } from '../../src/kernel/text.js';
+import { findTextProblem, isStorableText, MAX_NESTING } from '../../../src/kernel/text.js';
 
 describe('text PostgreSQL can store', () => {
   it('refuses NUL and unpaired surrogates, accepts paired ones', () => {
