@@ -196,15 +196,3 @@ export async function insertDraft(tx: Queryable, tenantId: string, clock: Clock,
   await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'invoice.created', objectId: row.id, data: invoiceEventData(row) });
   return row;
 }
-
-/** Replaces a draft's content with a fresh computation (late usage), keeping its id and dates. */
-export async function replaceDraftContent(tx: Queryable, tenantId: string, clock: Clock, draft: InvoiceRow, input: Pick<DraftInvoiceInput, 'computed' | 'lineDetails' | 'couponNames'>): Promise<InvoiceRow> {
-  const now = clock.now();
-  await repo.deleteContent(tx, tenantId, draft.id);
-  const next: InvoiceRow = { ...draft, ...amountsOf(input.computed), coupons: couponLines(input.computed, input.couponNames), updated_at: now };
-  await repo.updateInvoice(tx, tenantId, next);
-  await repo.insertLines(tx, tenantId, lineRows(draft.id, { ...input, invoiceDate: draft.invoice_date }, now.getTime()));
-  await repo.insertTaxBreakdown(tx, tenantId, draft.id, breakdownRows(input.computed.taxBreakdown));
-  return next;
-}
-

@@ -222,14 +222,6 @@ export async function insertTaxBreakdown(db: Queryable, tenantId: string, invoic
   }
 }
 
-/** Drops lines, sub-lines and breakdown of a draft before it is recomputed. */
-export async function deleteContent(db: Queryable, tenantId: string, invoiceId: string): Promise<void> {
-  const s = scoped(db, tenantId);
-  await s.query(`DELETE FROM invoice_tax_breakdown WHERE tenant_id = $1 AND invoice_id = $2`, [invoiceId]);
-  await s.query(`DELETE FROM invoice_sub_lines WHERE tenant_id = $1 AND invoice_id = $2`, [invoiceId]);
-  await s.query(`DELETE FROM invoice_lines WHERE tenant_id = $1 AND invoice_id = $2`, [invoiceId]);
-}
-
 export async function loadDetail(db: Queryable, tenantId: string, invoice: InvoiceRow): Promise<InvoiceDetail> {
   const [detail] = await loadDetails(db, tenantId, [invoice]);
   return detail!;
