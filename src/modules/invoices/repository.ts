@@ -121,11 +121,27 @@ export async function insertPaymentTransaction(db: Queryable, tenantId: string, 
   );
 }
 
-const INVOICE_COLUMNS = `id, invoicing_entity_id, customer_id, subscription_id, invoice_type, status, payment_status, invoice_number,
-  currency, invoice_date, period_start, period_end, due_date, net_terms, subtotal_minor, subtotal_recurring_minor, discount_minor,
-  tax_minor, total_minor, applied_credits_minor, amount_due_minor, amount_paid_minor, credit_carried_forward_minor, tax_inclusive,
-  customer_details, seller_details, coupons, memo, purchase_order, reference, plan_name, finalize_after, pdf_document_id,
-  created_at, updated_at, finalized_at, paid_at, voided_at, marked_as_uncollectible_at`;
+/**
+ * Every column of an invoice row with its SQL type, in table order: the one list that reads,
+ * inserts and the multi-row statements (jsonb_to_recordset needs the types) are built from.
+ */
+const INVOICE_COLUMN_TYPES = {
+  id: 'text', invoicing_entity_id: 'text', customer_id: 'text', subscription_id: 'text', invoice_type: 'text', status: 'text',
+  payment_status: 'text', invoice_number: 'text', currency: 'text', invoice_date: 'date', period_start: 'date', period_end: 'date', due_date: 'date',
+  net_terms: 'int', subtotal_minor: 'int8', subtotal_recurring_minor: 'int8', discount_minor: 'int8', tax_minor: 'int8', total_minor: 'int8',
+  applied_credits_minor: 'int8', amount_due_minor: 'int8', amount_paid_minor: 'int8', credit_carried_forward_minor: 'int8', tax_inclusive: 'bool',
+  customer_details: 'jsonb', seller_details: 'jsonb', coupons: 'jsonb', memo: 'text', purchase_order: 'text', reference: 'text', plan_name: 'text',
+  finalize_after: 'timestamptz', pdf_document_id: 'text', created_at: 'timestamptz', updated_at: 'timestamptz', finalized_at: 'timestamptz',
+  paid_at: 'timestamptz', voided_at: 'timestamptz', marked_as_uncollectible_at: 'timestamptz',
+} as const satisfies Record<keyof InvoiceRow, string>;
+/** Billing-run columns stored beside the row (migration 0401), never read back as part of it. */
+const BILLING_COLUMN_TYPES = { billing_occasion: 'jsonb', content_hash: 'text' } as const;
+
+const INVOICE_COLUMNS = Object.keys(INVOICE_COLUMN_TYPES).join(', ');
+/** The invoice row plus the billing columns: names, and the `AS r(...)` record definition of jsonb_to_recordset. */
+const STORED_TYPES = { ...INVOICE_COLUMN_TYPES, ...BILLING_COLUMN_TYPES };
+export const INVOICE_STORED_NAMES = Object.keys(STORED_TYPES).join(', ');
+export const INVOICE_STORED_RECORD = Object.entries(STORED_TYPES).map(([name, type]) => `${name} ${type}`).join(', ');
 
 const LINE_COLUMNS = `id, invoice_id, line_no, name, description, category, quantity, unit_price, start_date, end_date, amount_minor,
   discount_minor, taxable_minor, tax_rate, tax_treatment, tax_country, tax_minor, total_minor, metric_id`;
@@ -136,7 +152,7 @@ function placeholders(count: number): string {
 
 export async function insertInvoice(db: Queryable, tenantId: string, row: InvoiceRow): Promise<void> {
   await scoped(db, tenantId).query(
-    `INSERT INTO invoices (tenant_id, ${INVOICE_COLUMNS.replace(/\s+/g, ' ')})
+    `INSERT INTO invoices (tenant_id, ${INVOICE_COLUMNS})
      VALUES (${placeholders(40)})`,
     [row.id, row.invoicing_entity_id, row.customer_id, row.subscription_id, row.invoice_type, row.status, row.payment_status,
       row.invoice_number, row.currency, row.invoice_date, row.period_start, row.period_end, row.due_date, row.net_terms,
