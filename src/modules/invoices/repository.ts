@@ -146,24 +146,6 @@ export const INVOICE_STORED_RECORD = Object.entries(STORED_TYPES).map(([name, ty
 const LINE_COLUMNS = `id, invoice_id, line_no, name, description, category, quantity, unit_price, start_date, end_date, amount_minor,
   discount_minor, taxable_minor, tax_rate, tax_treatment, tax_country, tax_minor, total_minor, metric_id`;
 
-function placeholders(count: number): string {
-  return Array.from({ length: count }, (_, index) => `$${index + 1}`).join(', ');
-}
-
-export async function insertInvoice(db: Queryable, tenantId: string, row: InvoiceRow): Promise<void> {
-  await scoped(db, tenantId).query(
-    `INSERT INTO invoices (tenant_id, ${INVOICE_COLUMNS})
-     VALUES (${placeholders(40)})`,
-    [row.id, row.invoicing_entity_id, row.customer_id, row.subscription_id, row.invoice_type, row.status, row.payment_status,
-      row.invoice_number, row.currency, row.invoice_date, row.period_start, row.period_end, row.due_date, row.net_terms,
-      row.subtotal_minor, row.subtotal_recurring_minor, row.discount_minor, row.tax_minor, row.total_minor,
-      row.applied_credits_minor, row.amount_due_minor, row.amount_paid_minor, row.credit_carried_forward_minor, row.tax_inclusive,
-      JSON.stringify(row.customer_details), JSON.stringify(row.seller_details), JSON.stringify(row.coupons), row.memo,
-      row.purchase_order, row.reference, row.plan_name, row.finalize_after, row.pdf_document_id, row.created_at, row.updated_at,
-      row.finalized_at, row.paid_at, row.voided_at, row.marked_as_uncollectible_at],
-  );
-}
-
 /** Writes every mutable column of an invoice back (status, amounts, dates, number...). */
 export async function updateInvoice(db: Queryable, tenantId: string, row: InvoiceRow): Promise<void> {
   await scoped(db, tenantId).query(
@@ -178,11 +160,6 @@ export async function updateInvoice(db: Queryable, tenantId: string, row: Invoic
       row.credit_carried_forward_minor, JSON.stringify(row.coupons), row.reference, row.finalize_after, row.pdf_document_id,
       row.updated_at, row.finalized_at, row.paid_at, row.voided_at, row.marked_as_uncollectible_at, JSON.stringify(row.customer_details)],
   );
-}
-
-/** Stores the engine occasion of a subscription invoice (see migration 0401). */
-export async function setBillingOccasion(db: Queryable, tenantId: string, invoiceId: string, occasion: unknown): Promise<void> {
-  await scoped(db, tenantId).query(`UPDATE invoices SET billing_occasion = $3 WHERE tenant_id = $1 AND id = $2`, [invoiceId, JSON.stringify(occasion)]);
 }
 
 export async function findInvoice(db: Queryable, tenantId: string, invoiceId: string, lock = false): Promise<InvoiceRow | undefined> {
@@ -205,37 +182,6 @@ export async function findPeriodInvoice(
 export interface NewLine {
   line: InvoiceLineRow;
   subLines: InvoiceSubLineRow[];
-}
-
-export async function insertLines(db: Queryable, tenantId: string, lines: NewLine[]): Promise<void> {
-  const s = scoped(db, tenantId);
-  for (const { line, subLines } of lines) {
-    await s.query(
-      `INSERT INTO invoice_lines (tenant_id, ${LINE_COLUMNS.replace(/\s+/g, ' ')})
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
-      [line.id, line.invoice_id, line.line_no, line.name, line.description, line.category, line.quantity, line.unit_price,
-        line.start_date, line.end_date, line.amount_minor, line.discount_minor, line.taxable_minor, line.tax_rate, line.tax_treatment,
-        line.tax_country, line.tax_minor, line.total_minor, line.metric_id],
-    );
-    for (const sub of subLines) {
-      await s.query(
-        `INSERT INTO invoice_sub_lines (tenant_id, id, invoice_line_id, invoice_id, position, name, quantity, unit_price, total_minor, attributes)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [sub.id, sub.invoice_line_id, line.invoice_id, sub.position, sub.name, sub.quantity, sub.unit_price, sub.total_minor,
-          sub.attributes === null ? null : JSON.stringify(sub.attributes)],
-      );
-    }
-  }
-}
-
-export async function insertTaxBreakdown(db: Queryable, tenantId: string, invoiceId: string, rows: TaxBreakdownDbRow[]): Promise<void> {
-  for (const row of rows) {
-    await scoped(db, tenantId).query(
-      `INSERT INTO invoice_tax_breakdown (tenant_id, invoice_id, position, name, treatment, tax_rate, country, taxable_minor, tax_minor)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [invoiceId, row.position, row.name, row.treatment, row.tax_rate, row.country, row.taxable_minor, row.tax_minor],
-    );
-  }
 }
 
 export async function loadDetail(db: Queryable, tenantId: string, invoice: InvoiceRow): Promise<InvoiceDetail> {

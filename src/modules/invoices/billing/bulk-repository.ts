@@ -8,15 +8,18 @@ import { INVOICE_STORED_NAMES, INVOICE_STORED_RECORD, type InvoiceRow, type NewL
 const json = (rows: unknown[]) => JSON.stringify(rows, (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
 
 /**
- * Inserts drafts; a row that collides with an existing one on a unique index (same subscription
- * date or period) is skipped. Returns the ids actually inserted.
+ * Inserts drafts. `onConflict: 'skip'` (the billing run) leaves out a row that collides with an
+ * existing one on a unique index (same subscription date or period); 'fail' (a single draft)
+ * lets the unique violation throw, as the scheduler relies on. Returns the ids actually inserted.
  */
-export async function insertInvoicesBulk(db: Queryable, tenantId: string, rows: (InvoiceRow & { billing_occasion: unknown; content_hash: string })[]): Promise<Set<string>> {
+export async function insertInvoicesBulk(
+  db: Queryable, tenantId: string, rows: (InvoiceRow & { billing_occasion: unknown; content_hash: string | null })[], onConflict: 'skip' | 'fail' = 'skip',
+): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const inserted = await scoped(db, tenantId).query<{ id: string }>(
     `INSERT INTO invoices (tenant_id, ${INVOICE_STORED_NAMES})
      SELECT $1, ${INVOICE_STORED_NAMES} FROM jsonb_to_recordset($2::jsonb) AS r(${INVOICE_STORED_RECORD})
-     ON CONFLICT DO NOTHING RETURNING id`,
+     ${onConflict === 'skip' ? 'ON CONFLICT DO NOTHING ' : ''}RETURNING id`,
     [json(rows)],
   );
   return new Set(inserted.map((row) => row.id));
