@@ -19,10 +19,11 @@ import type { InvoiceRow } from './repository.js';
 
 export const RENDER_PDF_TASK = 'invoices.render_pdf';
 
-/** Recomputes a draft from current data (late usage) in the caller's tx; supplied by billing. */
-export type DraftRefresher = (tx: Queryable, tenantId: string, draft: InvoiceRow) => Promise<InvoiceRow>;
-/** The same for many drafts of one tenant at once (same order in and out). */
-export type DraftBatchRefresher = (tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[]) => Promise<InvoiceRow[]>;
+/**
+ * Recomputes drafts of one tenant from current data (late usage) in the caller's tx, same order
+ * in and out; supplied by billing. One draft is refreshed as a batch of one.
+ */
+export type DraftRefresher = (tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[]) => Promise<InvoiceRow[]>;
 
 /** Drafts finalized per transaction by the grace-period finalizer. */
 export const FINALIZE_BATCH_SIZE = 500;
@@ -67,7 +68,7 @@ export async function finalizeInTx(tx: Queryable, tenantId: string, clock: Clock
   if (!invoice) throw notFound('invoice');
   if (invoice.status === 'FINALIZED') return invoice;
   if (invoice.status !== 'DRAFT') throw conflict(`invoice is ${invoice.status}; only a DRAFT can be finalized`);
-  if (refresh && invoice.subscription_id) invoice = await refresh(tx, tenantId, invoice);
+  if (refresh && invoice.subscription_id) invoice = (await refresh(tx, tenantId, [invoice]))[0]!;
   const [number] = await takeDocumentNumbers(tx, tenantId, invoice.invoicing_entity_id, 'invoice');
   const now = clock.now();
   const payableMinor = invoice.total_minor > 0n ? invoice.total_minor : 0n;
@@ -125,8 +126,7 @@ export function createInvoiceLifecycle(deps: {
   pool: Pool;
   clock: Clock;
   openCreditNotes: OpenCreditNotes;
-  refresh?: () => DraftRefresher | undefined;
-  refreshBatch?: () => DraftBatchRefresher | undefined;
+  refresh?: DraftRefresher;
 }) {
   const { pool, clock } = deps;
 
@@ -137,7 +137,7 @@ export function createInvoiceLifecycle(deps: {
   }
 
   async function finalize(tenantId: string, invoiceId: string): Promise<InvoiceRow> {
-    return withTx(pool, (tx) => finalizeInTx(tx, tenantId, clock, invoiceId, deps.refresh?.()));
+    return withTx(pool, (tx) => finalizeInTx(tx, tenantId, clock, invoiceId, deps.refresh));
   }
 
   /**
@@ -253,14 +253,7 @@ export function createInvoiceLifecycle(deps: {
     const now = clock.now();
     let drafts = await repo.lockDueDraftsOfEntity(tx, tenantId, entityId, now, size);
     if (drafts.length === 0) return 0;
-    const batchRefresh = deps.refreshBatch?.();
-    const refresh = deps.refresh?.();
-    if (batchRefresh) drafts = await batchRefresh(tx, tenantId, drafts);
-    else if (refresh) {
-      const refreshed: InvoiceRow[] = [];
-      for (const draft of drafts) refreshed.push(draft.subscription_id ? await refresh(tx, tenantId, draft) : draft);
-      drafts = refreshed;
-    }
+    if (deps.refresh) drafts = await deps.refresh(tx, tenantId, drafts);
     const numbers = await takeDocumentNumbers(tx, tenantId, entity.id, 'invoice', drafts.length);
     // only customers holding credit need the locked balance read (credit arriving meanwhile goes to a later invoice)
     const withCredit = new Set((await findCustomers(tx, tenantId, [...new Set(drafts.map((d) => d.customer_id))])).filter((c) => c.balance_minor > 0n).map((c) => c.id));

@@ -152,7 +152,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     });
   }
 
-  /** Creates the missing invoices of one subscription; returns how many it created. */
+  /** Creates the missing invoices of one subscription (a batch of one); returns how many it created. */
   async function billSubscription(tenantId: string, snapshot: SubscriptionSnapshot, asOf: LocalDate): Promise<number> {
     return billBatch(tenantId, [snapshot], asOf);
   }
@@ -237,11 +237,6 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     return drafts.map((d) => updated.get(d.id) ?? d);
   }
 
-  /** Single-draft refresh (the lifecycle's `DraftRefresher`). */
-  async function refreshDraft(tx: Queryable, tenantId: string, draft: InvoiceRow): Promise<InvoiceRow> {
-    return (await refreshDrafts(tx, tenantId, [draft]))[0]!;
-  }
-
   /**
    * The subscription's next invoice, computed as the run would, without writing: the oldest due
    * invoice not created yet, else the engine's next occasion.
@@ -262,7 +257,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     return computed ?? null;
   }
 
-  return { runAll, billSubscription, billBatch, refreshDraft, refreshDrafts, upcoming };
+  return { runAll, billSubscription, billBatch, refreshDrafts, upcoming };
 }
 
 export type BillingRun = ReturnType<typeof createBillingRun>;
