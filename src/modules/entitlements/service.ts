@@ -15,8 +15,8 @@ import {
   currentPeriodOf,
   deleteEntitlementOverride,
   entitlementOverridesOf,
-  listCustomerSubscriptionSnapshots,
   loadSubscriptionSnapshot,
+  loadSubscriptionSnapshots,
   upsertEntitlementOverride,
   type CatalogFeature,
   type EntitlementOverrideRow,
@@ -125,7 +125,7 @@ export function createEntitlementsService(deps: {
     const customer = await findCustomer(pool, tenantId, idOrAlias);
     if (!customer) throw notFound('customer');
     await deps.advanceDue(tenantId);
-    const snapshots = await listCustomerSubscriptionSnapshots(pool, tenantId, customer.id, { statuses: SERVING });
+    const snapshots = await loadSubscriptionSnapshots(pool, tenantId, { customerId: customer.id, statuses: SERVING });
     if (snapshots.length === 0) return [];
     const features = await catalog.features(pool, tenantId);
     return present(tenantId, customer.id, await levelsOf(pool, tenantId, snapshots, features), features, snapshots[0]!);

@@ -5,13 +5,13 @@ import { newId } from '../../kernel/ids.js';
 import { sumMinor } from '../../kernel/money.js';
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
-import { writeOutboxEvent } from '../../db/outbox.js';
+import { writeOutboxEvents } from '../../db/outbox.js';
 import type { BillingOccasion, Invoice, TaxBreakdownRow, TaxDecision } from '../../domain/index.js';
 import { ensureDefaultEntity, findEntity, sellerDetails, type InvoicingEntityRow } from './entities.js';
 import { customerSnapshot, requireCustomer } from './customer.js';
 import type { CustomerRow } from '../customers/index.js';
 import { invoiceEventData } from './events.js';
-import * as repo from './repository.js';
+import { insertContentBulk, insertInvoicesBulk } from './billing/bulk-repository.js';
 import type { InvoiceRow, InvoiceType, NewLine, TaxBreakdownDbRow } from './repository.js';
 
 /** Display details of a computed line that the invoice math does not carry. */
@@ -189,22 +189,9 @@ export async function insertDraft(tx: Queryable, tenantId: string, clock: Clock,
       : undefined;
   const seller = entity ?? (await ensureDefaultEntity(tx, tenantId, clock));
   const row = newDraftRow(input, customer, seller, now);
-  await repo.insertInvoice(tx, tenantId, row);
-  if (input.occasion) await repo.setBillingOccasion(tx, tenantId, row.id, input.occasion);
-  await repo.insertLines(tx, tenantId, lineRows(row.id, input, now.getTime()));
-  await repo.insertTaxBreakdown(tx, tenantId, row.id, breakdownRows(input.computed.taxBreakdown));
-  await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'invoice.created', objectId: row.id, data: invoiceEventData(row) });
+  // the billing run's statements with a batch of one; no content hash, so a refresh always rewrites it
+  await insertInvoicesBulk(tx, tenantId, [{ ...row, billing_occasion: input.occasion ?? null, content_hash: null }], 'fail');
+  await insertContentBulk(tx, tenantId, lineRows(row.id, input, now.getTime()), breakdownRows(input.computed.taxBreakdown).map((b) => ({ ...b, invoice_id: row.id })));
+  await writeOutboxEvents(scoped(tx, tenantId), clock, [{ type: 'invoice.created', objectId: row.id, data: invoiceEventData(row) }]);
   return row;
 }
-
-/** Replaces a draft's content with a fresh computation (late usage), keeping its id and dates. */
-export async function replaceDraftContent(tx: Queryable, tenantId: string, clock: Clock, draft: InvoiceRow, input: Pick<DraftInvoiceInput, 'computed' | 'lineDetails' | 'couponNames'>): Promise<InvoiceRow> {
-  const now = clock.now();
-  await repo.deleteContent(tx, tenantId, draft.id);
-  const next: InvoiceRow = { ...draft, ...amountsOf(input.computed), coupons: couponLines(input.computed, input.couponNames), updated_at: now };
-  await repo.updateInvoice(tx, tenantId, next);
-  await repo.insertLines(tx, tenantId, lineRows(draft.id, { ...input, invoiceDate: draft.invoice_date }, now.getTime()));
-  await repo.insertTaxBreakdown(tx, tenantId, draft.id, breakdownRows(input.computed.taxBreakdown));
-  return next;
-}
-

@@ -7,7 +7,6 @@ import type { Pool, Queryable } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { writeOutboxEvent, writeOutboxEvents, type OutboxEvent } from '../../db/outbox.js';
-import { enqueueJob } from '../../jobs/queue.js';
 import { addDays } from '../../domain/index.js';
 import { findEntity, takeDocumentNumbers } from './entities.js';
 import { consumeBalance, creditBalance } from './customer.js';
@@ -19,10 +18,11 @@ import type { InvoiceRow } from './repository.js';
 
 export const RENDER_PDF_TASK = 'invoices.render_pdf';
 
-/** Recomputes a draft from current data (late usage) in the caller's tx; supplied by billing. */
-export type DraftRefresher = (tx: Queryable, tenantId: string, draft: InvoiceRow) => Promise<InvoiceRow>;
-/** The same for many drafts of one tenant at once (same order in and out). */
-export type DraftBatchRefresher = (tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[]) => Promise<InvoiceRow[]>;
+/**
+ * Recomputes drafts of one tenant from current data (late usage) in the caller's tx, same order
+ * in and out; supplied by billing. One draft is refreshed as a batch of one.
+ */
+export type DraftRefresher = (tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[]) => Promise<InvoiceRow[]>;
 
 /** Drafts finalized per transaction by the grace-period finalizer. */
 export const FINALIZE_BATCH_SIZE = 500;
@@ -58,28 +58,54 @@ export function finalizedRow(invoice: InvoiceRow, number: string, appliedMinor: 
 }
 
 /**
- * DRAFT -> FINALIZED in the caller's tx: last refresh, gapless number from the entity counter
- * (row-locked, so concurrent finalizations queue instead of sharing a number), due date, balance
- * applied, events, then the PDF job. Finalizing a finalized invoice returns it unchanged.
+ * DRAFT -> FINALIZED in the caller's tx, as a batch of one of `finalizeLocked`. Finalizing a
+ * finalized invoice returns it unchanged.
  */
 export async function finalizeInTx(tx: Queryable, tenantId: string, clock: Clock, invoiceId: string, refresh?: DraftRefresher): Promise<InvoiceRow> {
-  let invoice = await repo.findInvoice(tx, tenantId, invoiceId, true);
+  const invoice = await repo.findInvoice(tx, tenantId, invoiceId, true);
   if (!invoice) throw notFound('invoice');
   if (invoice.status === 'FINALIZED') return invoice;
   if (invoice.status !== 'DRAFT') throw conflict(`invoice is ${invoice.status}; only a DRAFT can be finalized`);
-  if (refresh && invoice.subscription_id) invoice = await refresh(tx, tenantId, invoice);
-  const [number] = await takeDocumentNumbers(tx, tenantId, invoice.invoicing_entity_id, 'invoice');
-  const now = clock.now();
-  const payableMinor = invoice.total_minor > 0n ? invoice.total_minor : 0n;
-  const appliedMinor = await consumeBalance(tx, tenantId, clock, invoice.customer_id, invoice.currency, payableMinor, invoice.id);
-  const carriedMinor = invoice.total_minor < 0n ? -invoice.total_minor : 0n;
-  if (carriedMinor > 0n) await creditBalance(tx, tenantId, clock, invoice.customer_id, carriedMinor, 'NEGATIVE_INVOICE', invoice.id);
-  const next = finalizedRow(invoice, number!, appliedMinor, carriedMinor, now);
-  await repo.updateInvoice(tx, tenantId, next);
-  await emit(tx, tenantId, clock, 'invoice.finalized', next);
-  if (next.payment_status === 'PAID') await emit(tx, tenantId, clock, 'invoice.paid', next);
-  await enqueueJob(tx, RENDER_PDF_TASK, { tenant_id: tenantId, invoice_id: next.id }, { jobKey: `${RENDER_PDF_TASK}:${next.id}` });
-  return next;
+  return (await finalizeLocked(tx, tenantId, clock, clock.now(), invoice.invoicing_entity_id, [invoice], refresh))[0]!;
+}
+
+/**
+ * DRAFT -> FINALIZED for drafts of one entity the caller holds row-locked, in its tx: last
+ * refresh, then a range of gapless numbers reserved with one counter update (the counter row
+ * lock makes concurrent finalizations queue instead of sharing a number) and handed out in the
+ * drafts' order, due dates, balance applied, events, then the PDF jobs; multi-row statements.
+ */
+async function finalizeLocked(
+  tx: Queryable, tenantId: string, clock: Clock, now: Date, entityId: string, locked: readonly InvoiceRow[], refresh?: DraftRefresher,
+): Promise<InvoiceRow[]> {
+  const drafts = refresh ? await refresh(tx, tenantId, locked) : locked;
+  const numbers = await takeDocumentNumbers(tx, tenantId, entityId, 'invoice', drafts.length);
+  // only customers holding credit need the locked balance read (credit arriving meanwhile goes to a later invoice)
+  const withCredit = new Set((await findCustomers(tx, tenantId, [...new Set(drafts.map((d) => d.customer_id))])).filter((c) => c.balance_minor > 0n).map((c) => c.id));
+  const noBalance = new Set(drafts.map((d) => d.customer_id).filter((id) => !withCredit.has(id)));
+  const rows: InvoiceRow[] = [];
+  for (const [index, invoice] of drafts.entries()) {
+    const number = numbers[index]!;
+    const payableMinor = invoice.total_minor > 0n ? invoice.total_minor : 0n;
+    let appliedMinor = 0n;
+    if (payableMinor > 0n && !noBalance.has(invoice.customer_id)) {
+      appliedMinor = await consumeBalance(tx, tenantId, clock, invoice.customer_id, invoice.currency, payableMinor, invoice.id);
+      if (appliedMinor < payableMinor) noBalance.add(invoice.customer_id);
+    }
+    const carriedMinor = invoice.total_minor < 0n ? -invoice.total_minor : 0n;
+    if (carriedMinor > 0n) {
+      await creditBalance(tx, tenantId, clock, invoice.customer_id, carriedMinor, 'NEGATIVE_INVOICE', invoice.id);
+      noBalance.delete(invoice.customer_id);
+    }
+    rows.push(finalizedRow(invoice, number, appliedMinor, carriedMinor, now));
+  }
+  await updateInvoicesBulk(tx, tenantId, rows);
+  await writeOutboxEvents(scoped(tx, tenantId), clock, rows.flatMap<OutboxEvent>((row) => [
+    { type: 'invoice.finalized', objectId: row.id, data: invoiceEventData(row) },
+    ...(row.payment_status === 'PAID' ? [{ type: 'invoice.paid' as const, objectId: row.id, data: invoiceEventData(row) }] : []),
+  ]));
+  await enqueueJobsBulk(tx, RENDER_PDF_TASK, rows.map((row) => ({ payload: { tenant_id: tenantId, invoice_id: row.id }, jobKey: `${RENDER_PDF_TASK}:${row.id}` })));
+  return rows;
 }
 
 /**
@@ -125,8 +151,7 @@ export function createInvoiceLifecycle(deps: {
   pool: Pool;
   clock: Clock;
   openCreditNotes: OpenCreditNotes;
-  refresh?: () => DraftRefresher | undefined;
-  refreshBatch?: () => DraftBatchRefresher | undefined;
+  refresh?: DraftRefresher;
 }) {
   const { pool, clock } = deps;
 
@@ -137,7 +162,7 @@ export function createInvoiceLifecycle(deps: {
   }
 
   async function finalize(tenantId: string, invoiceId: string): Promise<InvoiceRow> {
-    return withTx(pool, (tx) => finalizeInTx(tx, tenantId, clock, invoiceId, deps.refresh?.()));
+    return withTx(pool, (tx) => finalizeInTx(tx, tenantId, clock, invoiceId, deps.refresh));
   }
 
   /**
@@ -251,43 +276,9 @@ export function createInvoiceLifecycle(deps: {
     const entity = await findEntity(tx, tenantId, entityId, true);
     if (!entity) return 0;
     const now = clock.now();
-    let drafts = await repo.lockDueDraftsOfEntity(tx, tenantId, entityId, now, size);
+    const drafts = await repo.lockDueDraftsOfEntity(tx, tenantId, entityId, now, size);
     if (drafts.length === 0) return 0;
-    const batchRefresh = deps.refreshBatch?.();
-    const refresh = deps.refresh?.();
-    if (batchRefresh) drafts = await batchRefresh(tx, tenantId, drafts);
-    else if (refresh) {
-      const refreshed: InvoiceRow[] = [];
-      for (const draft of drafts) refreshed.push(draft.subscription_id ? await refresh(tx, tenantId, draft) : draft);
-      drafts = refreshed;
-    }
-    const numbers = await takeDocumentNumbers(tx, tenantId, entity.id, 'invoice', drafts.length);
-    // only customers holding credit need the locked balance read (credit arriving meanwhile goes to a later invoice)
-    const withCredit = new Set((await findCustomers(tx, tenantId, [...new Set(drafts.map((d) => d.customer_id))])).filter((c) => c.balance_minor > 0n).map((c) => c.id));
-    const noBalance = new Set(drafts.map((d) => d.customer_id).filter((id) => !withCredit.has(id)));
-    const rows: InvoiceRow[] = [];
-    for (const [index, invoice] of drafts.entries()) {
-      const number = numbers[index]!;
-      const payableMinor = invoice.total_minor > 0n ? invoice.total_minor : 0n;
-      let appliedMinor = 0n;
-      if (payableMinor > 0n && !noBalance.has(invoice.customer_id)) {
-        appliedMinor = await consumeBalance(tx, tenantId, clock, invoice.customer_id, invoice.currency, payableMinor, invoice.id);
-        if (appliedMinor < payableMinor) noBalance.add(invoice.customer_id);
-      }
-      const carriedMinor = invoice.total_minor < 0n ? -invoice.total_minor : 0n;
-      if (carriedMinor > 0n) {
-        await creditBalance(tx, tenantId, clock, invoice.customer_id, carriedMinor, 'NEGATIVE_INVOICE', invoice.id);
-        noBalance.delete(invoice.customer_id);
-      }
-      rows.push(finalizedRow(invoice, number, appliedMinor, carriedMinor, now));
-    }
-    await updateInvoicesBulk(tx, tenantId, rows);
-    await writeOutboxEvents(scoped(tx, tenantId), clock, rows.flatMap<OutboxEvent>((row) => [
-      { type: 'invoice.finalized', objectId: row.id, data: invoiceEventData(row) },
-      ...(row.payment_status === 'PAID' ? [{ type: 'invoice.paid' as const, objectId: row.id, data: invoiceEventData(row) }] : []),
-    ]));
-    await enqueueJobsBulk(tx, RENDER_PDF_TASK, rows.map((row) => ({ payload: { tenant_id: tenantId, invoice_id: row.id }, jobKey: `${RENDER_PDF_TASK}:${row.id}` })));
-    return rows.length;
+    return (await finalizeLocked(tx, tenantId, clock, now, entity.id, drafts, deps.refresh)).length;
   }
 
   return { finalize, voidInvoice, markUncollectible, markPaid, finalizeDueDrafts };

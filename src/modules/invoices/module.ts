@@ -3,7 +3,7 @@ import type { Pool } from '../../db/pool.js';
 import type { RouteModule } from '../../http/app.js';
 import type { TaskHandler } from '../../jobs/runtime.js';
 import { createInvoicingEntitiesService } from './entities.js';
-import { createInvoiceLifecycle, RENDER_PDF_TASK, type DraftRefresher, type OpenCreditNotes } from './lifecycle.js';
+import { createInvoiceLifecycle, RENDER_PDF_TASK, type OpenCreditNotes } from './lifecycle.js';
 import { invoiceRoutes } from './routes.js';
 import { createInvoicesService } from './service.js';
 import { createBillingRun } from './billing/run.js';
@@ -19,7 +19,7 @@ export const BILLING_RUN_INTERVAL_MS = 60_000;
 
 /**
  * The invoices module assembled for the composition root: services, routes and job tasks.
- * `setRefresher` lets the billing run plug in the draft refresh (late usage) once it exists.
+ * Finalizing refreshes drafts (late usage) through the billing run's batch refresh.
  */
 export interface InvoicingDeps {
   pool: Pool;
@@ -32,10 +32,9 @@ export interface InvoicingDeps {
 
 export function createInvoicing(deps: InvoicingDeps) {
   const billing = createBillingRun(deps);
-  let refresher: DraftRefresher | undefined = billing.refreshDraft;
   const entities = createInvoicingEntitiesService(deps);
   const invoices = createInvoicesService(deps);
-  const lifecycle = createInvoiceLifecycle({ ...deps, refresh: () => refresher, refreshBatch: () => (refresher === billing.refreshDraft ? billing.refreshDrafts : undefined) });
+  const lifecycle = createInvoiceLifecycle({ ...deps, refresh: billing.refreshDrafts });
   const tasks: Record<string, TaskHandler> = {
     [RENDER_PDF_TASK]: (payload) => invoices.renderPdfJob(payload),
     [FINALIZE_DUE_TASK]: async () => {
@@ -60,9 +59,6 @@ export function createInvoicing(deps: InvoicingDeps) {
     lifecycle,
     routes,
     tasks,
-    setRefresher: (next: DraftRefresher) => {
-      refresher = next;
-    },
   };
 }
 

@@ -121,32 +121,30 @@ export async function insertPaymentTransaction(db: Queryable, tenantId: string, 
   );
 }
 
-const INVOICE_COLUMNS = `id, invoicing_entity_id, customer_id, subscription_id, invoice_type, status, payment_status, invoice_number,
-  currency, invoice_date, period_start, period_end, due_date, net_terms, subtotal_minor, subtotal_recurring_minor, discount_minor,
-  tax_minor, total_minor, applied_credits_minor, amount_due_minor, amount_paid_minor, credit_carried_forward_minor, tax_inclusive,
-  customer_details, seller_details, coupons, memo, purchase_order, reference, plan_name, finalize_after, pdf_document_id,
-  created_at, updated_at, finalized_at, paid_at, voided_at, marked_as_uncollectible_at`;
+/**
+ * Every column of an invoice row with its SQL type, in table order: the one list that reads,
+ * inserts and the multi-row statements (jsonb_to_recordset needs the types) are built from.
+ */
+const INVOICE_COLUMN_TYPES = {
+  id: 'text', invoicing_entity_id: 'text', customer_id: 'text', subscription_id: 'text', invoice_type: 'text', status: 'text',
+  payment_status: 'text', invoice_number: 'text', currency: 'text', invoice_date: 'date', period_start: 'date', period_end: 'date', due_date: 'date',
+  net_terms: 'int', subtotal_minor: 'int8', subtotal_recurring_minor: 'int8', discount_minor: 'int8', tax_minor: 'int8', total_minor: 'int8',
+  applied_credits_minor: 'int8', amount_due_minor: 'int8', amount_paid_minor: 'int8', credit_carried_forward_minor: 'int8', tax_inclusive: 'bool',
+  customer_details: 'jsonb', seller_details: 'jsonb', coupons: 'jsonb', memo: 'text', purchase_order: 'text', reference: 'text', plan_name: 'text',
+  finalize_after: 'timestamptz', pdf_document_id: 'text', created_at: 'timestamptz', updated_at: 'timestamptz', finalized_at: 'timestamptz',
+  paid_at: 'timestamptz', voided_at: 'timestamptz', marked_as_uncollectible_at: 'timestamptz',
+} as const satisfies Record<keyof InvoiceRow, string>;
+/** Billing-run columns stored beside the row (migration 0401), never read back as part of it. */
+const BILLING_COLUMN_TYPES = { billing_occasion: 'jsonb', content_hash: 'text' } as const;
+
+const INVOICE_COLUMNS = Object.keys(INVOICE_COLUMN_TYPES).join(', ');
+/** The invoice row plus the billing columns: names, and the `AS r(...)` record definition of jsonb_to_recordset. */
+const STORED_TYPES = { ...INVOICE_COLUMN_TYPES, ...BILLING_COLUMN_TYPES };
+export const INVOICE_STORED_NAMES = Object.keys(STORED_TYPES).join(', ');
+export const INVOICE_STORED_RECORD = Object.entries(STORED_TYPES).map(([name, type]) => `${name} ${type}`).join(', ');
 
 const LINE_COLUMNS = `id, invoice_id, line_no, name, description, category, quantity, unit_price, start_date, end_date, amount_minor,
   discount_minor, taxable_minor, tax_rate, tax_treatment, tax_country, tax_minor, total_minor, metric_id`;
-
-function placeholders(count: number): string {
-  return Array.from({ length: count }, (_, index) => `$${index + 1}`).join(', ');
-}
-
-export async function insertInvoice(db: Queryable, tenantId: string, row: InvoiceRow): Promise<void> {
-  await scoped(db, tenantId).query(
-    `INSERT INTO invoices (tenant_id, ${INVOICE_COLUMNS.replace(/\s+/g, ' ')})
-     VALUES (${placeholders(40)})`,
-    [row.id, row.invoicing_entity_id, row.customer_id, row.subscription_id, row.invoice_type, row.status, row.payment_status,
-      row.invoice_number, row.currency, row.invoice_date, row.period_start, row.period_end, row.due_date, row.net_terms,
-      row.subtotal_minor, row.subtotal_recurring_minor, row.discount_minor, row.tax_minor, row.total_minor,
-      row.applied_credits_minor, row.amount_due_minor, row.amount_paid_minor, row.credit_carried_forward_minor, row.tax_inclusive,
-      JSON.stringify(row.customer_details), JSON.stringify(row.seller_details), JSON.stringify(row.coupons), row.memo,
-      row.purchase_order, row.reference, row.plan_name, row.finalize_after, row.pdf_document_id, row.created_at, row.updated_at,
-      row.finalized_at, row.paid_at, row.voided_at, row.marked_as_uncollectible_at],
-  );
-}
 
 /** Writes every mutable column of an invoice back (status, amounts, dates, number...). */
 export async function updateInvoice(db: Queryable, tenantId: string, row: InvoiceRow): Promise<void> {
@@ -162,11 +160,6 @@ export async function updateInvoice(db: Queryable, tenantId: string, row: Invoic
       row.credit_carried_forward_minor, JSON.stringify(row.coupons), row.reference, row.finalize_after, row.pdf_document_id,
       row.updated_at, row.finalized_at, row.paid_at, row.voided_at, row.marked_as_uncollectible_at, JSON.stringify(row.customer_details)],
   );
-}
-
-/** Stores the engine occasion of a subscription invoice (see migration 0401). */
-export async function setBillingOccasion(db: Queryable, tenantId: string, invoiceId: string, occasion: unknown): Promise<void> {
-  await scoped(db, tenantId).query(`UPDATE invoices SET billing_occasion = $3 WHERE tenant_id = $1 AND id = $2`, [invoiceId, JSON.stringify(occasion)]);
 }
 
 export async function findInvoice(db: Queryable, tenantId: string, invoiceId: string, lock = false): Promise<InvoiceRow | undefined> {
@@ -189,45 +182,6 @@ export async function findPeriodInvoice(
 export interface NewLine {
   line: InvoiceLineRow;
   subLines: InvoiceSubLineRow[];
-}
-
-export async function insertLines(db: Queryable, tenantId: string, lines: NewLine[]): Promise<void> {
-  const s = scoped(db, tenantId);
-  for (const { line, subLines } of lines) {
-    await s.query(
-      `INSERT INTO invoice_lines (tenant_id, ${LINE_COLUMNS.replace(/\s+/g, ' ')})
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
-      [line.id, line.invoice_id, line.line_no, line.name, line.description, line.category, line.quantity, line.unit_price,
-        line.start_date, line.end_date, line.amount_minor, line.discount_minor, line.taxable_minor, line.tax_rate, line.tax_treatment,
-        line.tax_country, line.tax_minor, line.total_minor, line.metric_id],
-    );
-    for (const sub of subLines) {
-      await s.query(
-        `INSERT INTO invoice_sub_lines (tenant_id, id, invoice_line_id, invoice_id, position, name, quantity, unit_price, total_minor, attributes)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [sub.id, sub.invoice_line_id, line.invoice_id, sub.position, sub.name, sub.quantity, sub.unit_price, sub.total_minor,
-          sub.attributes === null ? null : JSON.stringify(sub.attributes)],
-      );
-    }
-  }
-}
-
-export async function insertTaxBreakdown(db: Queryable, tenantId: string, invoiceId: string, rows: TaxBreakdownDbRow[]): Promise<void> {
-  for (const row of rows) {
-    await scoped(db, tenantId).query(
-      `INSERT INTO invoice_tax_breakdown (tenant_id, invoice_id, position, name, treatment, tax_rate, country, taxable_minor, tax_minor)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [invoiceId, row.position, row.name, row.treatment, row.tax_rate, row.country, row.taxable_minor, row.tax_minor],
-    );
-  }
-}
-
-/** Drops lines, sub-lines and breakdown of a draft before it is recomputed. */
-export async function deleteContent(db: Queryable, tenantId: string, invoiceId: string): Promise<void> {
-  const s = scoped(db, tenantId);
-  await s.query(`DELETE FROM invoice_tax_breakdown WHERE tenant_id = $1 AND invoice_id = $2`, [invoiceId]);
-  await s.query(`DELETE FROM invoice_sub_lines WHERE tenant_id = $1 AND invoice_id = $2`, [invoiceId]);
-  await s.query(`DELETE FROM invoice_lines WHERE tenant_id = $1 AND invoice_id = $2`, [invoiceId]);
 }
 
 export async function loadDetail(db: Queryable, tenantId: string, invoice: InvoiceRow): Promise<InvoiceDetail> {

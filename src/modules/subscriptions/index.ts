@@ -91,41 +91,32 @@ function snapshotOf(subscription: SubscriptionView, components: ComponentRow[], 
   };
 }
 
-/** One subscription's snapshot in the caller's transaction (`lock` holds the row), or undefined. */
+/**
+ * Which subscriptions to load: by id (`lock` holds their rows for the caller's transaction), one
+ * customer's, or every one of the tenant; the last two optionally only in these statuses.
+ */
+export type SnapshotFilter =
+  | { ids: readonly string[]; lock?: boolean }
+  | { customerId: string; statuses?: readonly string[] }
+  | { statuses?: readonly string[] };
+
+function subscriptionsMatching(db: Queryable, tenantId: string, filter: SnapshotFilter): Promise<SubscriptionView[]> {
+  if ('ids' in filter) return repo.subscriptionsByIds(db, tenantId, filter.ids, filter.lock ?? false);
+  if ('customerId' in filter) return repo.subscriptionsOfCustomer(db, tenantId, filter.customerId, filter.statuses);
+  return repo.allSubscriptions(db, tenantId, filter.statuses);
+}
+
+/** Snapshots of the subscriptions a filter selects, oldest first, in four statements whatever their number. */
+export async function loadSubscriptionSnapshots(db: Queryable, tenantId: string, filter: SnapshotFilter): Promise<SubscriptionSnapshot[]> {
+  if ('ids' in filter && filter.ids.length === 0) return [];
+  const subs = await subscriptionsMatching(db, tenantId, filter);
+  if (subs.length === 0) return [];
+  const ids = subs.map((s) => s.id);
+  const [components, addOns, coupons] = await Promise.all([repo.componentsOf(db, tenantId, ids), repo.addOnsOf(db, tenantId, ids), repo.couponsOf(db, tenantId, ids)]);
+  return subs.map((s) => snapshotOf(s, components, addOns, coupons));
+}
+
+/** One subscription's snapshot (a batch of one), or undefined. */
 export async function loadSubscriptionSnapshot(db: Queryable, tenantId: string, subscriptionId: string, options: { lock?: boolean } = {}): Promise<SubscriptionSnapshot | undefined> {
-  const sub = await repo.findSubscription(db, tenantId, subscriptionId, options.lock ?? false);
-  if (!sub) return undefined;
-  const [components, addOns, coupons] = await Promise.all([
-    repo.componentsOf(db, tenantId, [sub.id]),
-    repo.addOnsOf(db, tenantId, [sub.id]),
-    repo.couponsOf(db, tenantId, [sub.id]),
-  ]);
-  return snapshotOf(sub, components, addOns, coupons);
-}
-
-/** Snapshots of every subscription of a tenant (optionally only these statuses), oldest first. */
-export async function listSubscriptionSnapshots(db: Queryable, tenantId: string, options: { statuses?: string[] } = {}): Promise<SubscriptionSnapshot[]> {
-  const subs = await repo.allSubscriptions(db, tenantId, options.statuses);
-  if (subs.length === 0) return [];
-  const ids = subs.map((s) => s.id);
-  const [components, addOns, coupons] = await Promise.all([repo.componentsOf(db, tenantId, ids), repo.addOnsOf(db, tenantId, ids), repo.couponsOf(db, tenantId, ids)]);
-  return subs.map((s) => snapshotOf(s, components, addOns, coupons));
-}
-
-/** Snapshots of several subscriptions by id, in four statements (billing runs), oldest first. */
-export async function loadSubscriptionSnapshots(db: Queryable, tenantId: string, ids: readonly string[]): Promise<SubscriptionSnapshot[]> {
-  if (ids.length === 0) return [];
-  const subs = await repo.subscriptionsByIds(db, tenantId, ids);
-  const found = subs.map((s) => s.id);
-  const [components, addOns, coupons] = await Promise.all([repo.componentsOf(db, tenantId, found), repo.addOnsOf(db, tenantId, found), repo.couponsOf(db, tenantId, found)]);
-  return subs.map((s) => snapshotOf(s, components, addOns, coupons));
-}
-
-/** Snapshots of one customer's subscriptions (optionally only these statuses), oldest first. */
-export async function listCustomerSubscriptionSnapshots(db: Queryable, tenantId: string, customerId: string, options: { statuses?: readonly string[] } = {}): Promise<SubscriptionSnapshot[]> {
-  const subs = await repo.subscriptionsOfCustomer(db, tenantId, customerId, options.statuses);
-  if (subs.length === 0) return [];
-  const ids = subs.map((s) => s.id);
-  const [components, addOns, coupons] = await Promise.all([repo.componentsOf(db, tenantId, ids), repo.addOnsOf(db, tenantId, ids), repo.couponsOf(db, tenantId, ids)]);
-  return subs.map((s) => snapshotOf(s, components, addOns, coupons));
+  return (await loadSubscriptionSnapshots(db, tenantId, { ids: [subscriptionId], ...options }))[0];
 }

@@ -168,16 +168,19 @@ export async function listSubscriptions(
 }
 
 /** Every subscription of the tenant (for invoicing), oldest first. */
-export async function allSubscriptions(db: Queryable, tenantId: string, statuses?: string[]): Promise<SubscriptionView[]> {
+export async function allSubscriptions(db: Queryable, tenantId: string, statuses?: readonly string[]): Promise<SubscriptionView[]> {
   return scoped(db, tenantId).query<SubscriptionView>(
     `SELECT ${COLUMNS} FROM ${FROM} WHERE s.tenant_id = $1 AND ($2::text[] IS NULL OR s.status = ANY($2)) ORDER BY s.created_at, s.id`,
     [statuses?.length ? statuses : null],
   );
 }
 
-/** Several subscriptions by id (billing runs), oldest first. */
-export async function subscriptionsByIds(db: Queryable, tenantId: string, ids: readonly string[]): Promise<SubscriptionView[]> {
-  return scoped(db, tenantId).query<SubscriptionView>(`SELECT ${COLUMNS} FROM ${FROM} WHERE s.tenant_id = $1 AND s.id = ANY($2::text[]) ORDER BY s.created_at, s.id`, [ids]);
+/** Several subscriptions by id, oldest first; `lock` holds their rows for the caller's transaction. */
+export async function subscriptionsByIds(db: Queryable, tenantId: string, ids: readonly string[], lock = false): Promise<SubscriptionView[]> {
+  return scoped(db, tenantId).query<SubscriptionView>(
+    `SELECT ${COLUMNS} FROM ${FROM} WHERE s.tenant_id = $1 AND s.id = ANY($2::text[]) ORDER BY s.created_at, s.id${lock ? ' FOR UPDATE OF s' : ''}`,
+    [ids],
+  );
 }
 
 /** One customer's subscriptions (optionally only these statuses), oldest first. */

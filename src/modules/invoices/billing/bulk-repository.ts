@@ -3,29 +3,23 @@
 // round trip per invoice and line (events: writeOutboxEvents in db/outbox.ts).
 import type { Queryable } from '../../../db/pool.js';
 import { scoped } from '../../../db/tenant-scope.js';
-import type { InvoiceRow, NewLine, TaxBreakdownDbRow } from '../repository.js';
+import { INVOICE_STORED_NAMES, INVOICE_STORED_RECORD, type InvoiceRow, type NewLine, type TaxBreakdownDbRow } from '../repository.js';
 
 const json = (rows: unknown[]) => JSON.stringify(rows, (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
 
-const INVOICE_RECORD = `id text, invoicing_entity_id text, customer_id text, subscription_id text, invoice_type text, status text,
-  payment_status text, invoice_number text, currency text, invoice_date date, period_start date, period_end date, due_date date,
-  net_terms int, subtotal_minor int8, subtotal_recurring_minor int8, discount_minor int8, tax_minor int8, total_minor int8,
-  applied_credits_minor int8, amount_due_minor int8, amount_paid_minor int8, credit_carried_forward_minor int8, tax_inclusive bool,
-  customer_details jsonb, seller_details jsonb, coupons jsonb, memo text, purchase_order text, reference text, plan_name text,
-  finalize_after timestamptz, pdf_document_id text, created_at timestamptz, updated_at timestamptz, finalized_at timestamptz,
-  paid_at timestamptz, voided_at timestamptz, marked_as_uncollectible_at timestamptz, billing_occasion jsonb, content_hash text`;
-const INVOICE_NAMES = INVOICE_RECORD.split(',').map((part) => part.trim().split(/\s+/)[0]!).join(', ');
-
 /**
- * Inserts drafts; a row that collides with an existing one on a unique index (same subscription
- * date or period) is skipped. Returns the ids actually inserted.
+ * Inserts drafts. `onConflict: 'skip'` (the billing run) leaves out a row that collides with an
+ * existing one on a unique index (same subscription date or period); 'fail' (a single draft)
+ * lets the unique violation throw, as the scheduler relies on. Returns the ids actually inserted.
  */
-export async function insertInvoicesBulk(db: Queryable, tenantId: string, rows: (InvoiceRow & { billing_occasion: unknown; content_hash: string })[]): Promise<Set<string>> {
+export async function insertInvoicesBulk(
+  db: Queryable, tenantId: string, rows: (InvoiceRow & { billing_occasion: unknown; content_hash: string | null })[], onConflict: 'skip' | 'fail' = 'skip',
+): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const inserted = await scoped(db, tenantId).query<{ id: string }>(
-    `INSERT INTO invoices (tenant_id, ${INVOICE_NAMES})
-     SELECT $1, ${INVOICE_NAMES} FROM jsonb_to_recordset($2::jsonb) AS r(${INVOICE_RECORD})
-     ON CONFLICT DO NOTHING RETURNING id`,
+    `INSERT INTO invoices (tenant_id, ${INVOICE_STORED_NAMES})
+     SELECT $1, ${INVOICE_STORED_NAMES} FROM jsonb_to_recordset($2::jsonb) AS r(${INVOICE_STORED_RECORD})
+     ${onConflict === 'skip' ? 'ON CONFLICT DO NOTHING ' : ''}RETURNING id`,
     [json(rows)],
   );
   return new Set(inserted.map((row) => row.id));
@@ -82,7 +76,7 @@ export async function updateInvoicesBulk(db: Queryable, tenantId: string, rows: 
        reference = r.reference, finalize_after = r.finalize_after, pdf_document_id = r.pdf_document_id, updated_at = r.updated_at,
        finalized_at = r.finalized_at, paid_at = r.paid_at, voided_at = r.voided_at, marked_as_uncollectible_at = r.marked_as_uncollectible_at,
        customer_details = r.customer_details, content_hash = coalesce(r.content_hash, i.content_hash)
-     FROM jsonb_to_recordset($2::jsonb) AS r(${INVOICE_RECORD})
+     FROM jsonb_to_recordset($2::jsonb) AS r(${INVOICE_STORED_RECORD})
      WHERE i.tenant_id = $1 AND i.id = r.id`,
     [json(rows.map((row) => ({ ...row, billing_occasion: null, content_hash: null })))],
   );

@@ -13,7 +13,7 @@ import { withTx } from '../../../db/tx.js';
 import { scoped } from '../../../db/tenant-scope.js';
 import { writeOutboxEvents } from '../../../db/outbox.js';
 import { nextOccasion, type BillingOccasion, type LocalDate } from '../../../domain/index.js';
-import { listSubscriptionSnapshots, loadSubscriptionSnapshot, loadSubscriptionSnapshots, tenantsWithSubscriptions, type SubscriptionSnapshot } from '../../subscriptions/index.js';
+import { loadSubscriptionSnapshot, loadSubscriptionSnapshots, tenantsWithSubscriptions, type SubscriptionSnapshot } from '../../subscriptions/index.js';
 import { customerSnapshot } from '../customer.js';
 import { ensureDefaultEntity, findEntity, type InvoicingEntityRow } from '../entities.js';
 import { amountsOf, breakdownRows, couponLines, lineRows, newDraftRow, type DraftInvoiceInput } from '../drafts.js';
@@ -152,7 +152,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     });
   }
 
-  /** Creates the missing invoices of one subscription; returns how many it created. */
+  /** Creates the missing invoices of one subscription (a batch of one); returns how many it created. */
   async function billSubscription(tenantId: string, snapshot: SubscriptionSnapshot, asOf: LocalDate): Promise<number> {
     return billBatch(tenantId, [snapshot], asOf);
   }
@@ -164,7 +164,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     const tenants = await tenantsWithSubscriptions(pool);
     const result: RunResult = { subscriptions: 0, invoicesCreated: 0, failures: [] };
     for (const tenantId of tenants) {
-      const snapshots = await listSubscriptionSnapshots(pool, tenantId);
+      const snapshots = await loadSubscriptionSnapshots(pool, tenantId, {});
       result.subscriptions += snapshots.length;
       const batches: SubscriptionSnapshot[][] = [];
       for (let i = 0; i < snapshots.length; i += RUN_BATCH_SIZE) batches.push(snapshots.slice(i, i + RUN_BATCH_SIZE));
@@ -191,7 +191,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     const withOccasion = candidates.filter((d) => occasions.has(d.id));
     if (withOccasion.length === 0) return [...drafts];
     const subscriptionIds = [...new Set(withOccasion.map((d) => d.subscription_id!))];
-    const sources = await loadSubscriptionSnapshots(pool, tenantId, subscriptionIds);
+    const sources = await loadSubscriptionSnapshots(pool, tenantId, { ids: subscriptionIds });
     const stored = groupBy(await invoicesOfSubscriptions(tx, tenantId, subscriptionIds), (row) => row.subscription_id);
     // a draft keeps the entity it was created for (its number comes from that entity)
     const subjects = await subjectsOf(tx, tenantId, sources);
@@ -237,11 +237,6 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     return drafts.map((d) => updated.get(d.id) ?? d);
   }
 
-  /** Single-draft refresh (the lifecycle's `DraftRefresher`). */
-  async function refreshDraft(tx: Queryable, tenantId: string, draft: InvoiceRow): Promise<InvoiceRow> {
-    return (await refreshDrafts(tx, tenantId, [draft]))[0]!;
-  }
-
   /**
    * The subscription's next invoice, computed as the run would, without writing: the oldest due
    * invoice not created yet, else the engine's next occasion.
@@ -262,7 +257,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     return computed ?? null;
   }
 
-  return { runAll, billSubscription, billBatch, refreshDraft, refreshDrafts, upcoming };
+  return { runAll, billSubscription, billBatch, refreshDrafts, upcoming };
 }
 
 export type BillingRun = ReturnType<typeof createBillingRun>;
