@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { arch, platform, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -196,16 +196,21 @@ function pgCtl(layout: Layout, args: string[]) {
 
 function initdb(layout: Layout, log: (message: string) => void): void {
   log(`creating the embedded PostgreSQL cluster in ${layout.pgDir}`);
-  const passwordFile = path.join(tmpdir(), `billing-pg-password-${process.pid}`);
+  // A folder of our own: a fixed name in the shared temp folder could belong to another user.
+  const passwordDir = mkdtempSync(path.join(tmpdir(), 'billing-pg-'));
+  const passwordFile = path.join(passwordDir, 'password');
   writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
-  if (layout.runAs) chownSync(passwordFile, layout.runAs.uid, layout.runAs.gid);
+  if (layout.runAs) {
+    chownSync(passwordDir, layout.runAs.uid, layout.runAs.gid);
+    chownSync(passwordFile, layout.runAs.uid, layout.runAs.gid);
+  }
   try {
     // UTF-8 with code-point ordering whatever the caller's locale (a bare LANG would give SQL_ASCII).
     const result = run(layout, 'initdb', ['--pgdata', layout.pgDir, '--auth=password', `--username=${USER}`, `--pwfile=${passwordFile}`,
       '--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--lc-messages=C']);
     if (result.status !== 0) throw new StartupError(`initdb failed for ${layout.pgDir}: ${lastLines(result.output)}`);
   } finally {
-    rmSync(passwordFile, { force: true });
+    rmSync(passwordDir, { recursive: true, force: true });
   }
 }
 

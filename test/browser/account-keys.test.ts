@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../harness/app.js';
 import { browserAvailable, serveToBrowser } from '../harness/browser.js';
@@ -5,10 +8,11 @@ import { browserAvailable, serveToBrowser } from '../harness/browser.js';
 /**
  * A merchant's first hour in Debian's Chromium: sign up, reach the account page, create a
  * sandbox API key (shown once), use it, revoke it. Forms are submitted from the keyboard where
- * that is how a keyboard user would do it. Screenshots go to SCREENSHOT_DIR (default /tmp).
+ * that is how a keyboard user would do it. Screenshots go to SCREENSHOT_DIR, or to a fresh folder of
+ * this run, so that runs of different users never write over each other's files.
  */
 const harness = useHarness();
-const screenshots = process.env.SCREENSHOT_DIR ?? '/tmp';
+const screenshots = process.env.SCREENSHOT_DIR ?? mkdtempSync(path.join(tmpdir(), 'billing-screenshots-'));
 const served = serveToBrowser(harness);
 
 const products = (key: string) => fetch(`${served.baseUrl}/api/v1/products`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
