@@ -1,4 +1,5 @@
-// Billing periods: half-open [start, end) calendar ranges on a billing-day anchor grid.
+// Billing periods: half-open [start, end) calendar ranges on a billing-day anchor grid. The one
+// implementation of the grid: every look-up is constant time except listing (O(periods listed)).
 import type { Decimal } from 'decimal.js';
 import { Dec } from '../kernel/money.js';
 import { addDays, addMonthsAnchored, anchoredDate, compareDates, daysBetween, parseLocalDate, type LocalDate } from './dates.js';
@@ -72,33 +73,36 @@ function validateSchedule(schedule: BillingSchedule): void {
   }
 }
 
-/** First anchor date on or after `date` (the date itself when it sits on the anchor). */
-export function firstAnchorOnOrAfter(date: LocalDate, anchorDay: number): LocalDate {
-  const { year, month } = parseLocalDate(date);
-  const sameMonth = anchoredDate(year, month, anchorDay);
-  return compareDates(sameMonth, date) >= 0 ? sameMonth : addMonthsAnchored(sameMonth, 1, anchorDay);
+/**
+ * Exclusive end of period 0: the first boundary of the grid. A start on or past the anchor of its
+ * month (a clamped anchor counts: Feb 28 with anchor 31 sits on it) runs one whole term, landing
+ * on the anchor: quarterly from Jan 10 with anchor 1 ends Apr 1. A start before the anchor runs
+ * to the anchor of the same month: quarterly from Jan 10 with anchor 15 ends Jan 15.
+ */
+export function firstBoundary(startDate: LocalDate, anchorDay: number, term: BillingTerm): LocalDate {
+  const { year, month } = parseLocalDate(startDate);
+  const anchorThisMonth = anchoredDate(year, month, anchorDay);
+  return compareDates(startDate, anchorThisMonth) >= 0 ? addMonthsAnchored(startDate, TERM_MONTHS[term], anchorDay) : anchorThisMonth;
 }
 
-/**
- * The grid period with index `cycleIndex`, or null when the schedule has ended before it.
- * Grid: the first anchor date on or after the start is the origin; period k (k ≥ 1) runs from
- * origin + (k−1)·term to origin + k·term. When the start is not on the anchor, period 0 is the
- * stub [start, origin), prorated against the full grid period (origin − term, origin).
- * When the start is on the anchor, period 0 is the full [origin, origin + term).
- */
-export function periodAt(schedule: BillingSchedule, cycleIndex: number): BillingPeriod | null {
-  validateSchedule(schedule);
+/** Boundary `index` terms after the first one (negative: before it). Always an anchor date. */
+function boundary(first: LocalDate, index: number, schedule: BillingSchedule): LocalDate {
+  return addMonthsAnchored(first, index * TERM_MONTHS[schedule.term], schedule.anchorDay);
+}
+
+function validateCycleIndex(cycleIndex: number): void {
   if (!Number.isInteger(cycleIndex) || cycleIndex < 0) {
     throw new BillingRuleError('INVALID_PERIOD', `cycle index must be a whole number from 0, got ${cycleIndex}`);
   }
-  const months = TERM_MONTHS[schedule.term];
-  const { startDate, anchorDay } = schedule;
-  const origin = firstAnchorOnOrAfter(startDate, anchorDay);
-  const hasStub = origin !== startDate;
-  const gridIndex = hasStub ? cycleIndex - 1 : cycleIndex;
-  const gridStart = addMonthsAnchored(origin, gridIndex * months, anchorDay);
-  const gridEnd = addMonthsAnchored(origin, (gridIndex + 1) * months, anchorDay);
-  const start = cycleIndex === 0 ? startDate : gridStart;
+}
+
+/** Period `cycleIndex` of a validated schedule whose first boundary is `first`. */
+function periodOfGrid(schedule: BillingSchedule, first: LocalDate, cycleIndex: number): BillingPeriod | null {
+  // Period k is [boundary k−1, boundary k); period 0 starts on the start date instead, and its
+  // full period (the proration denominator) is the whole term ending on the first boundary.
+  const gridStart = boundary(first, cycleIndex - 1, schedule);
+  const gridEnd = boundary(first, cycleIndex, schedule);
+  const start = cycleIndex === 0 ? schedule.startDate : gridStart;
   let end = gridEnd;
   if (schedule.endDate != null) {
     if (compareDates(schedule.endDate, start) <= 0) return null;
@@ -107,25 +111,52 @@ export function periodAt(schedule: BillingSchedule, cycleIndex: number): Billing
   return { start, end, cycleIndex, days: daysBetween(start, end), fullPeriodDays: daysBetween(gridStart, gridEnd) };
 }
 
+/**
+ * The period with index `cycleIndex`, or null when the schedule has ended before it. Period 0
+ * runs from the start to `firstBoundary` (a full term when the start is on the anchor, otherwise
+ * shorter and prorated); every later period is one whole term on the anchor.
+ */
+export function periodAt(schedule: BillingSchedule, cycleIndex: number): BillingPeriod | null {
+  validateSchedule(schedule);
+  validateCycleIndex(cycleIndex);
+  return periodOfGrid(schedule, firstBoundary(schedule.startDate, schedule.anchorDay, schedule.term), cycleIndex);
+}
+
 // Hard stop for loops over periods: 1,200 monthly periods is a century of billing.
 const MAX_PERIODS = 1200;
 
 /** Every period that has started on or before `asOf` (the current one included), in order. */
 export function listPeriods(schedule: BillingSchedule, asOf: LocalDate): BillingPeriod[] {
+  validateSchedule(schedule);
+  const first = firstBoundary(schedule.startDate, schedule.anchorDay, schedule.term);
   const periods: BillingPeriod[] = [];
   for (let index = 0; index < MAX_PERIODS; index += 1) {
-    const period = periodAt(schedule, index);
+    const period = periodOfGrid(schedule, first, index);
     if (period === null || compareDates(period.start, asOf) > 0) break;
     periods.push(period);
   }
   return periods;
 }
 
-/** The period with start ≤ date < end, or null outside the schedule. */
+/**
+ * The period with start ≤ date < end, or null outside the schedule. Constant time (a bill run asks
+ * this for every component of every subscription): the index follows from the month difference.
+ */
 export function periodContaining(schedule: BillingSchedule, date: LocalDate): BillingPeriod | null {
-  const periods = listPeriods(schedule, date);
-  const last = periods[periods.length - 1];
-  return last !== undefined && compareDates(date, last.end) < 0 ? last : null;
+  validateSchedule(schedule);
+  if (compareDates(date, schedule.startDate) < 0) return null;
+  if (schedule.endDate != null && compareDates(date, schedule.endDate) >= 0) return null;
+  const first = firstBoundary(schedule.startDate, schedule.anchorDay, schedule.term);
+  if (compareDates(date, first) < 0) return periodOfGrid(schedule, first, 0);
+  // Boundary j lies in the month j terms after the first boundary's month, so a date `months`
+  // months later is in period ⌊months / term⌋ + 1, or the one before when it precedes that
+  // period's boundary within the same month.
+  const from = parseLocalDate(first);
+  const to = parseLocalDate(date);
+  const months = (to.year - from.year) * 12 + (to.month - from.month);
+  let index = Math.floor(months / TERM_MONTHS[schedule.term]) + 1;
+  if (compareDates(date, boundary(first, index - 1, schedule)) < 0) index -= 1;
+  return periodOfGrid(schedule, first, index);
 }
 
 /** The period that starts exactly on `date`, or null when `date` is not a boundary of this grid. */

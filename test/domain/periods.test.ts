@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { decimal, toMinor } from '../../src/kernel/money.js';
-import { addMonthsAnchored, daysBetween, fromDayNumber, parseLocalDate, toDayNumber } from '../../src/domain/dates.js';
+import { addDays, addMonthsAnchored, daysBetween, fromDayNumber, parseLocalDate, toDayNumber } from '../../src/domain/dates.js';
 import { BillingRuleError } from '../../src/domain/errors.js';
 import {
   amountForPeriod,
+  firstBoundary,
   listPeriods,
   periodAt,
   periodContaining,
   periodEndingOn,
   periodStartingOn,
+  type BillingPeriod,
   type BillingSchedule,
+  type BillingTerm,
 } from '../../src/domain/periods.js';
 
 type Row = [start: string, end: string, days: number, fullPeriodDays: number];
@@ -86,9 +89,9 @@ describe('periods on the anchor grid', () => {
       [['2024-03-10', '2024-03-20', 10, 29], ['2024-03-20', '2024-04-20', 31, 31]],
     ],
     [
-      'quarterly: stub to the first anchor, prorated over the quarter ending there',
+      'quarterly, start after the anchor: first period runs to one quarter later, prorated over the quarter ending there',
       { startDate: '2024-01-15', anchorDay: 1, term: 'QUARTERLY' },
-      [['2024-01-15', '2024-02-01', 17, 92], ['2024-02-01', '2024-05-01', 90, 90], ['2024-05-01', '2024-08-01', 92, 92]],
+      [['2024-01-15', '2024-04-01', 77, 91], ['2024-04-01', '2024-07-01', 91, 91], ['2024-07-01', '2024-10-01', 92, 92]],
     ],
     [
       'semiannual anchor 31',
@@ -128,6 +131,112 @@ describe('periods on the anchor grid', () => {
   });
 });
 
+// Period 0 from start D with anchor A: D on or past the anchor of its month (clamped anchors
+// count) → it ends one whole term later on the anchor; D before it → it ends on the anchor of D's
+// month. Its full period (the proration denominator) is the whole term ending on that boundary;
+// later periods are whole terms. 2027 is a plain year, 2028 a leap year.
+describe('first period and later periods, every term × anchor edge', () => {
+  it.each<[string, BillingSchedule, Row[]]>([
+    // MONTHLY
+    ['monthly anchor 1, start on it', { startDate: '2027-03-01', anchorDay: 1, term: 'MONTHLY' }, [['2027-03-01', '2027-04-01', 31, 31], ['2027-04-01', '2027-05-01', 30, 30], ['2027-05-01', '2027-06-01', 31, 31]]],
+    ['monthly anchor 15, start before it: to the anchor of the same month', { startDate: '2027-03-10', anchorDay: 15, term: 'MONTHLY' }, [['2027-03-10', '2027-03-15', 5, 28], ['2027-03-15', '2027-04-15', 31, 31], ['2027-04-15', '2027-05-15', 30, 30]]],
+    ['monthly anchor 15, start after it: to the anchor of the next month', { startDate: '2027-03-20', anchorDay: 15, term: 'MONTHLY' }, [['2027-03-20', '2027-04-15', 26, 31], ['2027-04-15', '2027-05-15', 30, 30]]],
+    ['monthly anchor 28, start Feb 28 (on it)', { startDate: '2027-02-28', anchorDay: 28, term: 'MONTHLY' }, [['2027-02-28', '2027-03-28', 28, 28], ['2027-03-28', '2027-04-28', 31, 31]]],
+    ['monthly anchor 29, start Feb 28 2027 (on the clamped anchor): full period', { startDate: '2027-02-28', anchorDay: 29, term: 'MONTHLY' }, [['2027-02-28', '2027-03-29', 29, 29], ['2027-03-29', '2027-04-29', 31, 31]]],
+    ['monthly anchor 29, start Feb 28 2028 (leap: one day before the anchor)', { startDate: '2028-02-28', anchorDay: 29, term: 'MONTHLY' }, [['2028-02-28', '2028-02-29', 1, 31], ['2028-02-29', '2028-03-29', 29, 29]]],
+    ['monthly anchor 30, start Feb 29 2028 (on the clamped anchor): full period', { startDate: '2028-02-29', anchorDay: 30, term: 'MONTHLY' }, [['2028-02-29', '2028-03-30', 30, 30], ['2028-03-30', '2028-04-30', 31, 31]]],
+    ['monthly anchor 30, start Jan 31 (after it)', { startDate: '2027-01-31', anchorDay: 30, term: 'MONTHLY' }, [['2027-01-31', '2027-02-28', 28, 29], ['2027-02-28', '2027-03-30', 30, 30]]],
+    ['monthly anchor 31, start Feb 28 2027 (on the clamped anchor): full period, never a zero-day stub', { startDate: '2027-02-28', anchorDay: 31, term: 'MONTHLY' }, [['2027-02-28', '2027-03-31', 31, 31], ['2027-03-31', '2027-04-30', 30, 30], ['2027-04-30', '2027-05-31', 31, 31]]],
+    ['monthly anchor 31, start Feb 28 2028 (leap: one day before the clamped anchor)', { startDate: '2028-02-28', anchorDay: 31, term: 'MONTHLY' }, [['2028-02-28', '2028-02-29', 1, 29], ['2028-02-29', '2028-03-31', 31, 31]]],
+    ['monthly anchor 31, start Apr 30 (on the clamped anchor): full period', { startDate: '2027-04-30', anchorDay: 31, term: 'MONTHLY' }, [['2027-04-30', '2027-05-31', 31, 31]]],
+    // QUARTERLY
+    ['quarterly anchor 1, start Jan 10 (after it): [Jan 10, Apr 1) is 81 of 90 days', { startDate: '2026-01-10', anchorDay: 1, term: 'QUARTERLY' }, [['2026-01-10', '2026-04-01', 81, 90], ['2026-04-01', '2026-07-01', 91, 91], ['2026-07-01', '2026-10-01', 92, 92]]],
+    ['quarterly anchor 1, start on it', { startDate: '2026-01-01', anchorDay: 1, term: 'QUARTERLY' }, [['2026-01-01', '2026-04-01', 90, 90], ['2026-04-01', '2026-07-01', 91, 91]]],
+    ['quarterly anchor 15, start before it: a 5-day first period, then whole quarters', { startDate: '2026-01-10', anchorDay: 15, term: 'QUARTERLY' }, [['2026-01-10', '2026-01-15', 5, 92], ['2026-01-15', '2026-04-15', 90, 90]]],
+    ['quarterly anchor 15, start after it', { startDate: '2026-01-20', anchorDay: 15, term: 'QUARTERLY' }, [['2026-01-20', '2026-04-15', 85, 90], ['2026-04-15', '2026-07-15', 91, 91]]],
+    ['quarterly anchor 28, start Feb 29 2028 (after it)', { startDate: '2028-02-29', anchorDay: 28, term: 'QUARTERLY' }, [['2028-02-29', '2028-05-28', 89, 90], ['2028-05-28', '2028-08-28', 92, 92]]],
+    ['quarterly anchor 29, start Feb 10 2027 (before the clamped anchor Feb 28)', { startDate: '2027-02-10', anchorDay: 29, term: 'QUARTERLY' }, [['2027-02-10', '2027-02-28', 18, 91], ['2027-02-28', '2027-05-29', 90, 90], ['2027-05-29', '2027-08-29', 92, 92]]],
+    ['quarterly anchor 29, start Feb 10 2028 (before the leap-day anchor)', { startDate: '2028-02-10', anchorDay: 29, term: 'QUARTERLY' }, [['2028-02-10', '2028-02-29', 19, 92], ['2028-02-29', '2028-05-29', 90, 90]]],
+    ['quarterly anchor 30, start Jan 31 (after it)', { startDate: '2026-01-31', anchorDay: 30, term: 'QUARTERLY' }, [['2026-01-31', '2026-04-30', 89, 90], ['2026-04-30', '2026-07-30', 91, 91]]],
+    ['quarterly anchor 31, start Feb 28 2027 (on the clamped anchor): full quarter', { startDate: '2027-02-28', anchorDay: 31, term: 'QUARTERLY' }, [['2027-02-28', '2027-05-31', 92, 92], ['2027-05-31', '2027-08-31', 92, 92]]],
+    ['quarterly anchor 31, start Nov 30 (on the clamped anchor), through Feb 29 2028', { startDate: '2027-11-30', anchorDay: 31, term: 'QUARTERLY' }, [['2027-11-30', '2028-02-29', 91, 91], ['2028-02-29', '2028-05-31', 92, 92]]],
+    ['quarterly anchor 31, start on it: clamps never stick (Apr 30 → Jul 31)', { startDate: '2028-01-31', anchorDay: 31, term: 'QUARTERLY' }, [['2028-01-31', '2028-04-30', 90, 90], ['2028-04-30', '2028-07-31', 92, 92], ['2028-07-31', '2028-10-31', 92, 92], ['2028-10-31', '2029-01-31', 92, 92]]],
+    // SEMIANNUAL
+    ['semiannual anchor 1, start after it', { startDate: '2026-01-10', anchorDay: 1, term: 'SEMIANNUAL' }, [['2026-01-10', '2026-07-01', 172, 181], ['2026-07-01', '2027-01-01', 184, 184]]],
+    ['semiannual anchor 15, start before it', { startDate: '2026-03-10', anchorDay: 15, term: 'SEMIANNUAL' }, [['2026-03-10', '2026-03-15', 5, 181], ['2026-03-15', '2026-09-15', 184, 184]]],
+    ['semiannual anchor 30, start Aug 31 (after it), ending on Feb 29 2028', { startDate: '2027-08-31', anchorDay: 30, term: 'SEMIANNUAL' }, [['2027-08-31', '2028-02-29', 182, 183], ['2028-02-29', '2028-08-30', 183, 183]]],
+    // ANNUAL
+    ['annual anchor 1, start Apr 15 (after it): ends on the anchor day a year on, not on Jan 1', { startDate: '2025-04-15', anchorDay: 1, term: 'ANNUAL' }, [['2025-04-15', '2026-04-01', 351, 365], ['2026-04-01', '2027-04-01', 365, 365]]],
+    ['annual anchor 1, start on it, across Feb 29 2028', { startDate: '2027-03-01', anchorDay: 1, term: 'ANNUAL' }, [['2027-03-01', '2028-03-01', 366, 366], ['2028-03-01', '2029-03-01', 365, 365]]],
+    ['annual anchor 15, start before it', { startDate: '2027-06-10', anchorDay: 15, term: 'ANNUAL' }, [['2027-06-10', '2027-06-15', 5, 365], ['2027-06-15', '2028-06-15', 366, 366]]],
+    ['annual anchor 15, start after it: full year holds Feb 29 2028', { startDate: '2027-06-20', anchorDay: 15, term: 'ANNUAL' }, [['2027-06-20', '2028-06-15', 361, 366], ['2028-06-15', '2029-06-15', 365, 365]]],
+    ['annual anchor 28, start Feb 29 2028 (after it)', { startDate: '2028-02-29', anchorDay: 28, term: 'ANNUAL' }, [['2028-02-29', '2029-02-28', 365, 366], ['2029-02-28', '2030-02-28', 365, 365]]],
+    ['annual anchor 29, start before the clamped anchor, then across the leap day', { startDate: '2027-02-10', anchorDay: 29, term: 'ANNUAL' }, [['2027-02-10', '2027-02-28', 18, 365], ['2027-02-28', '2028-02-29', 366, 366], ['2028-02-29', '2029-02-28', 365, 365]]],
+    ['annual anchor 30, start Mar 31 (after it)', { startDate: '2028-03-31', anchorDay: 30, term: 'ANNUAL' }, [['2028-03-31', '2029-03-30', 364, 365], ['2029-03-30', '2030-03-30', 365, 365]]],
+    ['annual anchor 31, start Feb 28 2027 (on the clamped anchor): full year to Feb 29 2028', { startDate: '2027-02-28', anchorDay: 31, term: 'ANNUAL' }, [['2027-02-28', '2028-02-29', 366, 366], ['2028-02-29', '2029-02-28', 365, 365]]],
+    ['annual anchor 31, start Feb 29 2028 (on the clamped anchor)', { startDate: '2028-02-29', anchorDay: 31, term: 'ANNUAL' }, [['2028-02-29', '2029-02-28', 365, 365], ['2029-02-28', '2030-02-28', 365, 365]]],
+    // Cut by an end date
+    ['quarterly first period, then a quarter cut by the end date', { startDate: '2026-01-10', anchorDay: 1, term: 'QUARTERLY', endDate: '2026-05-15' }, [['2026-01-10', '2026-04-01', 81, 90], ['2026-04-01', '2026-05-15', 44, 91]]],
+    ['annual first period cut by the end date keeps the full year as denominator', { startDate: '2025-04-15', anchorDay: 1, term: 'ANNUAL', endDate: '2025-10-15' }, [['2025-04-15', '2025-10-15', 183, 365]]],
+  ])('%s', (_name, schedule, expected) => {
+    expect(shape(schedule, expected.length + (schedule.endDate == null ? 0 : 1))).toEqual(expected);
+  });
+
+  it.each<[BillingTerm, string]>([
+    ['MONTHLY', '2027-03-31'],
+    ['QUARTERLY', '2027-05-31'],
+    ['SEMIANNUAL', '2027-08-31'],
+    ['ANNUAL', '2028-02-29'],
+  ])('%s: a start on a clamped anchor (Feb 28 2027, anchor 31) bills a full first term ending %s', (term, end) => {
+    const first = periodAt({ startDate: '2027-02-28', anchorDay: 31, term }, 0);
+    expect(first).toMatchObject({ start: '2027-02-28', end });
+    expect(first?.days).toBe(first?.fullPeriodDays);
+  });
+
+  it.each<[BillingTerm, number, string, string]>([
+    ['MONTHLY', 1, '2026-01-10', '2026-02-01'],
+    ['QUARTERLY', 1, '2026-01-10', '2026-04-01'],
+    ['SEMIANNUAL', 1, '2026-01-10', '2026-07-01'],
+    ['ANNUAL', 1, '2025-04-15', '2026-04-01'],
+    ['QUARTERLY', 15, '2026-01-10', '2026-01-15'],
+    ['ANNUAL', 31, '2027-02-28', '2028-02-29'],
+    ['ANNUAL', 31, '2028-02-28', '2028-02-29'],
+  ])('firstBoundary %s anchor %i from %s is %s', (term, anchorDay, startDate, expected) => {
+    expect(firstBoundary(startDate, anchorDay, term)).toBe(expected);
+  });
+});
+
+describe('look-ups agree with the listed periods on every day', () => {
+  it('periodContaining / periodStartingOn / periodEndingOn, all terms, anchors 1, 15, 28..31, starts before, on and after the anchor, with and without an end date', () => {
+    let checked = 0;
+    const mismatches: unknown[] = [];
+    for (const term of ['MONTHLY', 'QUARTERLY', 'SEMIANNUAL', 'ANNUAL'] as const) {
+      for (const anchorDay of [1, 15, 28, 29, 30, 31]) {
+        for (const startDate of ['2027-01-31', '2027-02-28', '2028-02-15', '2028-02-29']) {
+          for (const endDate of [null, addDays(startDate, 700)]) {
+            const schedule: BillingSchedule = { startDate, anchorDay, term, endDate };
+            const periods = listPeriods(schedule, addDays(startDate, 800));
+            const byDay = new Map<string, BillingPeriod>();
+            for (const period of periods) for (let day = period.start; day < period.end; day = addDays(day, 1)) byDay.set(day, period);
+            for (let offset = -2; offset < 800; offset += 1) {
+              const date = addDays(startDate, offset);
+              const containing = byDay.get(date) ?? null;
+              const before = byDay.get(addDays(date, -1)) ?? null;
+              const expected = [containing, containing?.start === date ? containing : null, before?.end === date ? before : null];
+              const actual = [periodContaining(schedule, date), periodStartingOn(schedule, date), periodEndingOn(schedule, date)];
+              // One comparison per day, collected: a million expect() calls would take half a minute.
+              if (JSON.stringify(actual) !== JSON.stringify(expected)) mismatches.push({ schedule, date, expected, actual });
+              checked += 1;
+            }
+          }
+        }
+      }
+    }
+    expect(mismatches.slice(0, 3)).toEqual([]);
+    expect(checked).toBe(4 * 6 * 4 * 2 * 802);
+  });
+});
+
 describe('finding periods', () => {
   const schedule: BillingSchedule = { startDate: '2024-01-15', anchorDay: 1, term: 'MONTHLY' };
 
@@ -158,7 +267,16 @@ describe('period amounts (proration factor = days used / days of the full period
     ['January stub 17/31 of 31.00', { startDate: '2024-01-15', anchorDay: 1, term: 'MONTHLY' }, 0, '31.00', 1700n],
     ['stub 17/31 of 49.00 = 26.870967.. -> 26.87', { startDate: '2024-01-15', anchorDay: 1, term: 'MONTHLY' }, 0, '49.00', 2687n],
     ['full leap February is not prorated', { startDate: '2024-01-15', anchorDay: 1, term: 'MONTHLY' }, 1, '49.00', 4900n],
-    ['quarterly stub 17/92 of 300.00', { startDate: '2024-01-15', anchorDay: 1, term: 'QUARTERLY' }, 0, '300.00', 5543n],
+    ['quarterly first period 77/91 of 300.00 = 253.846.. -> 253.85', { startDate: '2024-01-15', anchorDay: 1, term: 'QUARTERLY' }, 0, '300.00', 25385n],
+    ['quarterly from Jan 10, anchor 1: 81/90 of 300.00', { startDate: '2026-01-10', anchorDay: 1, term: 'QUARTERLY' }, 0, '300.00', 27000n],
+    ['quarterly from Jan 10, anchor 1, period 1 is whole', { startDate: '2026-01-10', anchorDay: 1, term: 'QUARTERLY' }, 1, '300.00', 30000n],
+    ['quarterly from Jan 10, anchor 15: 5/92 of 300.00 = 16.304.. -> 16.30', { startDate: '2026-01-10', anchorDay: 15, term: 'QUARTERLY' }, 0, '300.00', 1630n],
+    ['quarterly cut by the end date: 44/91 of 91.00', { startDate: '2026-01-10', anchorDay: 1, term: 'QUARTERLY', endDate: '2026-05-15' }, 1, '91.00', 4400n],
+    ['semiannual from Jan 10, anchor 1: 172/181 of 181.00', { startDate: '2026-01-10', anchorDay: 1, term: 'SEMIANNUAL' }, 0, '181.00', 17200n],
+    ['annual from Apr 15, anchor 1: 351/365 of 1200.00 = 1153.972.. -> 1153.97', { startDate: '2025-04-15', anchorDay: 1, term: 'ANNUAL' }, 0, '1200.00', 115397n],
+    ['annual from Feb 29 2028, anchor 28: 365/366 of 366.00', { startDate: '2028-02-29', anchorDay: 28, term: 'ANNUAL' }, 0, '366.00', 36500n],
+    ['annual anchor 31 from Feb 28 2027 (clamped anchor) is whole', { startDate: '2027-02-28', anchorDay: 31, term: 'ANNUAL' }, 0, '1200.00', 120000n],
+    ['monthly anchor 31 from Feb 28 2028: 1/29 of 29.00', { startDate: '2028-02-28', anchorDay: 31, term: 'MONTHLY' }, 0, '29.00', 100n],
     ['anchor 30 Feb stub 19/30 of 10.00', { startDate: '2024-02-10', anchorDay: 30, term: 'MONTHLY' }, 0, '10.00', 633n],
     ['cut last period 14/31 of 62.00', { startDate: '2024-01-01', anchorDay: 1, term: 'MONTHLY', endDate: '2024-03-15' }, 2, '62.00', 2800n],
   ])('%s', (_name, schedule, index, price, expectedMinor) => {

@@ -34,12 +34,16 @@ describe('billing windows per schedule', () => {
   it.each<[string, BillingSchedule, string, InvoiceOccasion, string | null, string | null]>([
     ['first invoice: prorated stub in advance, no arrears', monthly, '2024-01-15', 'FIRST', '2024-01-15..2024-02-01', null],
     ['first renewal: February ahead, the stub behind', monthly, '2024-02-01', 'RENEWAL', '2024-02-01..2024-03-01', '2024-01-15..2024-02-01'],
-    ['quarterly component on a quarter boundary', quarterly, '2024-05-01', 'RENEWAL', '2024-05-01..2024-08-01', '2024-02-01..2024-05-01'],
+    ['quarterly component on its first boundary: next quarter ahead, the first period behind', quarterly, '2024-04-01', 'RENEWAL', '2024-04-01..2024-07-01', '2024-01-15..2024-04-01'],
+    ['quarterly component on a later quarter boundary', quarterly, '2024-07-01', 'RENEWAL', '2024-07-01..2024-10-01', '2024-04-01..2024-07-01'],
+    ['quarterly first invoice: the first period runs to one quarter later on the anchor', quarterly, '2024-01-15', 'FIRST', '2024-01-15..2024-04-01', null],
+    ['quarterly component skips the first monthly boundary', quarterly, '2024-02-01', 'RENEWAL', null, null],
     ['quarterly component skips a monthly boundary', quarterly, '2024-03-01', 'RENEWAL', null, null],
     ['cancelled mid-period: usage up to the cancellation', { ...monthly, endDate: '2024-03-10' }, '2024-03-10', 'FINAL', null, '2024-03-01..2024-03-10'],
     ['cancelled during the first period: its usage is still billed', { ...monthly, endDate: '2024-01-20' }, '2024-01-20', 'FINAL', null, '2024-01-15..2024-01-20'],
     ['cancelled on a boundary: the whole last period', { ...monthly, endDate: '2024-03-01' }, '2024-03-01', 'FINAL', null, '2024-02-01..2024-03-01'],
-    ['quarterly component cancelled mid-quarter', { ...quarterly, endDate: '2024-03-10' }, '2024-03-10', 'FINAL', null, '2024-02-01..2024-03-10'],
+    ['quarterly component cancelled during its first period', { ...quarterly, endDate: '2024-03-10' }, '2024-03-10', 'FINAL', null, '2024-01-15..2024-03-10'],
+    ['quarterly component cancelled mid-quarter', { ...quarterly, endDate: '2024-05-10' }, '2024-05-10', 'FINAL', null, '2024-04-01..2024-05-10'],
   ])('%s', (_name, schedule, invoiceDate, occasion, advance, arrears) => {
     const windows = invoiceWindows(schedule, invoiceDate, occasion);
     expect([window(windows.advance), window(windows.arrears)]).toEqual([advance, arrears]);

@@ -4,6 +4,7 @@
 // terms 15 days; drafts finalize 24 h after their invoice date. Expected values derived by hand.
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../harness/app.js';
+import { seedPlan } from '../http/subscription-fixtures.js';
 import { backdatedSubscription, invoicesOf, lineSummary, sendCalls } from './billing-support.js';
 
 const harness = useHarness();
@@ -119,6 +120,38 @@ describe('billing engine scenarios', () => {
     h.clock.set('2026-03-02T09:00:00.000Z');
     await run(h);
     expect(await invoicesOf(h, subscriptionId)).toHaveLength(2);
+    h.clock.set('2026-03-15T12:00:00.000Z');
+  });
+
+  it('an annual platform next to monthly seats, from Jan 10 with anchor 1: the first year runs to Jan 1 and is not charged again on Feb 1', async () => {
+    const h = harness();
+    h.clock.set('2026-02-01T09:00:00.000Z');
+    const entity = (await h.request('GET', '/api/v1/invoicing-entities')).json().data[0];
+    await h.request('PATCH', `/api/v1/invoicing-entities/${entity.id}`, { body: { country: 'FR', legal_name: 'Seller SAS' } });
+    const plan = await seedPlan(h, h.tenant.id, h.tenant.apiKey, { annual: true });
+    const customer = await h.request('POST', '/api/v1/customers', { body: { name: 'Yearly SARL', currency: 'EUR', billing_address: { line1: '2 rue X', city: 'Lyon', zip_code: '69001', country: 'FR' } } });
+    const sub = await h.request('POST', '/api/v1/subscriptions', {
+      body: {
+        customer_id_or_alias: customer.json().id, plan_version_id: plan.versionId, start_date: '2026-01-10', billing_day_anchor: 1,
+        price_components: { parameterized_components: [{ component_id: plan.rateComponentId, parameters: { billing_period: 'ANNUAL' } }] },
+      },
+    });
+    expect(sub.statusCode, sub.body).toBe(201);
+    await run(h);
+
+    const invoices = await invoicesOf(h, sub.json().id);
+    expect(totals(invoices)).toEqual([
+      // Platform [01-10, 2027-01-01): 356 of 365 days, 490 x 356/365 = 477.917.. -> 477.92 (tax 95.584 -> 95.58);
+      // seats [01-10, 02-01): 22 of 31 days, 10 x 22/31 = 7.096.. -> 7.10 (tax 1.42)
+      ['RECURRING', '2026-01-10', '2026-01-10', '2026-02-01', '485.02', '0.00', '97.00', '582.02'],
+      // seats only: the year is paid until 2027-01-01
+      ['RECURRING', '2026-02-01', '2026-02-01', '2026-03-01', '10.00', '0.00', '2.00', '12.00'],
+    ]);
+    expect(lineSummary(invoices[0]!)).toEqual([
+      ['Platform', '2026-01-10', '2026-12-31', '477.92', '95.58'],
+      ['Seats (seat)', '2026-01-10', '2026-01-31', '7.10', '1.42'],
+    ]);
+    expect(invoices[0]!.line_items[0].description).toBe('Prorated: 356 of 365 days');
     h.clock.set('2026-03-15T12:00:00.000Z');
   });
 

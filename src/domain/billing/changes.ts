@@ -4,7 +4,7 @@
 import type { Decimal } from 'decimal.js';
 import { Dec } from '../../kernel/money.js';
 import { compareDates, type LocalDate } from '../dates.js';
-import { periodOn } from './grid.js';
+import { periodContaining } from '../periods.js';
 import { planAdjustment, prorateChange, type AdjustmentPlan, type ProrationLine } from '../proration.js';
 import {
   advanceSchedule,
@@ -71,7 +71,7 @@ export function changeLinesOn(snapshot: SubscriptionSnapshot, date: LocalDate): 
     }
     const amount = advanceAmountOf(component);
     if (amount === null) continue;
-    const period = periodOn(advanceSchedule(snapshot, component.term), date);
+    const period = periodContaining(advanceSchedule(snapshot, component.term), date);
     // On a boundary of the component's own grid the renewal bills (or stops billing) it whole.
     if (period === null || period.start === date) continue;
     const item = { key: component.id, name: component.name, fullPeriodAmount: new Dec(amount) };

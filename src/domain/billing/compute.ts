@@ -4,8 +4,7 @@ import type { Decimal } from 'decimal.js';
 import { Dec, toMinor, toMinorParts, type CurrencyCode } from '../../kernel/money.js';
 import { BillingRuleError } from '../errors.js';
 import { assembleInvoice, type Invoice, type InvoiceLineInput } from '../invoice.js';
-import { periodAt, prorateByDays } from '../periods.js';
-import { periodStarting } from './grid.js';
+import { periodAt, periodStartingOn, prorateByDays } from '../periods.js';
 import { priceCapacityOverage, priceMatrix, priceUsage, type PricedUsage, type Tier, type UsageGroup, type UsagePricing } from '../pricing.js';
 import { resolveTax, type TaxCustomer } from '../tax.js';
 import type { Coupon } from '../discounts.js';
@@ -197,7 +196,7 @@ function activeCoupons(snapshot: SubscriptionSnapshot): Coupon[] {
 function commitmentFor(snapshot: SubscriptionSnapshot, occasion: BillingOccasion): Decimal | null {
   if (snapshot.minimumCommitment == null || (occasion.kind !== 'FIRST' && occasion.kind !== 'RENEWAL')) return null;
   const schedule = advanceSchedule(snapshot, subscriptionTermOf(snapshot));
-  const period = occasion.kind === 'FIRST' ? periodAt(schedule, 0) : periodStarting(schedule, occasion.invoiceDate);
+  const period = occasion.kind === 'FIRST' ? periodAt(schedule, 0) : periodStartingOn(schedule, occasion.invoiceDate);
   if (period === null) return null;
   return prorateByDays(snapshotDecimal(snapshot.minimumCommitment, 'minimumCommitment'), period.days, period.fullPeriodDays);
 }

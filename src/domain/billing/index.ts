@@ -1,6 +1,5 @@
 // Subscription billing engine: compute a plan of what an occasion bills, then execute it.
 export * from './snapshot.js';
-export * from './grid.js';
 export * from './changes.js';
 export * from './occasions.js';
 export * from './plan.js';

@@ -4,7 +4,6 @@
 import { compareDates, type LocalDate } from '../dates.js';
 import { listPeriods, periodContaining, periodAt, type BillingPeriod } from '../periods.js';
 import { adjustmentPlanOn, changeDates } from './changes.js';
-import { periodOn } from './grid.js';
 import { planCharges } from './plan.js';
 import { billingStartOf, stopDateOf, stopSchedule, subscriptionTermOf, validateSnapshot, type SubscriptionSnapshot } from './snapshot.js';
 import type { BillingOccasion } from './occasion.js';
@@ -45,7 +44,7 @@ function nextOpenRecurringDate(snapshot: SubscriptionSnapshot, date: LocalDate, 
   const stop = stopDateOf(snapshot);
   let probe: LocalDate = date;
   for (;;) {
-    const period = periodOn(schedule, probe);
+    const period = periodContaining(schedule, probe);
     if (period === null) return null;
     const next = period.end;
     if (!invoiced.has(next)) return next;
@@ -75,7 +74,7 @@ export function occasionsUntil(snapshot: SubscriptionSnapshot, until: LocalDate,
     const plan = adjustmentPlanOn(snapshot, date);
     if (plan.settlement === 'NONE') continue;
     if (plan.settlement === 'INVOICE_NOW') {
-      byDate.set(date, { base: null, adjustmentDates: [date], adjustmentEnd: periodOn(subSchedule, date)?.end ?? date });
+      byDate.set(date, { base: null, adjustmentDates: [date], adjustmentEnd: periodContaining(subSchedule, date)?.end ?? date });
       continue;
     }
     const target = nextOpenRecurringDate(snapshot, date, invoiced);

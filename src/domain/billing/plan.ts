@@ -1,8 +1,7 @@
 // Step 1 of computing an invoice: the PLAN. Which component parts are billed on an occasion and
 // for which window, and which usage the caller must fetch. No prices, no usage: dates only.
 import { addDays, compareDates, daysBetween, type LocalDate } from '../dates.js';
-import { periodAt, type BillingPeriod } from '../periods.js';
-import { periodEnding, periodOn, periodStarting } from './grid.js';
+import { periodAt, periodContaining, periodEndingOn, periodStartingOn, type BillingPeriod } from '../periods.js';
 import type { ProrationLine } from '../proration.js';
 import { chargeSlots, type ChargePart } from '../timing.js';
 import { changeLinesOn, effectiveEndOf } from './changes.js';
@@ -55,7 +54,7 @@ function advanceCharges(snapshot: SubscriptionSnapshot, occasion: BillingOccasio
     }
     if (!isActiveOn(component, date)) continue;
     const schedule = advanceSchedule(snapshot, component.term);
-    const period = occasion.kind === 'FIRST' ? periodAt(schedule, 0) : periodStarting(schedule, date);
+    const period = occasion.kind === 'FIRST' ? periodAt(schedule, 0) : periodStartingOn(schedule, date);
     if (period === null || period.start !== date) continue; // not a boundary of this component's grid
     for (const slot of chargeSlots(component.fee.kind === 'EXTRA_RECURRING' ? { kind: 'EXTRA_RECURRING', billing: component.fee.billing } : { kind: component.fee.kind })) {
       if (slot.timing !== 'ADVANCE') continue;
@@ -77,7 +76,7 @@ function arrearsCharges(snapshot: SubscriptionSnapshot, occasion: BillingOccasio
     if (slots.length === 0) continue;
     const schedule = stopSchedule(snapshot, component.term);
     // FINAL: the period holding the last billed day, cut at the stop (cycle 0 included).
-    const period = occasion.kind === 'FINAL' ? periodOn(schedule, addDays(date, -1)) : periodEnding(schedule, date);
+    const period = occasion.kind === 'FINAL' ? periodContaining(schedule, addDays(date, -1)) : periodEndingOn(schedule, date);
     if (period === null) continue;
     const billed = window(period, component, stop);
     if (billed === null) continue;

@@ -132,6 +132,19 @@ describe('cancellation', () => {
     expect(final).toMatchObject({ kind: 'FINAL', lines: [['API', 100n], ['Unused time: Plan (2024-01-11 to 2024-02-01)', -1965n]], totalMinor: -1865n });
   });
 
+  it('immediate during a long first quarterly period: credited at the same daily rate it was charged', () => {
+    const snap = snapshot([component('support', rate('300.00'), { name: 'Support', term: 'QUARTERLY' })], {
+      startDate: '2026-01-10',
+      cancellation: { mode: 'IMMEDIATE', effectiveDate: '2026-03-02' },
+    });
+    const invoices = run(snap, '2026-03-02');
+    // charged 300 × 81/90 = 270.00 for [Jan 10, Apr 1); credited 300 × 30/90 = 100.00 for [Mar 2, Apr 1): 170.00 kept for 51 days
+    expect(invoices.map((i) => [i.kind, i.date, i.lines])).toEqual([
+      ['FIRST', '2026-01-10', [['Support', 27000n]]],
+      ['FINAL', '2026-03-02', [['Unused time: Support (2026-03-02 to 2026-04-01)', -10000n]]],
+    ]);
+  });
+
   it('at period end with an annual component paid beyond it: the unused days of the year are credited', () => {
     const snap = snapshot([component('plan', rate('10.00'), { name: 'Plan' }), component('support', rate('120.00'), { name: 'Support', term: 'ANNUAL' })], {
       cancellation: { mode: 'END_OF_PERIOD', effectiveDate: '2024-03-01' },
