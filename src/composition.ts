@@ -1,32 +1,32 @@
 import type { Config } from './config/index.js';
-import { systemClock, type Clock } from './kernel/clock.js';
+import type { Clock } from './kernel/clock.js';
 import { StartupError } from './kernel/errors.js';
 import type { Pool } from './db/pool.js';
-import { buildApp, type App, type RouteModule } from './http/app.js';
+import { buildApp, type App } from './http/app.js';
 import type { Authenticator } from './http/auth.js';
 import type { TaskRegistry } from './jobs/runtime.js';
-import { createAccountsService, accountsRoutes, type AccountsService } from './modules/accounts/index.js';
-import { createProductsService, productRoutes } from './modules/catalog/index.js';
-import { createMetricsService, metricExists, metricRoutes } from './modules/metrics/index.js';
-import { createFeaturesService, featureRoutes } from './modules/features/index.js';
-import { createCouponsService, couponRoutes } from './modules/coupons/index.js';
-import { createPlansService, planExists, planRoutes } from './modules/plans/index.js';
-import { createAddOnsService, addOnRoutes, existingAddOnIds, existingPriceIds } from './modules/addons/index.js';
-import { createCustomersService, customerRoutes } from './modules/customers/index.js';
-import { createSubscriptionsService, subscriptionRoutes, plansCatalog } from './modules/subscriptions/index.js';
-import { checkoutRoutes, createCheckoutService } from './modules/checkout/index.js';
-import { createEntitlementsService, entitlementRoutes } from './modules/entitlements/index.js';
-import { createDeliveryService, createEndpointsService, DELIVER_DUE_TASK, relayOutbox, webhookRoutes, type DeliveryService } from './modules/webhooks/index.js';
-import { postJson } from './adapters/http/post-json.js';
-import { createEmailService, emailRoutes, SEND_EMAIL_TASK, sqlEmailPorts, type EmailPorts } from './modules/emails/index.js';
+import type { Module } from './module.js';
+import { createAccountsModule, type AccountsService } from './modules/accounts/index.js';
+import { createCatalogModule } from './modules/catalog/index.js';
+import { createMetricsModule, metricExists } from './modules/metrics/index.js';
+import { createFeaturesModule } from './modules/features/index.js';
+import { createCouponsModule } from './modules/coupons/index.js';
+import { createPlansModule, planExists } from './modules/plans/index.js';
+import { createAddOnsModule, existingAddOnIds, existingPriceIds } from './modules/addons/index.js';
+import { createCustomersModule } from './modules/customers/index.js';
+import { countSubscriptionsOfCustomer, createSubscriptionsModule, plansCatalog } from './modules/subscriptions/index.js';
+import { createCheckoutModule } from './modules/checkout/index.js';
+import { createUsageModule } from './modules/usage/index.js';
+import { createBatchJobsModule } from './modules/batch-jobs/index.js';
+import { createEntitlementsModule } from './modules/entitlements/index.js';
+import { createInvoicesModule, type Invoicing } from './modules/invoices/index.js';
+import { countOpenCreditNotes, createCreditNotesModule } from './modules/credit-notes/index.js';
+import { createEmailsModule, sqlEmailPorts, type EmailPorts } from './modules/emails/index.js';
+import { createWebhooksModule, type DeliveryService } from './modules/webhooks/index.js';
+import { createOAuthModule } from './modules/oauth/index.js';
+import { createWebModule } from './modules/web/index.js';
+import { createPortalModule } from './modules/portal/index.js';
 import { createSmtpMailer, type Mailer } from './adapters/email/mailer.js';
-import { createInvoicing, type Invoicing } from './modules/invoices/index.js';
-import { countOpenCreditNotes, createCreditNotes } from './modules/credit-notes/index.js';
-import { createIngestService, createUsageQueryService, customerMetricUsage, metricSource, usageRoutes, usageTasks } from './modules/usage/index.js';
-import { connectedAccountRoutes, createAuthorizeService, createConnectService, createOAuthAppsService, createTokenService, createUsersService, oauthAppRoutes, oauthTokenRoutes } from './modules/oauth/index.js';
-import { createSessions, webRoutes } from './modules/web/index.js';
-import { createBatchJobs } from './modules/batch-jobs/index.js';
-import { createPortalTokensService, createPortalViewsService, portalRoutes } from './modules/portal/index.js';
 
 /** Everything the service is made of, wired once: config -> db -> services -> http + jobs. */
 export interface Composition {
@@ -49,119 +49,68 @@ export interface CompositionDeps {
 }
 
 /**
- * The composition root. Modules never import a module later in the order of
- * docs/architecture.md; where an earlier one needs a later one's data (coupons checking plans,
- * entitlements reading usage, usage reading subscriptions), the function is passed in here.
+ * The composition root: one module after another, in the order of docs/architecture.md. Each
+ * `createXModule` returns the same shape (src/module.ts); the app, the job worker and the outbox
+ * relay are filled from the list. Modules never import a module later in the order; where an
+ * earlier one needs a later one's data (catalog and features checking metrics, coupons checking
+ * plans, customers counting subscriptions), the function is passed in here.
  */
 export async function compose(deps: CompositionDeps): Promise<Composition> {
   const { pool, clock, config } = deps;
   // serve() resolves it (generated for the embedded default, required with DATABASE_URL); a caller that composes directly passes one.
   if (!config.secretKey) throw new StartupError('SECRET_KEY is not set');
-  const secretKey = config.secretKey;
+  const base = { pool, clock };
 
-  // Accounts and catalog.
-  const accounts = createAccountsService({ pool, clock });
-  const metrics = createMetricsService({ pool, clock });
-  const features = createFeaturesService({ pool, clock, metricExists });
-  const coupons = createCouponsService({ pool, clock, planExists });
-  const products = createProductsService({ pool, clock, metricExists });
-  const plans = createPlansService({ pool, clock, products, addOns: { existingAddOnIds, existingPriceIds } });
-  const addOns = createAddOnsService({ pool, clock, products });
-
-  // Customers, subscriptions, checkout.
-  const subscriptions = createSubscriptionsService({ pool, clock, catalog: plansCatalog });
-  const customers = createCustomersService({ pool, clock, subscriptions: subscriptions.countForCustomer });
-  const checkout = createCheckoutService({ pool, clock, catalog: plansCatalog });
-
-  // Usage metering, and the entitlements that read it.
-  const usageMetrics = metricSource(pool, metrics);
-  const ingest = createIngestService({ pool, clock, metrics: usageMetrics });
-  const usageQueries = createUsageQueryService({ pool, metrics: usageMetrics, findSubscription: subscriptions.usageScope });
-  const entitlements = createEntitlementsService({
-    pool,
-    clock,
-    catalog: plansCatalog,
-    advanceDue: subscriptions.advanceDue,
-    consumed: async (tenantId, q) =>
-      (await customerMetricUsage(pool, tenantId, { customerId: q.customerId, metricId: q.metricId, periodStart: q.from, periodEnd: q.to }))?.totalValue,
-  });
-
-  // Invoicing and credit notes.
-  // Each periodic billing run first moves subscriptions whose status is due (pending -> active...).
-  const invoicing = createInvoicing({ pool, clock, beforeRun: subscriptions.advanceAllDue, openCreditNotes: countOpenCreditNotes });
-  const creditNotes = createCreditNotes({ pool, clock });
-
+  const accounts = createAccountsModule(base);
+  const catalog = createCatalogModule({ ...base, metricExists });
+  const metrics = createMetricsModule(base);
+  const features = createFeaturesModule({ ...base, metricExists });
+  const coupons = createCouponsModule({ ...base, planExists });
+  const plans = createPlansModule({ ...base, products: catalog.api, addOns: { existingAddOnIds, existingPriceIds } });
+  const addOns = createAddOnsModule({ ...base, products: catalog.api });
+  const customers = createCustomersModule({ ...base, subscriptions: countSubscriptionsOfCustomer });
+  const subscriptions = createSubscriptionsModule({ ...base, catalog: plansCatalog });
+  const checkout = createCheckoutModule({ ...base, catalog: plansCatalog });
+  const usage = createUsageModule({ ...base, metrics: metrics.api, findSubscription: subscriptions.api.usageScope });
   // CSV imports (docs/batch-jobs.md): events through usage ingestion, customers through the customers service.
-  const batchJobs = createBatchJobs({ pool, clock, ports: { ingestEvents: ingest.ingest, createCustomer: customers.createCustomer } });
-
-  // Outbound: webhooks and customer e-mails, fed by the outbox.
-  const webhookEndpoints = createEndpointsService({ pool, clock, allowPrivateUrls: config.webhookAllowPrivateUrls });
-  const webhooks = createDeliveryService({
-    pool,
-    clock,
-    wallClock: systemClock,
-    post: postJson,
+  const batchJobs = createBatchJobsModule({ ...base, ports: { ingestEvents: usage.api.ingest.ingest, createCustomer: customers.api.createCustomer } });
+  const entitlements = createEntitlementsModule({ ...base, catalog: plansCatalog, advanceDue: subscriptions.api.advanceDue, consumed: usage.api.consumed });
+  // Each periodic billing run first moves subscriptions whose status is due (pending -> active...).
+  const invoices = createInvoicesModule({ ...base, beforeRun: subscriptions.api.advanceAllDue, openCreditNotes: countOpenCreditNotes });
+  const creditNotes = createCreditNotesModule(base);
+  const emails = createEmailsModule({ ...base, mailer: deps.mailer ?? createSmtpMailer(config.smtp), ports: { ...sqlEmailPorts(pool), ...deps.emailPorts } });
+  const webhooks = createWebhooksModule({
+    ...base,
     timeoutMs: config.webhookTimeoutMs,
     allowPrivateUrls: config.webhookAllowPrivateUrls,
+    outboxConsumers: () => modules.flatMap((m) => m.outboxConsumers ?? []),
   });
-  const emails = createEmailService({ pool, clock, mailer: deps.mailer ?? createSmtpMailer(config.smtp), ports: { ...sqlEmailPorts(pool), ...deps.emailPorts } });
-
   // OAuth provider, connected accounts and the sign-in pages (docs/oauth.md).
-  const oauthApps = createOAuthAppsService({ pool, clock });
-  const oauthTokens = createTokenService({ pool, clock });
-  const connect = createConnectService({ pool, clock, publicBaseUrl: config.publicBaseUrl, authenticateApiKey: accounts.authenticateApiKey });
-  const web = {
-    sessions: createSessions({ pool, clock, secretKey, secureCookies: config.publicBaseUrl?.startsWith('https:') ?? false }),
-    users: createUsersService({ pool, clock }),
-    authorize: createAuthorizeService({ pool, clock }),
-    connect,
-    accounts,
-  };
-
+  const oauth = createOAuthModule({ ...base, publicBaseUrl: config.publicBaseUrl, authenticateApiKey: accounts.api.authenticateApiKey });
+  const web = createWebModule({
+    ...base,
+    secretKey: config.secretKey,
+    secureCookies: config.publicBaseUrl?.startsWith('https:') ?? false,
+    accounts: accounts.api,
+    users: oauth.api.users,
+    authorize: oauth.api.authorize,
+    connect: oauth.api.connect,
+  });
   // Customer portal (docs/portal.md): expiring, revocable tokens; usage through the usage API's code path.
-  const portalTokens = createPortalTokensService({ pool, clock, publicBaseUrl: config.publicBaseUrl });
-  const portalViews = createPortalViewsService({ pool, clock, advanceDue: subscriptions.advanceDue, subscriptionUsage: usageQueries.subscriptionUsage, invoices: invoicing.invoices });
+  const portal = createPortalModule({
+    ...base,
+    publicBaseUrl: config.publicBaseUrl,
+    advanceDue: subscriptions.api.advanceDue,
+    subscriptionUsage: usage.api.queries.subscriptionUsage,
+    invoices: invoices.api.invoices,
+  });
 
-  // The x-connected-account authenticator goes first: with that header an API key acts for the account.
-  const authenticators: Authenticator[] = [connect.authenticateConnectedAccount, accounts.authenticateApiKey, oauthTokens.authenticateAccessToken];
-  const routes: RouteModule[] = [
-    accountsRoutes(accounts),
-    productRoutes(products),
-    metricRoutes(metrics),
-    featureRoutes(features),
-    couponRoutes(coupons),
-    planRoutes(plans),
-    addOnRoutes(addOns),
-    customerRoutes(customers),
-    subscriptionRoutes(subscriptions),
-    checkoutRoutes(checkout),
-    usageRoutes(ingest, usageQueries),
-    batchJobs.routes,
-    entitlementRoutes(entitlements),
-    invoicing.routes,
-    creditNotes.routes,
-    webhookRoutes(webhookEndpoints),
-    emailRoutes(emails),
-    oauthAppRoutes(oauthApps),
-    connectedAccountRoutes(connect),
-    oauthTokenRoutes(oauthTokens),
-    webRoutes(web),
-    portalRoutes(portalTokens, portalViews),
+  const modules: Module<unknown>[] = [
+    accounts, catalog, metrics, features, coupons, plans, addOns, customers, subscriptions, checkout,
+    usage, batchJobs, entitlements, invoices, creditNotes, emails, webhooks, oauth, web, portal,
   ];
-  const tasks: TaskRegistry = {
-    // Fans new outbox events out to webhook deliveries and e-mails, each exactly once.
-    'outbox.dispatch': async () => {
-      await relayOutbox(pool, [webhooks.outboxConsumer, emails.outboxConsumer]);
-    },
-    [DELIVER_DUE_TASK]: async () => {
-      await webhooks.deliverDue();
-    },
-    [SEND_EMAIL_TASK]: emails.send,
-    ...usageTasks({ pool, clock, metrics: usageMetrics }),
-    ...invoicing.tasks,
-    ...batchJobs.tasks,
-  };
-
+  // The x-connected-account authenticator goes first: with that header an API key acts for the account.
+  const authenticators: Authenticator[] = [oauth.api.connect.authenticateConnectedAccount, accounts.api.authenticateApiKey, oauth.api.tokens.authenticateAccessToken];
   const app = await buildApp({
     pool,
     clock,
@@ -170,12 +119,17 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     rateLimit: config.rateLimit,
     idempotencyKeyTtlHours: config.idempotencyKeyTtlHours,
     authenticators,
-    routes,
+    routes: modules.flatMap((m) => m.routes ?? []),
   });
+  const tasks: TaskRegistry = {};
+  for (const [name, handler] of modules.flatMap((m) => Object.entries(m.tasks ?? {}))) {
+    if (tasks[name]) throw new StartupError(`two modules define the job task ${name}`);
+    tasks[name] = handler;
+  }
   // API keys are cached until revoked (a revocation NOTIFY evicts them in every process).
-  await accounts.startKeyCache();
+  await accounts.api.startKeyCache();
   app.addHook('onClose', async () => {
-    await accounts.stopKeyCache();
+    await accounts.api.stopKeyCache();
   });
-  return { app, tasks, accounts, webhooks, invoicing };
+  return { app, tasks, accounts: accounts.api, webhooks: webhooks.api.delivery, invoicing: invoices.api };
 }

@@ -5,8 +5,12 @@ import { newId } from '../kernel/ids.js';
 import type { Clock } from '../kernel/clock.js';
 import type { EventType } from '../kernel/event-types.js';
 import type { Pool, Queryable } from './pool.js';
-import { withTx } from './tx.js';
+import { withTx, type Tx } from './tx.js';
 import type { TenantScope } from './tenant-scope.js';
+
+/** The job that relays new events to the outbox consumers (src/modules/webhooks/relay.ts). */
+export const OUTBOX_DISPATCH_TASK = 'outbox.dispatch';
+const WAKE_DISPATCH = `SELECT graphile_worker.add_job('${OUTBOX_DISPATCH_TASK}', json_build_object('tenant_id', $1::text), job_key := '${OUTBOX_DISPATCH_TASK}')`;
 
 export interface OutboxEvent {
   /** Event kind in the reference's spelling, e.g. `product.created`; one of the catalogue (src/kernel/event-types.ts). */
@@ -29,7 +33,7 @@ export async function writeOutboxEvent(db: TenantScope, clock: Clock, event: Out
     [id, event.type, event.objectId, JSON.stringify(event.data), clock.now()],
   );
   // Wake the consumers now rather than at their next poll; the job commits with the event.
-  await db.query(`SELECT graphile_worker.add_job('outbox.dispatch', json_build_object('tenant_id', $1::text), job_key := 'outbox.dispatch')`);
+  await db.query(WAKE_DISPATCH);
   return id;
 }
 
@@ -45,7 +49,7 @@ export async function writeOutboxEvents(db: TenantScope, clock: Clock, events: r
      SELECT $1, r.id, r.event_type, r.object_id, r.payload, $3 FROM jsonb_to_recordset($2::jsonb) AS r(id text, event_type text, object_id text, payload jsonb)`,
     [JSON.stringify(rows, bigintAsText), now],
   );
-  await db.query(`SELECT graphile_worker.add_job('outbox.dispatch', json_build_object('tenant_id', $1::text), job_key := 'outbox.dispatch')`);
+  await db.query(WAKE_DISPATCH);
 }
 
 /** An outbox event as consumers see it; `payload` is the event's data in wire shape. */
@@ -57,6 +61,13 @@ export interface OutboxRecord {
   object_id: string | null;
   payload: Record<string, unknown>;
   created_at: Date;
+}
+
+/** Turns one outbox event into work (delivery rows, e-mails) in the relay's transaction. */
+export interface OutboxConsumer {
+  /** Row of `outbox_cursors`. */
+  name: string;
+  handle(tx: Tx, event: OutboxRecord): Promise<void>;
 }
 
 /** How long the relay waits for in-flight writers before giving up until its next run. */

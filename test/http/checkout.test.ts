@@ -170,6 +170,14 @@ describe('complete', () => {
     expect(sub.applied_coupons).toEqual([expect.objectContaining({ coupon: expect.objectContaining({ id: coupon.json().id, code, discount: { type: 'PERCENTAGE', percentage: '10' } }) })]);
     expect((await h.request('GET', `/api/v1/coupons/${coupon.json().id}`)).json().redemption_count).toBe(1);
   });
+
+  it('names coupon_ids by their own index when a coupon_code comes first', async () => {
+    const { h, plan, customer } = await setup();
+    const code = `FIRST${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
+    expect((await h.request('POST', '/api/v1/coupons', { body: { code, discount: { type: 'PERCENTAGE', percentage: '5' } } })).statusCode).toBe(201);
+    const res = await createSession({ customer_id: customer.id, plan_version_id: plan.versionId, coupon_code: code, coupon_ids: ['cou_nope'] });
+    expect(res.json()).toEqual({ code: 'BAD_REQUEST', message: "coupon_ids[0] 'cou_nope' is not a coupon of this tenant" });
+  });
 });
 
 describe('cancel and expiry', () => {

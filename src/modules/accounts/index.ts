@@ -1,6 +1,6 @@
 export { createAccountsService, hashPassword, insertOrganizationWithTenants, validateCredentials, validateOrganizationName, verifyPassword } from './service.js';
 export type { AccountsService, BootstrapResult, Environment, TenantRow } from './service.js';
-export { accountsRoutes } from './routes.js';
+export { createAccountsModule } from './module.js';
 // Users, organizations and tenants for the modules that sign users up, act for a tenant or name
 // it (oauth, web, invoices, e-mails, webhooks, usage): the accounts module owns those tables.
 export {

@@ -1,6 +1,5 @@
-export { createProductsService } from './products-service.js';
 export type { ProductsService, MetricExists } from './products-service.js';
-export { productRoutes } from './routes.js';
+export { createCatalogModule } from './module.js';
 export { parseFeeStructure, FEE_TYPES, USAGE_MODELS } from './fees.js';
 export type { FeeStructure, FeeType } from './fees.js';
 export type { ProductRow, ProductFamilyRow } from './repository.js';

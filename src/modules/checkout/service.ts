@@ -3,7 +3,7 @@
 // session row is locked for the whole completion, and subscriptions(tenant_id,
 // checkout_session_id) is unique as a backstop.
 import { today, type Clock } from '../../kernel/clock.js';
-import { AppError, badRequest, conflict, notFound } from '../../kernel/errors.js';
+import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { paginationMeta, pageRequest, type Page } from '../../kernel/paging.js';
 import type { Pool, Queryable } from '../../db/pool.js';
@@ -15,6 +15,7 @@ import {
   pricedFingerprint,
   writePreparedSubscription,
   type CreateSubscriptionInput,
+  type RequestFields,
   type SubscriptionCatalog,
 } from '../subscriptions/index.js';
 import * as repo from './repository.js';
@@ -78,18 +79,15 @@ function subscriptionInput(session: Pick<SessionRow, 'customer_id' | 'plan_versi
   };
 }
 
-/**
- * Subscription validation names subscription fields; a checkout caller sent checkout fields.
- * Renames them in the message so the error names what the caller sent.
- */
-function inCheckoutTerms(error: unknown, hasCouponCode: boolean): unknown {
-  if (!(error instanceof AppError)) return error;
-  const message = error.message
-    .replace(/^customer_id_or_alias\b/, 'customer_id')
-    .replace(/\btrial_days\b/g, 'trial_duration_days')
-    .replace(/\bprice_components\./g, 'components.')
-    .replace(/\bcoupon_codes\[(\d+)\]/g, (_m, i: string) => (hasCouponCode ? (i === '0' ? 'coupon_code' : `coupon_ids[${Number(i) - 1}]`) : `coupon_ids[${i}]`));
-  return new AppError(error.code, message, error.status);
+/** What a session calls the fields subscription validation checks, so its errors name what the caller sent. */
+function checkoutFields(session: Pick<SessionRow, 'coupon_code'>): RequestFields {
+  return {
+    customer: 'customer_id',
+    trialDays: 'trial_duration_days',
+    priceComponents: 'components',
+    // subscriptionInput() sends coupon_codes as [coupon_code (when given), ...coupon_ids].
+    coupon: (index) => (session.coupon_code === null ? `coupon_ids[${index}]` : index === 0 ? 'coupon_code' : `coupon_ids[${index - 1}]`),
+  };
 }
 
 function checkUrl(value: string | null | undefined, field: string): string | null {
@@ -161,9 +159,7 @@ export function createCheckoutService(deps: { pool: Pool; clock: Clock; catalog:
     };
     return withTx(pool, async (tx) => {
       // Prices and validates the subscription the customer will be shown, writing nothing of it.
-      const prepared = await prepareSubscription(tx, deps, tenantId, subscriptionInput(row, row.start_date ?? todayDate)).catch((error: unknown) => {
-        throw inCheckoutTerms(error, row.coupon_code !== null);
-      });
+      const prepared = await prepareSubscription(tx, deps, tenantId, subscriptionInput(row, row.start_date ?? todayDate), { fields: checkoutFields(row) });
       const session = { ...row, customer_id: prepared.customer.id, price_fingerprint: pricedFingerprint(prepared) };
       await repo.insertSession(tx, tenantId, session);
       return session;
@@ -230,9 +226,7 @@ export function createCheckoutService(deps: { pool: Pool; clock: Clock; catalog:
       if (reason) throw badRequest(`${reason} and cannot be completed`);
       const now = clock.now();
       const startDate = session.start_date && compareDates(session.start_date, today(clock)) > 0 ? session.start_date : today(clock);
-      const prepared = await prepareSubscription(tx, deps, tenantId, subscriptionInput(session, startDate), { checkoutSessionId: session.id }).catch((error: unknown) => {
-        throw inCheckoutTerms(error, session.coupon_code !== null);
-      });
+      const prepared = await prepareSubscription(tx, deps, tenantId, subscriptionInput(session, startDate), { checkoutSessionId: session.id, fields: checkoutFields(session) });
       if (pricedFingerprint(prepared) !== session.price_fingerprint) {
         throw conflict('the price of this checkout changed since the session was created; create a new checkout session');
       }

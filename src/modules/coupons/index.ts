@@ -1,6 +1,5 @@
-export { createCouponsService } from './service.js';
 export type { CouponsService, PlanExists } from './service.js';
-export { couponRoutes } from './routes.js';
+export { createCouponsModule } from './module.js';
 export { checkCouponApplicable, redeemCoupon } from './redemption.js';
 export type { Coupon, ApplyCouponContext } from './redemption.js';
 export { whyNotApplicable, couponStatus, isExpired, isExhausted } from './rules.js';

@@ -4,9 +4,8 @@ import { newId } from '../../kernel/ids.js';
 import * as repo from './repository.js';
 import type { CustomerRow } from './repository.js';
 
-export { createCustomersService } from './service.js';
 export type { CustomersService, CustomerSubscriptionCheck } from './service.js';
-export { customerRoutes } from './routes.js';
+export { createCustomersModule } from './module.js';
 export type { CustomerRow, Address, ShippingAddress, CustomTax } from './repository.js';
 export { CUSTOMER_NAMES_RELATION } from './repository.js';
 

@@ -1,6 +1,5 @@
 // Effective entitlements (customer and subscription) and subscription overrides.
 // Priority, lowest first: feature default, plan version (trialing plan during a trial), add-ons, overrides.
-export { createEntitlementsService } from './service.js';
 export type { EntitlementsService, ConsumedUsage, EffectiveEntitlement } from './service.js';
-export { entitlementRoutes } from './routes.js';
+export { createEntitlementsModule } from './module.js';
 export { mostGenerous, mergeSameLevel, resolveLevels, usageWindow, remainingOf } from './resolve.js';

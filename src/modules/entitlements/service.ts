@@ -41,14 +41,16 @@ export interface EffectiveEntitlement {
 
 const SERVING = ['TRIAL_ACTIVE', 'ACTIVE'] as const;
 
-export function createEntitlementsService(deps: {
+export interface EntitlementsDeps {
   pool: Pool;
   clock: Clock;
   catalog: SubscriptionCatalog;
   /** Moves subscription statuses with the clock before reading (subscriptions service). */
   advanceDue: (tenantId: string) => Promise<unknown>;
   consumed?: ConsumedUsage;
-}) {
+}
+
+export function createEntitlementsService(deps: EntitlementsDeps) {
   const { pool, clock, catalog } = deps;
   const inForce = (row: { effective_from: string; effective_to: string | null }, on: string) =>
     compareDates(row.effective_from, on) <= 0 && (row.effective_to === null || compareDates(on, row.effective_to) < 0);

@@ -1,6 +1,5 @@
-export { createFeaturesService } from './service.js';
 export type { FeaturesService } from './service.js';
-export { featureRoutes } from './routes.js';
+export { createFeaturesModule } from './module.js';
 export { findFeature } from './lookup.js';
 // In the caller's transaction: add-ons list a product's features, subscriptions read the active ones.
 export { featureIdsOfProduct, listActiveFeatures } from './repository.js';

@@ -5,7 +5,7 @@ export { createInvoiceLifecycle, finalizeInTx, adjustAmountDue, RENDER_PDF_TASK 
 export type { InvoiceLifecycle, DraftRefresher } from './lifecycle.js';
 export { createInvoicingEntitiesService, ensureDefaultEntity, insertDefaultEntity, findEntity, takeDocumentNumbers, sellerDetails } from './entities.js';
 export type { InvoicingEntitiesService, InvoicingEntityRow, DefaultEntityDetails, DocumentKind } from './entities.js';
-export { invoiceRoutes, PdfResponse } from './routes.js';
+export { PdfResponse } from './routes.js';
 export { findInvoice, loadDetail, findDocument, insertDocument } from './repository.js';
 export type { InvoiceRow, InvoiceDetail, InvoiceLineRow, DocumentRow } from './repository.js';
 export { creditBalance } from './customer.js';
@@ -14,7 +14,7 @@ export type { InvoicesFailureKind } from './errors.js';
 export { partyLines, sha256Hex } from './documents.js';
 export { taxName, type DraftInvoiceInput, type LineDetail } from './drafts.js';
 export { exemptionType, taxBreakdownToWire } from './schemas.js';
-export { createInvoicing, FINALIZE_DUE_TASK, BILLING_RUN_TASK, scheduleBillingRuns } from './module.js';
+export { createInvoicesModule, FINALIZE_DUE_TASK, BILLING_RUN_TASK, scheduleBillingRuns } from './module.js';
 export type { BillingRun } from './billing/run.js';
 export type { Invoicing } from './module.js';
 export { invoiceEventData } from './events.js';

@@ -1,12 +1,12 @@
 import type { Clock } from '../../kernel/clock.js';
 import type { Pool } from '../../db/pool.js';
-import type { RouteModule } from '../../http/app.js';
-import type { TaskHandler } from '../../jobs/runtime.js';
-import { createInvoicingEntitiesService } from './entities.js';
-import { createInvoiceLifecycle, RENDER_PDF_TASK, type OpenCreditNotes } from './lifecycle.js';
+import type { TaskRegistry } from '../../jobs/runtime.js';
+import type { Module } from '../../module.js';
+import { createInvoicingEntitiesService, type InvoicingEntitiesService } from './entities.js';
+import { createInvoiceLifecycle, RENDER_PDF_TASK, type InvoiceLifecycle, type OpenCreditNotes } from './lifecycle.js';
 import { invoiceRoutes } from './routes.js';
-import { createInvoicesService } from './service.js';
-import { createBillingRun } from './billing/run.js';
+import { createInvoicesService, type InvoicesService } from './service.js';
+import { createBillingRun, type BillingRun } from './billing/run.js';
 import { upcomingInvoice } from './billing/preview.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import type { Queryable } from '../../db/pool.js';
@@ -17,10 +17,14 @@ export const BILLING_RUN_TASK = 'billing.run';
 /** Wall-clock pause between two scheduled runs; each run bills as of the business clock. */
 export const BILLING_RUN_INTERVAL_MS = 60_000;
 
-/**
- * The invoices module assembled for the composition root: services, routes and job tasks.
- * Finalizing refreshes drafts (late usage) through the billing run's batch refresh.
- */
+/** What the invoices module hands on: services for other modules, and for tests through `Composition.invoicing`. */
+export interface Invoicing {
+  entities: InvoicingEntitiesService;
+  invoices: InvoicesService;
+  billing: BillingRun;
+  lifecycle: InvoiceLifecycle;
+}
+
 export interface InvoicingDeps {
   pool: Pool;
   clock: Clock;
@@ -30,12 +34,16 @@ export interface InvoicingDeps {
   openCreditNotes: OpenCreditNotes;
 }
 
-export function createInvoicing(deps: InvoicingDeps) {
+/**
+ * The invoices module assembled (src/module.ts): services, routes and job tasks. Finalizing
+ * refreshes drafts (late usage) through the billing run's batch refresh.
+ */
+export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
   const billing = createBillingRun(deps);
   const entities = createInvoicingEntitiesService(deps);
   const invoices = createInvoicesService(deps);
   const lifecycle = createInvoiceLifecycle({ ...deps, refresh: billing.refreshDrafts });
-  const tasks: Record<string, TaskHandler> = {
+  const tasks: TaskRegistry = {
     [RENDER_PDF_TASK]: (payload) => invoices.renderPdfJob(payload),
     [FINALIZE_DUE_TASK]: async () => {
       await lifecycle.finalizeDueDrafts();
@@ -51,18 +59,10 @@ export function createInvoicing(deps: InvoicingDeps) {
       }
     },
   };
-  const routes: RouteModule = invoiceRoutes(invoices, lifecycle, entities, (tenantId, subscriptionId) => upcomingInvoice(billing, deps.clock, tenantId, subscriptionId));
-  return {
-    entities,
-    invoices,
-    billing,
-    lifecycle,
-    routes,
-    tasks,
-  };
+  const routes = invoiceRoutes(invoices, lifecycle, entities, (tenantId, subscriptionId) => upcomingInvoice(billing, deps.clock, tenantId, subscriptionId));
+  return { routes, tasks, api: { entities, invoices, billing, lifecycle } };
 }
 
-export type Invoicing = ReturnType<typeof createInvoicing>;
 
 /** Queues the periodic billing run (idempotent: one pending run per database, by job key). */
 export async function scheduleBillingRuns(db: Queryable, runAt?: Date): Promise<void> {

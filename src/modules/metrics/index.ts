@@ -1,6 +1,5 @@
-export { createMetricsService } from './service.js';
 export type { MetricsService } from './service.js';
-export { metricRoutes } from './routes.js';
+export { createMetricsModule } from './module.js';
 export { metricExists, loadMetricDefinition, loadMetricDefinitionsByCode } from './lookup.js';
 export type { MetricDefinition } from './lookup.js';
 export { AGGREGATION_TYPES, UNIT_ROUNDINGS, groupByKeys } from './definition.js';

@@ -57,14 +57,16 @@ function validateMetadata(metadata: unknown): Record<string, string> {
   return metadata as Record<string, string>;
 }
 
-export function createConnectService(deps: {
+export interface ConnectDeps {
   pool: Pool;
   clock: Clock;
   /** Base of onboarding links; when unset, the origin of the API request that asked for the link. */
   publicBaseUrl: string | undefined;
   /** The platform's own API key authenticator (accounts module). */
   authenticateApiKey: (token: string) => Promise<AuthContext | null>;
-}) {
+}
+
+export function createConnectService(deps: ConnectDeps) {
   const { pool, clock } = deps;
 
   async function connectionsOfUser(userId: string): Promise<repo.UserConnectionRow[]> {

@@ -1,13 +1,10 @@
-export { createOAuthAppsService } from './apps-service.js';
+export { createOAuthModule } from './module.js';
 export type { OAuthAppsService } from './apps-service.js';
-export { createTokenService, ACCESS_TOKEN_TTL_MS, REFRESH_TOKEN_TTL_MS } from './token-service.js';
+export { ACCESS_TOKEN_TTL_MS, REFRESH_TOKEN_TTL_MS } from './token-service.js';
 export type { TokenService } from './token-service.js';
-export { createAuthorizeService, CODE_TTL_MS } from './authorize-service.js';
+export { CODE_TTL_MS } from './authorize-service.js';
 export type { AuthorizeService, AuthorizeRequest, AuthorizeOutcome } from './authorize-service.js';
-export { createConnectService, ONBOARDING_LINK_TTL_MS, CONNECTED_ACCOUNT_HEADER } from './connect-service.js';
+export { ONBOARDING_LINK_TTL_MS, CONNECTED_ACCOUNT_HEADER } from './connect-service.js';
 export type { ConnectService, BusinessDetails } from './connect-service.js';
-export { createUsersService } from './users-service.js';
 export type { UsersService, SignedInUser } from './users-service.js';
-export { oauthAppRoutes, connectedAccountRoutes } from './routes.js';
-export { oauthTokenRoutes } from './token-routes.js';
 export { validateRedirectUri } from './redirect-uris.js';

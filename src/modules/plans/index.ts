@@ -9,9 +9,8 @@
 // - loadTrialSettings(db, tenantId, planVersionId) -> TrialSettings | null (no trial) | undefined (no version).
 // - availableParameters(components): what a subscription must choose (billing period, capacity, slots).
 // - PlanFee / UsagePlanPricing / TierRow...: the fee shapes (see docs/catalog-plans-addons.md).
-export { createPlansService } from './plans-service.js';
 export type { PlansService } from './plans-service.js';
-export { planRoutes } from './routes.js';
+export { createPlansModule } from './module.js';
 export { loadPlanVersionSnapshot, resolvePublishedVersionId, loadTrialSettings } from './snapshot.js';
 export { planExists, PLAN_DESCRIPTIONS_RELATION } from './repository.js';
 export type { PlanVersionSnapshot } from './snapshot.js';

@@ -46,6 +46,26 @@ export interface CreateSubscriptionInput {
   payment_methods_config?: Record<string, unknown> | null;
 }
 
+/**
+ * The names of the request fields `prepareSubscription` checks. A subscription request and a
+ * checkout session ask for the same things under different names; every error names the field
+ * the caller sent, so no caller rewrites messages.
+ */
+export interface RequestFields {
+  customer: string;
+  trialDays: string;
+  priceComponents: string;
+  /** The field of the `index`-th entry of `coupon_codes`. */
+  coupon(index: number): string;
+}
+
+const SUBSCRIPTION_FIELDS: RequestFields = {
+  customer: 'customer_id_or_alias',
+  trialDays: 'trial_days',
+  priceComponents: 'price_components',
+  coupon: (index) => `coupon_codes[${index}]`,
+};
+
 function checkDate(value: string, field: string): void {
   try {
     parseLocalDate(value);
@@ -108,9 +128,10 @@ export async function prepareSubscription(
   deps: { clock: Clock; catalog: SubscriptionCatalog },
   tenantId: string,
   input: CreateSubscriptionInput,
-  origin: { checkoutSessionId?: string } = {},
+  origin: { checkoutSessionId?: string; fields?: RequestFields } = {},
 ): Promise<PreparedSubscription> {
   const { clock, catalog } = deps;
+  const fields = origin.fields ?? SUBSCRIPTION_FIELDS;
   const now = clock.now();
   const todayDate = today(clock);
   checkDate(input.start_date, 'start_date');
@@ -123,7 +144,7 @@ export async function prepareSubscription(
     throw badRequest('net_terms must be a whole number of days >= 0');
   }
   const customer = await findCustomer(tx, tenantId, input.customer_id_or_alias, { lock: true });
-  if (!customer) throw badRequest(`customer_id_or_alias '${input.customer_id_or_alias}' is not a customer of this tenant`);
+  if (!customer) throw badRequest(`${fields.customer} '${input.customer_id_or_alias}' is not a customer of this tenant`);
   if (customer.archived_at) throw badRequest(`customer '${input.customer_id_or_alias}' is archived and cannot get new subscriptions`);
 
   const selector = input.plan_version_id ? { planVersionId: input.plan_version_id } : input.plan_id ? { planId: input.plan_id, version: input.version } : undefined;
@@ -140,7 +161,7 @@ export async function prepareSubscription(
   const id = newId('subscription', now.getTime());
   // Trial: the subscription's trial_days (0 = none) override the plan's.
   const trialDays = input.trial_days ?? version.trialDurationDays ?? 0;
-  if (!Number.isInteger(trialDays) || trialDays < 0) throw badRequest('trial_days must be a whole number >= 0');
+  if (!Number.isInteger(trialDays) || trialDays < 0) throw badRequest(`${fields.trialDays} must be a whole number >= 0`);
   const trialEnd = trialDays > 0 ? addDays(input.start_date, trialDays) : null;
   const freeTrial = trialEnd !== null && version.trialIsFree;
   const billingStart = input.billing_start_date ?? (freeTrial ? trialEnd! : input.start_date);
@@ -159,19 +180,20 @@ export async function prepareSubscription(
   const mustKnow = (componentId: string, path: string) => {
     if (!known.has(componentId)) throw badRequest(`${path} '${componentId}' is not a component of plan version ${version.version}`);
   };
-  (pc.remove_components ?? []).forEach((cid, i) => mustKnow(cid, `price_components.remove_components[${i}]`));
-  (pc.parameterized_components ?? []).forEach((p, i) => mustKnow(p.component_id, `price_components.parameterized_components[${i}].component_id`));
-  (pc.overridden_components ?? []).forEach((o, i) => mustKnow(o.component_id, `price_components.overridden_components[${i}].component_id`));
+  const pcField = fields.priceComponents;
+  (pc.remove_components ?? []).forEach((cid, i) => mustKnow(cid, `${pcField}.remove_components[${i}]`));
+  (pc.parameterized_components ?? []).forEach((p, i) => mustKnow(p.component_id, `${pcField}.parameterized_components[${i}].component_id`));
+  (pc.overridden_components ?? []).forEach((o, i) => mustKnow(o.component_id, `${pcField}.overridden_components[${i}].component_id`));
   const components: ComponentRow[] = [];
   for (const component of version.components) {
     if (pc.remove_components?.includes(component.id)) continue;
     const pIndex = (pc.parameterized_components ?? []).findIndex((p) => p.component_id === component.id);
     const params = pIndex >= 0 ? pc.parameterized_components![pIndex]!.parameters : {};
-    const path = pIndex >= 0 ? `price_components.parameterized_components[${pIndex}].parameters` : `price_components.parameterized_components[component ${component.id}].parameters`;
+    const path = `${pcField}.parameterized_components[${pIndex >= 0 ? pIndex : `component ${component.id}`}].parameters`;
     let resolved = resolveFee(component.fee, params, path);
     const oIndex = (pc.overridden_components ?? []).findIndex((o) => o.component_id === component.id);
     const override = oIndex >= 0 ? pc.overridden_components![oIndex]! : undefined;
-    if (override) resolved = { ...resolved, fee: overrideFee(resolved.fee, override.fee, `price_components.overridden_components[${oIndex}].fee`) };
+    if (override) resolved = { ...resolved, fee: overrideFee(resolved.fee, override.fee, `${pcField}.overridden_components[${oIndex}].fee`) };
     if (resolved.fee.type === 'SLOT') checkSlots(resolved.fee.initial_slots, resolved.fee.min_slots, resolved.fee.max_slots, `${path}.initial_slot_count`);
     components.push({
       id: newId('subscriptionComponent', now.getTime()), subscription_id: id, price_component_id: component.id, product_id: component.productId,
@@ -207,7 +229,7 @@ export async function prepareSubscription(
   const coupons: PreparedSubscription['coupons'] = [];
   const seen = new Set<string>();
   for (const [index, codeOrId] of (input.coupon_codes ?? []).entries()) {
-    const field = `coupon_codes[${index}]`;
+    const field = fields.coupon(index);
     const coupon = await checkCouponApplicable(tx, tenantId, codeOrId, { at: now, currency: version.currency, planId: version.planId, customerId: customer.id }, field);
     if (seen.has(coupon.id)) throw badRequest(`${field} '${codeOrId}' names a coupon already given`);
     seen.add(coupon.id);

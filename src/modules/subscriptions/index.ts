@@ -3,14 +3,14 @@ import type { Queryable } from '../../db/pool.js';
 import * as repo from './repository.js';
 import type { AddOnRow, ComponentRow, CouponRow, SubscriptionView } from './repository.js';
 
-export { createSubscriptionsService, advanceOne } from './service.js';
+export { advanceOne, countSubscriptionsOfCustomer } from './service.js';
 export type { SubscriptionsService } from './service.js';
-export { subscriptionRoutes } from './routes.js';
+export { createSubscriptionsModule } from './module.js';
 /** Request schemas shared with checkout sessions. */
 export { AddOnRequest, PriceComponentsRequest, PaymentMethodsConfig } from './schemas.js';
 export { plansCatalog } from './catalog-plans.js';
 export { createSubscriptionInTx, prepareSubscription, writePreparedSubscription, pricedFingerprint } from './create.js';
-export type { CreateSubscriptionInput, PreparedSubscription } from './create.js';
+export type { CreateSubscriptionInput, PreparedSubscription, RequestFields } from './create.js';
 export type { SubscriptionCatalog, CatalogPlanVersion, CatalogAddOn, CatalogFeature, EntitlementValue, Term } from './catalog.js';
 export type { SubscriptionFee, FeePeriod } from './fees.js';
 export { statusOn, currentPeriod, stopDate, SUBSCRIPTION_STATUSES, LIVE_STATUSES } from './lifecycle.js';

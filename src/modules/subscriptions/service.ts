@@ -241,10 +241,13 @@ export function createSubscriptionsService(deps: { pool: Pool; clock: Clock; cat
     requireSubscription,
     details,
     usageScope,
-    /** For customers: how many subscriptions a customer has, and how many are not over. */
-    countForCustomer: (db: Queryable, tenantId: string, customerId: string) => repo.countForCustomer(db, tenantId, customerId, LIVE_STATUSES),
   };
 }
 
 export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;
+
+/** For customers (passed in by the composition root): how many subscriptions a customer has, and how many are not over. */
+export function countSubscriptionsOfCustomer(db: Queryable, tenantId: string, customerId: string): Promise<{ live: number; total: number }> {
+  return repo.countForCustomer(db, tenantId, customerId, LIVE_STATUSES);
+}
 export type { SubscriptionStatus };

@@ -3,7 +3,7 @@ import { newId } from '../../kernel/ids.js';
 import type { Pool } from '../../db/pool.js';
 import { withTx, type Tx } from '../../db/tx.js';
 import { scoped } from '../../db/tenant-scope.js';
-import { writeOutboxEvent } from '../../db/outbox.js';
+import { writeOutboxEvent, type OutboxConsumer, type OutboxRecord } from '../../db/outbox.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import type { PostJson } from '../../adapters/http/post-json.js';
 import { privateAddressProblem, urlShapeProblem } from '../../adapters/http/url-guard.js';
@@ -11,7 +11,6 @@ import { findTenantProfile } from '../accounts/index.js';
 import * as endpoints from './repository.js';
 import * as deliveries from './deliveries-repository.js';
 import type { ClaimedDelivery, DeliveryRow } from './deliveries-repository.js';
-import type { OutboxConsumer, OutboxRecord } from './relay.js';
 import { nextAttemptAt, shouldDisableEndpoint } from './retry-policy.js';
 import { signatureHeaders } from './signing.js';
 

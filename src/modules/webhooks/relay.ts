@@ -1,15 +1,6 @@
 import type { Pool } from '../../db/pool.js';
-import { withTx, type Tx } from '../../db/tx.js';
-import { readOutboxEvents, settledOutboxSeq, type OutboxRecord } from '../../db/outbox.js';
-
-export type { OutboxRecord };
-
-/** Turns one outbox event into work (delivery rows, e-mails) in the relay's transaction. */
-export interface OutboxConsumer {
-  /** Row of `outbox_cursors`. */
-  name: string;
-  handle(tx: Tx, event: OutboxRecord): Promise<void>;
-}
+import { withTx } from '../../db/tx.js';
+import { readOutboxEvents, settledOutboxSeq, type OutboxConsumer } from '../../db/outbox.js';
 
 const BATCH_SIZE = 200;
 

@@ -1,0 +1,11 @@
+// The credit-notes module assembled (src/module.ts): credit notes against finalized invoices.
+import type { Clock } from '../../kernel/clock.js';
+import type { Pool } from '../../db/pool.js';
+import type { Module } from '../../module.js';
+import { creditNoteRoutes } from './routes.js';
+import { createCreditNotesService, type CreditNotesService } from './service.js';
+
+export function createCreditNotesModule(deps: { pool: Pool; clock: Clock }): Module<CreditNotesService> {
+  const service = createCreditNotesService(deps);
+  return { routes: creditNoteRoutes(service), api: service };
+}

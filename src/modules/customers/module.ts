@@ -1,0 +1,12 @@
+// The customers module assembled (src/module.ts): customers and their credit balance.
+import type { Clock } from '../../kernel/clock.js';
+import type { Pool } from '../../db/pool.js';
+import type { Module } from '../../module.js';
+import { customerRoutes } from './routes.js';
+import { createCustomersService, type CustomerSubscriptionCheck, type CustomersService } from './service.js';
+
+/** `subscriptions` comes from subscriptions, a later module: a customer with live subscriptions is not archived. */
+export function createCustomersModule(deps: { pool: Pool; clock: Clock; subscriptions: CustomerSubscriptionCheck }): Module<CustomersService> {
+  const service = createCustomersService(deps);
+  return { routes: customerRoutes(service), api: service };
+}

@@ -1,0 +1,35 @@
+// The usage module assembled (src/module.ts): event ingestion, rollups and usage queries.
+import type { Clock } from '../../kernel/clock.js';
+import type { Pool } from '../../db/pool.js';
+import type { Module } from '../../module.js';
+import type { MetricsService } from '../metrics/index.js';
+import { customerMetricUsage } from './customer-usage.js';
+import { createIngestService, type IngestService } from './ingest-service.js';
+import { usageTasks } from './jobs.js';
+import { metricSource } from './metrics.js';
+import { createUsageQueryService, type FindSubscriptionScope, type UsageQueryService } from './query-service.js';
+import { usageRoutes } from './routes.js';
+
+export interface UsageApi {
+  ingest: IngestService;
+  queries: UsageQueryService;
+  /** One customer's total of one metric in [from, to) as a decimal string, undefined when unknown (metered entitlements). */
+  consumed(tenantId: string, query: { customerId: string; metricId: string; from: Date; to: Date }): Promise<string | undefined>;
+}
+
+/** `findSubscription` comes from subscriptions (the usage API's subscription report). */
+export function createUsageModule(deps: { pool: Pool; clock: Clock; metrics: MetricsService; findSubscription: FindSubscriptionScope }): Module<UsageApi> {
+  const { pool, clock } = deps;
+  const metrics = metricSource(pool, deps.metrics);
+  const ingest = createIngestService({ pool, clock, metrics });
+  const queries = createUsageQueryService({ pool, metrics, findSubscription: deps.findSubscription });
+  return {
+    routes: usageRoutes(ingest, queries),
+    tasks: usageTasks({ pool, clock, metrics }),
+    api: {
+      ingest,
+      queries,
+      consumed: async (tenantId, q) => (await customerMetricUsage(pool, tenantId, { customerId: q.customerId, metricId: q.metricId, periodStart: q.from, periodEnd: q.to }))?.totalValue,
+    },
+  };
+}
