@@ -20,7 +20,7 @@ import { createDeliveryService, createEndpointsService, DELIVER_DUE_TASK, relayO
 import { postJson } from './adapters/http/post-json.js';
 import { createEmailService, emailRoutes, SEND_EMAIL_TASK, sqlEmailPorts, type EmailPorts } from './modules/emails/index.js';
 import { createSmtpMailer, type Mailer } from './adapters/email/mailer.js';
-import { createInvoicing, type Invoicing } from './modules/invoices/index.js';
+import { createInvoicing, entityForCustomer, type Invoicing } from './modules/invoices/index.js';
 import { countOpenCreditNotes, createCreditNotes } from './modules/credit-notes/index.js';
 import { createIngestService, createUsageQueryService, customerMetricUsage, metricSource, usageRoutes, usageTasks } from './modules/usage/index.js';
 import { connectedAccountRoutes, createAuthorizeService, createConnectService, createOAuthAppsService, createTokenService, createUsersService, oauthAppRoutes, oauthTokenRoutes } from './modules/oauth/index.js';
@@ -70,7 +70,11 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
 
   // Customers, subscriptions, checkout.
   const subscriptions = createSubscriptionsService({ pool, clock, catalog: plansCatalog });
-  const customers = createCustomersService({ pool, clock, subscriptions: subscriptions.countForCustomer });
+  const customers = createCustomersService({
+    pool, clock, subscriptions: subscriptions.countForCustomer,
+    // a customer's invoicing entity is checked (active, of the tenant) or defaulted by invoices, a later module
+    entities: (db, tenantId, requested, field) => entityForCustomer(db, tenantId, clock, requested, field),
+  });
   const checkout = createCheckoutService({ pool, clock, catalog: plansCatalog });
 
   // Usage metering, and the entitlements that read it.

@@ -5,7 +5,7 @@ import * as repo from './repository.js';
 import type { CustomerRow } from './repository.js';
 
 export { createCustomersService } from './service.js';
-export type { CustomersService, CustomerSubscriptionCheck } from './service.js';
+export type { CustomersService, CustomerSubscriptionCheck, CustomerEntityCheck } from './service.js';
 export { customerRoutes } from './routes.js';
 export type { CustomerRow, Address, ShippingAddress, CustomTax } from './repository.js';
 export { CUSTOMER_NAMES_RELATION } from './repository.js';
@@ -35,4 +35,9 @@ export function moveCustomerBalance(
   move: { id?: string; customerId: string; amountMinor: bigint; reason: string; invoiceId?: string | null; note?: string | null; at: Date },
 ): Promise<bigint | undefined> {
   return repo.moveBalance(db, tenantId, { ...move, id: move.id ?? newId('customerBalanceTransaction', move.at.getTime()), invoiceId: move.invoiceId ?? null, note: move.note ?? null });
+}
+
+/** How many customers that are not archived belong to this invoicing entity, in the caller's transaction. */
+export function countActiveCustomersOfEntity(db: Queryable, tenantId: string, entityId: string): Promise<number> {
+  return repo.countActiveCustomersOfEntity(db, tenantId, entityId);
 }

@@ -2,7 +2,8 @@ import type { Clock } from '../../kernel/clock.js';
 import type { Pool } from '../../db/pool.js';
 import type { RouteModule } from '../../http/app.js';
 import type { TaskHandler } from '../../jobs/runtime.js';
-import { createInvoicingEntitiesService } from './entities.js';
+import { createInvoicingEntitiesService } from './entities-service.js';
+import { entityRoutes } from './entity-routes.js';
 import { createInvoiceLifecycle, RENDER_PDF_TASK, type OpenCreditNotes } from './lifecycle.js';
 import { invoiceRoutes } from './routes.js';
 import { createInvoicesService } from './service.js';
@@ -32,7 +33,8 @@ export interface InvoicingDeps {
 
 export function createInvoicing(deps: InvoicingDeps) {
   const billing = createBillingRun(deps);
-  const entities = createInvoicingEntitiesService(deps);
+  // changing an entity refreshes its drafts through the same refresher as finalization
+  const entities = createInvoicingEntitiesService({ ...deps, refresh: billing.refreshDrafts });
   const invoices = createInvoicesService(deps);
   const lifecycle = createInvoiceLifecycle({ ...deps, refresh: billing.refreshDrafts });
   const tasks: Record<string, TaskHandler> = {
@@ -51,7 +53,11 @@ export function createInvoicing(deps: InvoicingDeps) {
       }
     },
   };
-  const routes: RouteModule = invoiceRoutes(invoices, lifecycle, entities, (tenantId, subscriptionId) => upcomingInvoice(billing, deps.clock, tenantId, subscriptionId));
+  const invoiceRoutesOf = invoiceRoutes(invoices, lifecycle, (tenantId, subscriptionId) => upcomingInvoice(billing, deps.clock, tenantId, subscriptionId));
+  const routes: RouteModule = async (app) => {
+    await invoiceRoutesOf(app);
+    await entityRoutes(entities)(app);
+  };
   return {
     entities,
     invoices,
