@@ -47,7 +47,8 @@ describe('customers: create and read', () => {
       reverse_charge: true,
       custom_taxes: [{ name: 'Local', rate: '0.055', tax_code: 'L1' }],
       custom_properties: { crm_segment: 'enterprise' },
-      invoicing_entity_id: null,
+      // none named: the tenant's default entity (created on first use)
+      invoicing_entity_id: (await h.request('GET', '/api/v1/invoicing-entities')).json().data[0].id,
       connected_account_id: null,
       balance: '0.00',
       created_at: '2026-03-15T12:00:00.000Z',

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../harness/app.js';
 import { Dec } from '../../src/kernel/money.js';
-import { renderPdf } from '../../src/adapters/pdf/render.js';
-import { invoicePdfModel } from '../../src/modules/invoices/documents.js';
+import { renderInvoicePdf } from '../../src/modules/invoices/documents.js';
 import { loadDetail, findInvoice } from '../../src/modules/invoices/index.js';
 import { createCustomer, createDraft, outbox } from './invoices-support.js';
 
@@ -121,7 +120,7 @@ describe('invoices', () => {
     expect(download.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     // same invoice, same bytes: re-render from the stored invoice and compare
     const row = (await findInvoice(h.db.pool, h.tenant.id, first.invoice.id))!;
-    const again = await renderPdf(invoicePdfModel(await loadDetail(h.db.pool, h.tenant.id, row)));
+    const again = await renderInvoicePdf(h.db.pool, h.tenant.id, await loadDetail(h.db.pool, h.tenant.id, row));
     expect(again.equals(download.rawPayload)).toBe(true);
     expect(row.pdf_document_id).toBe(pdfEvent.pdf_id);
   });

@@ -2,28 +2,45 @@ import PDFDocument from 'pdfkit';
 
 /**
  * A billing document as the PDF shows it: every value already formatted (amounts as decimal
- * strings with the currency's digits). Invoices and credit notes share this model so the
- * adapter knows nothing about either module.
+ * strings followed by their currency, dates as YYYY-MM-DD). Invoices and credit notes share this
+ * model so the adapter knows nothing about either module.
  */
 export interface PdfDocumentModel {
   /** "Invoice" or "Credit note". */
   title: string;
+  /** The document number, or "DRAFT" while it has none. */
   number: string;
+  /** A line under the title in the accent colour ("Draft: not issued yet"), or nothing. */
+  banner?: string | null;
   /** Fixes the PDF's creation and modification dates, so the same document gives the same bytes. */
   issuedAt: Date;
+  /** PNG or JPEG bytes printed top left (checked when uploaded: src/adapters/pdf/image.ts). */
+  logo?: Buffer | null;
   /** Label/value pairs under the title (dates, references). */
   facts: [string, string][];
   seller: string[];
   buyer: string[];
-  columns: [string, string, string, string];
-  rows: [string, string, string, string][];
+  /** Column titles; the first column is the description (left aligned, takes the rest of the width), the others are right aligned. */
+  columns: string[];
+  /** Widths in points of the columns after the first. */
+  columnWidths: number[];
+  rows: string[][];
   totals: [string, string][];
+  /** Tax mentions and the memo, under the totals. */
   notes: string[];
+  /** How to pay: a heading and its lines, or nothing. */
+  payment?: { heading: string; lines: string[] } | null;
+  /** Printed at the foot of every page with the page number (legal mentions). */
+  footer: string[];
 }
 
 const MARGIN = 50;
-const COLUMN_X = [MARGIN, 300, 390, 470];
-const COLUMN_WIDTH = [240, 80, 75, 75];
+const PAGE_WIDTH = 595.28; // A4
+const CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN;
+const FOOTER_FONT_SIZE = 7.5;
+const ACCENT = '#b42318';
+const MUTED = '#555555';
+const RULE = '#cccccc';
 
 /**
  * Renders with the standard Helvetica fonts (no embedding, no subset tags) and a fixed info
@@ -33,7 +50,8 @@ export function renderPdf(model: PdfDocumentModel): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: 'A4',
-      margin: MARGIN,
+      margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN },
+      bufferPages: true,
       info: {
         Title: `${model.title} ${model.number}`,
         Producer: 'tally-billing',
@@ -46,38 +64,115 @@ export function renderPdf(model: PdfDocumentModel): Promise<Buffer> {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
-
-    doc.font('Helvetica-Bold').fontSize(20).text(`${model.title} ${model.number}`);
-    doc.moveDown(0.5).font('Helvetica').fontSize(10);
-    for (const [label, value] of model.facts) doc.text(`${label}: ${value}`);
-    doc.moveDown();
-    const top = doc.y;
-    doc.font('Helvetica-Bold').text('From', MARGIN, top).font('Helvetica');
-    for (const line of model.seller) doc.text(line, MARGIN);
-    const sellerBottom = doc.y;
-    doc.font('Helvetica-Bold').text('Bill to', 300, top).font('Helvetica');
-    for (const line of model.buyer) doc.text(line, 300);
-    doc.y = Math.max(sellerBottom, doc.y);
-    doc.moveDown(2);
-
-    const row = (cells: readonly string[], bold = false) => {
-      const y = doc.y;
-      doc.font(bold ? 'Helvetica-Bold' : 'Helvetica');
-      let bottom = y;
-      cells.forEach((cell, index) => {
-        doc.text(cell, COLUMN_X[index], y, { width: COLUMN_WIDTH[index], align: index === 0 ? 'left' : 'right' });
-        bottom = Math.max(bottom, doc.y);
-      });
-      doc.y = bottom + 4;
-    };
-    row(model.columns, true);
-    for (const cells of model.rows) row(cells);
-    doc.moveDown();
-    for (const [label, value] of model.totals) row([label, '', '', value], label.startsWith('Total') || label.startsWith('Amount due'));
-    if (model.notes.length > 0) {
-      doc.moveDown().font('Helvetica').fontSize(9);
-      for (const note of model.notes) doc.text(note, MARGIN);
+    try {
+      draw(doc, model);
+      doc.end();
+    } catch (error) {
+      reject(error instanceof Error ? error : new Error(String(error)));
     }
-    doc.end();
   });
+}
+
+function footerLines(model: PdfDocumentModel, page: number, pages: number): string {
+  return [...model.footer, `${model.title} ${model.number} - page ${page} of ${pages}`].join('\n');
+}
+
+function draw(doc: PDFKit.PDFDocument, model: PdfDocumentModel): void {
+  // The footer's room is kept free on every page: the bottom margin grows with the legal mentions.
+  const footerHeight = doc.font('Helvetica').fontSize(FOOTER_FONT_SIZE).heightOfString(footerLines(model, 99, 99), { width: CONTENT_WIDTH }) + 12;
+  const margins = { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN + footerHeight };
+  doc.page.margins.bottom = margins.bottom;
+  (doc.options as { margins?: typeof margins }).margins = margins; // pages pdfkit adds by itself
+  /** Starts a new page when `height` more points would run into the footer. */
+  const ensureRoom = (height: number) => {
+    if (doc.y + height > doc.page.height - doc.page.margins.bottom) doc.addPage({ size: 'A4', margins });
+  };
+
+  // Header: logo on the left, title, number and facts on the right.
+  const headerTop = MARGIN;
+  if (model.logo) doc.image(model.logo, MARGIN, headerTop, { fit: [160, 64] });
+  const rightX = MARGIN + CONTENT_WIDTH / 2;
+  const rightWidth = CONTENT_WIDTH / 2;
+  doc.font('Helvetica-Bold').fontSize(20).fillColor('black').text(model.title, rightX, headerTop, { width: rightWidth, align: 'right' });
+  doc.font('Helvetica').fontSize(11).text(model.number, rightX, doc.y, { width: rightWidth, align: 'right' });
+  if (model.banner) doc.font('Helvetica-Bold').fontSize(10).fillColor(ACCENT).text(model.banner, rightX, doc.y, { width: rightWidth, align: 'right' }).fillColor('black');
+  doc.moveDown(0.5).font('Helvetica').fontSize(9);
+  for (const [label, value] of model.facts) doc.text(`${label}: ${value}`, rightX, doc.y, { width: rightWidth, align: 'right' });
+  doc.y = Math.max(doc.y, headerTop + (model.logo ? 70 : 0)) + 18;
+
+  // Parties.
+  const partiesTop = doc.y;
+  const half = CONTENT_WIDTH / 2 - 10;
+  doc.font('Helvetica-Bold').fontSize(9).fillColor(MUTED).text('FROM', MARGIN, partiesTop, { width: half });
+  doc.font('Helvetica').fontSize(10).fillColor('black');
+  model.seller.forEach((line, index) => doc.font(index === 0 ? 'Helvetica-Bold' : 'Helvetica').text(line, MARGIN, doc.y, { width: half }));
+  const sellerBottom = doc.y;
+  doc.font('Helvetica-Bold').fontSize(9).fillColor(MUTED).text('BILL TO', rightX, partiesTop, { width: half });
+  doc.font('Helvetica').fontSize(10).fillColor('black');
+  model.buyer.forEach((line, index) => doc.font(index === 0 ? 'Helvetica-Bold' : 'Helvetica').text(line, rightX, doc.y, { width: half }));
+  doc.y = Math.max(sellerBottom, doc.y) + 20;
+
+  // Lines.
+  const widths = [CONTENT_WIDTH - model.columnWidths.reduce((sum, w) => sum + w, 0), ...model.columnWidths];
+  const xs = widths.map((_, index) => MARGIN + widths.slice(0, index).reduce((sum, w) => sum + w, 0));
+  const row = (cells: readonly string[], options: { bold?: boolean; rule?: boolean } = {}) => {
+    doc.font(options.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
+    const height = Math.max(...cells.map((cell, index) => doc.heightOfString(cell, { width: widths[index]! - 6 })));
+    ensureRoom(height + 6);
+    const y = doc.y;
+    cells.forEach((cell, index) => doc.text(cell, xs[index]! + (index === 0 ? 0 : 6), y, { width: widths[index]! - 6, align: index === 0 ? 'left' : 'right' }));
+    doc.y = y + height + 4;
+    if (options.rule) doc.moveTo(MARGIN, doc.y - 2).lineTo(MARGIN + CONTENT_WIDTH, doc.y - 2).strokeColor(RULE).lineWidth(0.5).stroke();
+  };
+  row(model.columns, { bold: true, rule: true });
+  for (const cells of model.rows) row(cells);
+  doc.moveTo(MARGIN, doc.y).lineTo(MARGIN + CONTENT_WIDTH, doc.y).strokeColor(RULE).lineWidth(0.5).stroke();
+  doc.y += 8;
+
+  // Totals, right aligned under the amounts.
+  const labelWidth = 200;
+  const valueWidth = 100;
+  const labelX = MARGIN + CONTENT_WIDTH - labelWidth - valueWidth;
+  for (const [label, value] of model.totals) {
+    const bold = label === 'Total' || label === 'Amount due' || label === 'Total credited';
+    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(bold ? 10 : 9);
+    const height = Math.max(doc.heightOfString(label, { width: labelWidth }), doc.heightOfString(value, { width: valueWidth }));
+    ensureRoom(height + 4);
+    const y = doc.y;
+    doc.text(label, labelX, y, { width: labelWidth, align: 'right' });
+    doc.text(value, labelX + labelWidth, y, { width: valueWidth, align: 'right' });
+    doc.y = y + height + 3;
+  }
+
+  doc.font('Helvetica').fontSize(9).fillColor('black');
+  if (model.notes.length > 0) {
+    doc.y += 12;
+    for (const note of model.notes) {
+      ensureRoom(doc.heightOfString(note, { width: CONTENT_WIDTH }) + 4);
+      doc.text(note, MARGIN, doc.y, { width: CONTENT_WIDTH });
+      doc.y += 3;
+    }
+  }
+
+  if (model.payment) {
+    doc.y += 12;
+    ensureRoom(14 * (model.payment.lines.length + 1));
+    doc.font('Helvetica-Bold').fontSize(10).text(model.payment.heading, MARGIN, doc.y, { width: CONTENT_WIDTH });
+    doc.font('Helvetica').fontSize(9);
+    for (const line of model.payment.lines) doc.text(line, MARGIN, doc.y, { width: CONTENT_WIDTH });
+  }
+
+  // Footer of every page: legal mentions and the page number, inside the bottom margin.
+  const range = doc.bufferedPageRange();
+  for (let index = range.start; index < range.start + range.count; index++) {
+    doc.switchToPage(index);
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0; // writing inside the margin must not start a new page
+    const top = doc.page.height - MARGIN - footerHeight + 10;
+    doc.moveTo(MARGIN, top - 5).lineTo(MARGIN + CONTENT_WIDTH, top - 5).strokeColor(RULE).lineWidth(0.5).stroke();
+    doc.font('Helvetica').fontSize(FOOTER_FONT_SIZE).fillColor(MUTED);
+    doc.text(footerLines(model, index - range.start + 1, range.count), MARGIN, top, { width: CONTENT_WIDTH, align: 'center' });
+    doc.fillColor('black');
+    doc.page.margins.bottom = bottom;
+  }
 }

@@ -26,9 +26,11 @@ export function creditNotePdfModel(detail: CreditNoteDetail, invoice: { invoice_
     seller: partyLines(invoice.seller_details),
     buyer: partyLines(invoice.customer_details),
     columns: ['Description', 'Tax rate', 'Tax', 'Net credited'],
-    rows: detail.lines.map((line) => [line.name, line.tax_rate, formatMinor(line.tax_minor, note.currency), formatMinor(line.taxable_minor, note.currency)]),
+    columnWidths: [70, 90, 100],
+    rows: detail.lines.map((line) => [line.name, line.tax_rate, money(line.tax_minor), money(line.taxable_minor)]),
     totals,
     notes: note.memo ? [note.memo] : [],
+    footer: [String(invoice.seller_details.legal_name ?? '')],
   };
 }
 

@@ -12,6 +12,7 @@ export const createCustomerExample = {
   shipping_address: { same_as_billing: true },
   vat_number: 'DE123456789',
   custom_properties: { crm_id: '0015g00000XyZ' },
+  invoicing_entity_id: 'ive_01KKRNW4G00DCDSVX0Q959VSN7',
 };
 
 export const customerExample = {
@@ -29,7 +30,7 @@ export const customerExample = {
   reverse_charge: false,
   custom_taxes: [],
   custom_properties: { crm_id: '0015g00000XyZ' },
-  invoicing_entity_id: null,
+  invoicing_entity_id: 'ive_01KKRNW4G00DCDSVX0Q959VSN7',
   connected_account_id: null,
   balance: '0.00',
   created_at: '2026-03-15T12:00:00.000Z',

@@ -4,7 +4,7 @@ import { newId } from '../../kernel/ids.js';
 import * as repo from './repository.js';
 import type { CustomerRow } from './repository.js';
 
-export type { CustomersService, CustomerSubscriptionCheck } from './service.js';
+export type { CustomersService, CustomerSubscriptionCheck, CustomerEntityCheck } from './service.js';
 export { createCustomersModule } from './module.js';
 export type { CustomerRow, Address, ShippingAddress, CustomTax } from './repository.js';
 export { CUSTOMER_NAMES_RELATION } from './repository.js';
@@ -34,4 +34,9 @@ export function moveCustomerBalance(
   move: { id?: string; customerId: string; amountMinor: bigint; reason: string; invoiceId?: string | null; note?: string | null; at: Date },
 ): Promise<bigint | undefined> {
   return repo.moveBalance(db, tenantId, { ...move, id: move.id ?? newId('customerBalanceTransaction', move.at.getTime()), invoiceId: move.invoiceId ?? null, note: move.note ?? null });
+}
+
+/** How many customers that are not archived belong to this invoicing entity, in the caller's transaction. */
+export function countActiveCustomersOfEntity(db: Queryable, tenantId: string, entityId: string): Promise<number> {
+  return repo.countActiveCustomersOfEntity(db, tenantId, entityId);
 }

@@ -3,10 +3,13 @@ import type { Clock } from '../../kernel/clock.js';
 import type { Pool } from '../../db/pool.js';
 import type { Module } from '../../module.js';
 import { customerRoutes } from './routes.js';
-import { createCustomersService, type CustomerSubscriptionCheck, type CustomersService } from './service.js';
+import { createCustomersService, type CustomerEntityCheck, type CustomerSubscriptionCheck, type CustomersService } from './service.js';
 
-/** `subscriptions` comes from subscriptions, a later module: a customer with live subscriptions is not archived. */
-export function createCustomersModule(deps: { pool: Pool; clock: Clock; subscriptions: CustomerSubscriptionCheck }): Module<CustomersService> {
+/**
+ * `subscriptions` and `entities` come from later modules: a customer with live subscriptions is not
+ * archived, and its invoicing entity is checked or defaulted by invoices.
+ */
+export function createCustomersModule(deps: { pool: Pool; clock: Clock; subscriptions: CustomerSubscriptionCheck; entities: CustomerEntityCheck }): Module<CustomersService> {
   const service = createCustomersService(deps);
   return { routes: customerRoutes(service), api: service };
 }

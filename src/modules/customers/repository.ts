@@ -38,7 +38,8 @@ export interface CustomerRow {
   reverse_charge: boolean;
   custom_taxes: CustomTax[];
   custom_properties: Record<string, string>;
-  invoicing_entity_id: string | null;
+  /** Always set: the entity named at creation, or the tenant's default then. */
+  invoicing_entity_id: string;
   connected_account_id: string | null;
   /** Credit held by the customer, minor units of `currency`. */
   balance_minor: bigint;
@@ -110,6 +111,15 @@ export async function findCustomer(db: Queryable, tenantId: string, idOrAlias: s
 /** Several customers by id in one statement (billing runs); missing ids are left out. */
 export async function findCustomersByIds(db: Queryable, tenantId: string, ids: readonly string[]): Promise<CustomerRow[]> {
   return scoped(db, tenantId).query<CustomerRow>(`SELECT ${COLUMNS} FROM customers WHERE tenant_id = $1 AND id = ANY($2::text[])`, [ids]);
+}
+
+/** Customers not archived that belong to an invoicing entity (an entity with some cannot be archived). */
+export async function countActiveCustomersOfEntity(db: Queryable, tenantId: string, entityId: string): Promise<number> {
+  const row = await scoped(db, tenantId).one<{ n: bigint }>(
+    `SELECT count(*) AS n FROM customers WHERE tenant_id = $1 AND invoicing_entity_id = $2 AND archived_at IS NULL`,
+    [entityId],
+  );
+  return Number(row?.n ?? 0n);
 }
 
 export async function listCustomers(

@@ -14,7 +14,9 @@ const FIELD_RULES =
   '`name` is 1 to 255 characters, not blank; `currency` is an ISO 4217 code (three upper-case letters): the currency of its subscriptions, invoices and balance. ' +
   '`alias` (1 to 200 characters) is a second key for the customer\'s URLs and must be unique in the tenant (409). `billing_email` and `invoicing_emails` must be e-mail addresses. ' +
   'Addresses take `line1`, `line2`, `city`, `state`, `zip_code` and `country` (ISO 3166-1 alpha-2). `reverse_charge` needs a `vat_number` and excludes `is_tax_exempt`. ' +
-  '`custom_taxes[].rate` is a fraction as a decimal string from 0 to 1 ("0.2" = 20 %). `custom_properties` holds at most 50 string values. Unknown fields are a 400.';
+  '`custom_taxes[].rate` is a fraction as a decimal string from 0 to 1 ("0.2" = 20 %). `custom_properties` holds at most 50 string values. ' +
+  '`invoicing_entity_id` names the invoicing entity that issues the customer\'s invoices: an entity of the tenant that is not archived (otherwise a 400); ' +
+  'null (or left out on create) is the tenant\'s default entity, and left out on PUT or PATCH keeps the current one. Invoices already created keep their entity. Unknown fields are a 400.';
 const ALIAS_TAKEN = documented(ErrorBody, 'The alias is used by another customer.', { code: 'CONFLICT', message: "alias 'acme' is already used by another customer" });
 const CURRENCY_FROZEN = '`currency` cannot change once the customer has a subscription or a non-zero balance (400).';
 
@@ -137,13 +139,14 @@ export function customerRoutes(service: CustomersService) {
         operationId: 'unarchive_customer',
         summary: 'Unarchive a customer',
         description:
-          'Restores an archived customer: it is listed again and can get new subscriptions. A customer that is not archived is a 400. ' +
+          'Restores an archived customer: it is listed again and can get new subscriptions. A customer that is not archived is a 400, and so is one whose invoicing entity is archived ' +
+          '(unarchive the entity, or move the customer to another with PATCH, first). ' +
           'This operation answers `{message}`, on success and on error. Emits `customer.unarchived`.',
         params: IdOrAlias,
         response: {
           200: documented(MessageBody, 'The customer is restored.', { message: 'customer cus_01KKRNW4G00DQZJ9RBQHV3B9GB unarchived' }),
           ...errorResponses([401, 404], MessageBody),
-          400: documented(MessageBody, 'The customer is not archived.', { message: 'customer is not archived' }),
+          400: documented(MessageBody, 'The customer is not archived, or its invoicing entity is archived.', { message: 'customer is not archived' }),
         },
       },
     }, async (request) => {

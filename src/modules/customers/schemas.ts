@@ -40,7 +40,7 @@ const editable = {
   vat_number: NullableString(),
   is_tax_exempt: Type.Optional(Nullable(Type.Boolean())),
   reverse_charge: Type.Optional(Nullable(Type.Boolean({ description: 'EU B2B reverse charge; needs a vat_number' }))),
-  invoicing_entity_id: NullableString(),
+  invoicing_entity_id: NullableString({ description: 'The invoicing entity that issues its invoices (an active one); null or left out on create: the default entity', examples: ['ive_01KKRNW4G00DCDSVX0Q959VSN7'] }),
   custom_properties: Type.Optional(Nullable(CustomProperties)),
 };
 
@@ -90,7 +90,7 @@ export const Customer = Type.Object({
   reverse_charge: Type.Boolean(),
   custom_taxes: Type.Array(CustomTaxRate),
   custom_properties: CustomProperties,
-  invoicing_entity_id: Nullable(Type.String()),
+  invoicing_entity_id: Type.String({ description: 'The invoicing entity that issues its invoices (its seller, number sequence and tax country)' }),
   connected_account_id: Nullable(Type.String()),
   balance: Type.String({ description: 'Credit held by the customer, decimal string in its currency' }),
   created_at: Type.String({ format: 'date-time' }),

@@ -18,6 +18,14 @@ import { customerEventData } from './events.js';
  */
 export type CustomerSubscriptionCheck = (db: Queryable, tenantId: string, customerId: string) => Promise<{ live: number; total: number }>;
 
+/**
+ * Invoicing entities belong to the invoices module, after customers in the module order: the
+ * composition root passes this in. In the caller's transaction it answers the entity a customer
+ * goes on: the one named (it must be an active entity of the tenant), or the tenant's default for
+ * null; an unknown or archived one is a 400 naming `field`.
+ */
+export type CustomerEntityCheck = (db: Queryable, tenantId: string, requested: string | null, field: string) => Promise<string>;
+
 export interface CustomerListQuery {
   page?: number;
   per_page?: number;
@@ -61,7 +69,7 @@ function validate(row: CustomerRow): void {
   if (row.reverse_charge && row.is_tax_exempt) throw badRequest('is_tax_exempt and reverse_charge cannot both be true');
 }
 
-export function createCustomersService(deps: { pool: Pool; clock: Clock; subscriptions?: CustomerSubscriptionCheck }) {
+export function createCustomersService(deps: { pool: Pool; clock: Clock; subscriptions?: CustomerSubscriptionCheck; entities: CustomerEntityCheck }) {
   const { pool, clock } = deps;
   const subscriptionsOf = (db: Queryable, tenantId: string, customerId: string) =>
     deps.subscriptions ? deps.subscriptions(db, tenantId, customerId) : Promise.resolve({ live: 0, total: 0 });
@@ -98,7 +106,6 @@ export function createCustomersService(deps: { pool: Pool; clock: Clock; subscri
       reverse_charge: input.reverse_charge ?? false,
       custom_taxes: input.custom_taxes ?? [],
       custom_properties: input.custom_properties ?? {},
-      invoicing_entity_id: input.invoicing_entity_id ?? null,
     };
   }
 
@@ -107,6 +114,7 @@ export function createCustomersService(deps: { pool: Pool; clock: Clock; subscri
     const row: CustomerRow = {
       id: newId('customer', now.getTime()),
       ...fieldsOf(input),
+      invoicing_entity_id: '', // resolved in the transaction below
       connected_account_id: input.connected_account_id ?? null,
       balance_minor: 0n,
       created_at: now,
@@ -115,18 +123,23 @@ export function createCustomersService(deps: { pool: Pool; clock: Clock; subscri
     };
     validate(row);
     return withTx(pool, async (tx) => {
+      row.invoicing_entity_id = await deps.entities(tx, tenantId, input.invoicing_entity_id ?? null, 'invoicing_entity_id');
       await write(tx, tenantId, row, true);
       await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'customer.created', objectId: row.id, data: customerEventData(row) });
       return row;
     });
   }
 
-  /** Shared tail of PUT and PATCH: currency is frozen once the customer has billing history. */
-  async function saveChanges(tenantId: string, idOrAlias: string, merge: (current: CustomerRow) => CustomerRow): Promise<CustomerRow> {
+  /**
+   * Shared tail of PUT and PATCH: currency is frozen once the customer has billing history.
+   * `entity`: undefined keeps the customer's invoicing entity, null moves it to the default, an id to that entity.
+   */
+  async function saveChanges(tenantId: string, idOrAlias: string, entity: string | null | undefined, merge: (current: CustomerRow) => CustomerRow): Promise<CustomerRow> {
     return withTx(pool, async (tx) => {
       const current = await requireCustomer(tx, tenantId, idOrAlias, true);
       const next = { ...merge(current), updated_at: clock.now() };
       validate(next);
+      if (entity !== undefined && entity !== current.invoicing_entity_id) next.invoicing_entity_id = await deps.entities(tx, tenantId, entity, 'invoicing_entity_id');
       if (next.currency !== current.currency) {
         const subscriptions = await subscriptionsOf(tx, tenantId, current.id);
         if (subscriptions.total > 0 || current.balance_minor !== 0n) {
@@ -140,10 +153,10 @@ export function createCustomersService(deps: { pool: Pool; clock: Clock; subscri
   }
 
   const replaceCustomer = (tenantId: string, idOrAlias: string, input: CustomerUpdateBody) =>
-    saveChanges(tenantId, idOrAlias, (current) => ({ ...current, ...fieldsOf(input) }));
+    saveChanges(tenantId, idOrAlias, input.invoicing_entity_id, (current) => ({ ...current, ...fieldsOf(input) }));
 
   const patchCustomer = (tenantId: string, idOrAlias: string, input: CustomerPatchBody) =>
-    saveChanges(tenantId, idOrAlias, (current) => {
+    saveChanges(tenantId, idOrAlias, input.invoicing_entity_id, (current) => {
       const pick = <K extends keyof CustomerPatchBody & keyof CustomerRow>(key: K, fallback: CustomerRow[K]): CustomerRow[K] =>
         input[key] === undefined ? current[key] : ((input[key] ?? fallback) as CustomerRow[K]);
       return {
@@ -162,7 +175,6 @@ export function createCustomersService(deps: { pool: Pool; clock: Clock; subscri
         reverse_charge: pick('reverse_charge', false),
         custom_taxes: pick('custom_taxes', []),
         custom_properties: pick('custom_properties', {}),
-        invoicing_entity_id: pick('invoicing_entity_id', null),
       };
     });
 
@@ -192,6 +204,8 @@ export function createCustomersService(deps: { pool: Pool; clock: Clock; subscri
     return withTx(pool, async (tx) => {
       const current = await requireCustomer(tx, tenantId, idOrAlias, true);
       if (!current.archived_at) throw badRequest('customer is not archived');
+      // an archived entity has no active customers: the customer's must be active again first
+      await deps.entities(tx, tenantId, current.invoicing_entity_id, "the customer's invoicing_entity_id");
       const next = { ...current, archived_at: null, updated_at: clock.now() };
       await repo.updateCustomer(tx, tenantId, next);
       await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'customer.unarchived', objectId: next.id, data: customerEventData(next) });

@@ -6,64 +6,161 @@ import { formatMinor } from '../../kernel/money.js';
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
-import { findEntity } from './entities.js';
+import { addDays, compareDates, EU_MEMBER_STATES } from '../../domain/index.js';
+import { Dec } from '../../kernel/money.js';
+import { findEntity, findEntityLogo, type BankDetails } from './entities.js';
 import * as repo from './repository.js';
-import type { InvoiceDetail } from './repository.js';
+import type { InvoiceDetail, InvoiceRow } from './repository.js';
 
 interface Party {
   name?: unknown;
   legal_name?: unknown;
   vat_number?: unknown;
+  tax_number?: unknown;
+  registration_number?: unknown;
+  email?: unknown;
   address?: Record<string, unknown> | null;
   billing_address?: Record<string, unknown> | null;
 }
 
-/** Name, address lines and VAT number of a seller or customer snapshot. */
+const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
+
+/** "France" for FR; the code itself when it is not a known region. */
+export function countryName(code: string): string {
+  try {
+    return REGION_NAMES.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
+
+/** Name, address lines, country, then VAT, tax and registration numbers of a seller or customer snapshot. */
 export function partyLines(party: Party): string[] {
   const address = party.address ?? party.billing_address ?? {};
-  const cityLine = [address.zip_code, address.city].filter(Boolean).join(' ');
+  const cityLine = [text(address.zip_code), text(address.city)].filter(Boolean).join(' ');
+  const country = text(address.country);
   return [
     String(party.legal_name ?? party.name ?? ''),
-    ...[address.line1, address.line2, cityLine, address.state, address.country].filter((v) => typeof v === 'string' && v !== '').map(String),
-    ...(party.vat_number ? [`VAT ${String(party.vat_number)}`] : []),
+    ...[text(address.line1), text(address.line2), cityLine, text(address.state), country ? countryName(country) : null].filter((v): v is string => !!v),
+    ...(text(party.vat_number) ? [`VAT number: ${String(party.vat_number)}`] : []),
+    ...(text(party.tax_number) ? [`Tax number: ${String(party.tax_number)}`] : []),
+    ...(text(party.registration_number) ? [`Registration number: ${String(party.registration_number)}`] : []),
   ];
 }
 
-export function invoicePdfModel(detail: InvoiceDetail): PdfDocumentModel {
+/** A billing period as people read it: inclusive end dates ([2026-10-24, 2026-11-24) is "2026-10-24 to 2026-11-23"). */
+export function inclusivePeriod(start: string, endExclusive: string): string {
+  return compareDates(endExclusive, start) > 0 ? datesText(start, addDays(endExclusive, -1)) : start;
+}
+
+/** Two inclusive dates as one text; a single day is just that day. */
+export function datesText(start: string, endInclusive: string): string {
+  return start === endInclusive ? start : `${start} to ${endInclusive}`;
+}
+
+/** "20%" of a "0.2" rate. */
+function percent(rate: string): string {
+  return `${new Dec(rate).times(100).toString()}%`;
+}
+
+/** IBANs are read in groups of four. */
+function groupedIban(iban: string): string {
+  return iban.replace(/(.{4})(?=.)/g, '$1 ');
+}
+
+/** The legal mention each tax treatment needs on the invoice (see src/domain/tax.ts for when each applies). */
+function taxMentions(detail: InvoiceDetail): string[] {
   const { invoice } = detail;
-  const money = (minor: bigint) => `${formatMinor(minor, invoice.currency)} ${invoice.currency}`;
+  const seller = invoice.seller_details as Party;
+  const customer = invoice.customer_details as Party;
+  const sellerCountry = text(seller.address?.country);
+  const customerCountry = text(customer.billing_address?.country);
+  const treatments = new Set([...detail.taxBreakdown.map((row) => row.treatment), ...detail.lines.map((line) => line.tax_treatment)]);
+  const customerVat = text(customer.vat_number) ? ` Customer VAT number: ${String(customer.vat_number)}.` : '';
+  const mentions: string[] = [];
+  if (treatments.has('REVERSE_CHARGE')) {
+    const eu = sellerCountry !== null && customerCountry !== null && EU_MEMBER_STATES.has(sellerCountry) && EU_MEMBER_STATES.has(customerCountry);
+    mentions.push(`Reverse charge: VAT to be accounted for by the recipient${eu ? ' (Article 196 of Council Directive 2006/112/EC)' : ''}.${customerVat}`);
+  }
+  if (treatments.has('EXEMPT')) mentions.push('VAT exempt: the customer is exempt from VAT, no VAT is charged.');
+  if (treatments.has('EXPORT')) mentions.push('Export: the customer is outside the seller\'s tax territory, no VAT is charged (zero-rated).');
+  return mentions;
+}
+
+function paymentBlock(invoice: InvoiceRow, money: (minor: bigint) => string): PdfDocumentModel['payment'] {
+  const seller = invoice.seller_details as Party & { bank_details?: BankDetails | null; payment_instructions?: unknown };
+  const lines: string[] = [];
+  if (invoice.status === 'DRAFT') lines.push(`Due ${invoice.net_terms} days after the invoice date once issued.`);
+  else if (invoice.payment_status === 'PAID') lines.push(`Paid${invoice.paid_at ? ` on ${invoice.paid_at.toISOString().slice(0, 10)}` : ''}. Thank you.`);
+  else if (invoice.status === 'FINALIZED') lines.push(`Please pay ${money(invoice.amount_due_minor - invoice.amount_paid_minor)}${invoice.due_date ? ` by ${invoice.due_date}` : ''}.`);
+  const bank = seller.bank_details;
+  if (bank) {
+    lines.push('Bank transfer to:');
+    if (bank.account_holder) lines.push(`Account holder: ${bank.account_holder}`);
+    if (bank.bank_name) lines.push(`Bank: ${bank.bank_name}`);
+    if (bank.iban) lines.push(`IBAN: ${groupedIban(bank.iban)}`);
+    if (bank.bic) lines.push(`BIC: ${bank.bic}`);
+    if (bank.account_number) lines.push(`Account number: ${bank.account_number}`);
+    if (bank.routing_number) lines.push(`Routing number: ${bank.routing_number}`);
+  }
+  if (invoice.reference) lines.push(`Payment reference: ${invoice.reference}`);
+  if (text(seller.payment_instructions)) lines.push(String(seller.payment_instructions));
+  return lines.length > 0 ? { heading: 'Payment', lines } : null;
+}
+
+/** Everything the invoice PDF prints; the logo comes with it (the entity's, when it is still the one the invoice names). */
+export function invoicePdfModel(detail: InvoiceDetail, logo: Buffer | null = null): PdfDocumentModel {
+  const { invoice } = detail;
+  const currency = invoice.currency;
+  const money = (minor: bigint) => `${formatMinor(minor, currency)} ${currency}`;
   const totals: [string, string][] = [['Subtotal', money(invoice.subtotal_minor)]];
   if (invoice.discount_minor !== 0n) totals.push(['Discount', money(-invoice.discount_minor)]);
-  for (const row of detail.taxBreakdown) totals.push([`${row.name} on ${formatMinor(row.taxable_minor, invoice.currency)}`, money(row.tax_minor)]);
+  for (const row of detail.taxBreakdown) totals.push([`${row.name} on ${money(row.taxable_minor)}`, money(row.tax_minor)]);
   totals.push(['Total', money(invoice.total_minor)]);
   if (invoice.applied_credits_minor !== 0n) totals.push(['Paid from balance', money(-invoice.applied_credits_minor)]);
-  totals.push(['Amount due', money(invoice.amount_due_minor)]);
-  const notes: string[] = [];
-  if (detail.taxBreakdown.some((row) => row.treatment === 'REVERSE_CHARGE')) notes.push('Reverse charge: VAT to be accounted for by the recipient.');
-  if (invoice.memo) notes.push(invoice.memo);
+  if (invoice.amount_paid_minor !== 0n) totals.push(['Paid', money(-invoice.amount_paid_minor)]);
+  totals.push(['Amount due', money(invoice.amount_due_minor - invoice.amount_paid_minor)]);
+  const seller = invoice.seller_details as Party & { legal_footer?: unknown };
   return {
     title: 'Invoice',
     number: invoice.invoice_number ?? 'DRAFT',
+    banner: invoice.status === 'DRAFT' ? 'Draft: not issued yet' : invoice.status === 'VOID' ? 'Void' : null,
     // The finalization instant: the same invoice always renders to the same bytes.
     issuedAt: invoice.finalized_at ?? new Date(`${invoice.invoice_date}T00:00:00.000Z`),
+    logo,
     facts: [
       ['Invoice date', invoice.invoice_date],
       ...(invoice.due_date ? [['Due date', invoice.due_date] as [string, string]] : []),
-      ...(invoice.period_start && invoice.period_end ? [['Period', `${invoice.period_start} to ${invoice.period_end}`] as [string, string]] : []),
+      ...(invoice.period_start && invoice.period_end ? [['Period', inclusivePeriod(invoice.period_start, invoice.period_end)] as [string, string]] : []),
+      ...(invoice.purchase_order ? [['Purchase order', invoice.purchase_order] as [string, string]] : []),
       ...(invoice.reference ? [['Payment reference', invoice.reference] as [string, string]] : []),
+      ['Currency', currency],
     ],
-    seller: partyLines(invoice.seller_details as Party),
+    seller: partyLines(seller),
     buyer: partyLines(invoice.customer_details as Party),
-    columns: ['Description', 'Quantity', 'Unit price', 'Amount'],
+    columns: ['Description', 'Quantity', 'Unit price', 'Tax', 'Amount'],
+    columnWidths: [60, 85, 45, 90],
     rows: detail.lines.map((line) => [
-      `${line.name} (${line.start_date} - ${line.end_date})`,
+      [line.name, datesText(line.start_date, line.end_date), line.description].filter(Boolean).join('\n'),
       line.quantity ?? '',
-      line.unit_price ?? '',
-      formatMinor(line.amount_minor, invoice.currency),
+      line.unit_price === null ? '' : `${line.unit_price} ${currency}`,
+      percent(line.tax_rate),
+      money(line.amount_minor),
     ]),
     totals,
-    notes,
+    notes: [...taxMentions(detail), ...(invoice.memo ? [invoice.memo] : [])],
+    payment: paymentBlock(invoice, money),
+    footer: [[String(seller.legal_name ?? ''), text(seller.legal_footer)].filter(Boolean).join(' - ')],
   };
+}
+
+/** Renders an invoice with its entity's logo, when the logo is still the one its seller details name. */
+export async function renderInvoicePdf(db: Queryable, tenantId: string, detail: InvoiceDetail): Promise<Buffer> {
+  const wanted = (detail.invoice.seller_details as { logo_sha256?: unknown }).logo_sha256;
+  const logo = typeof wanted === 'string' ? await findEntityLogo(db, tenantId, detail.invoice.invoicing_entity_id) : undefined;
+  return renderPdf(invoicePdfModel(detail, logo && logo.sha256 === wanted ? logo.content : null));
 }
 
 export function sha256Hex(content: Buffer): string {
@@ -80,8 +177,7 @@ export async function generateAccountingPdf(tx: Queryable, tenantId: string, clo
   const invoice = await repo.findInvoice(tx, tenantId, invoiceId, true);
   if (!invoice || invoice.status === 'DRAFT') return null;
   if (invoice.pdf_document_id) return invoice.pdf_document_id;
-  const detail = await repo.loadDetail(tx, tenantId, invoice);
-  const content = await renderPdf(invoicePdfModel(detail));
+  const content = await renderInvoicePdf(tx, tenantId, await repo.loadDetail(tx, tenantId, invoice));
   const now = clock.now();
   const document: repo.DocumentRow = {
     id: newId('document', now.getTime()),

@@ -7,7 +7,7 @@ import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { writeOutboxEvents } from '../../db/outbox.js';
 import type { BillingOccasion, Invoice, TaxBreakdownRow, TaxDecision } from '../../domain/index.js';
-import { ensureDefaultEntity, findEntity, sellerDetails, type InvoicingEntityRow } from './entities.js';
+import { ensureDefaultEntity, findEntities, findEntity, sellerDetails, type InvoicingEntityRow } from './entities.js';
 import { customerSnapshot, requireCustomer } from './customer.js';
 import type { CustomerRow } from '../customers/index.js';
 import { invoiceEventData } from './events.js';
@@ -133,6 +133,36 @@ export function lineRows(invoiceId: string, input: Pick<DraftInvoiceInput, 'comp
 /** Midnight UTC of the invoice date plus the grace period: until then late usage updates the draft. */
 export function finalizeAfter(invoiceDate: string, entity: InvoicingEntityRow): Date {
   return new Date(Date.parse(`${invoiceDate}T00:00:00.000Z`) + entity.grace_period_hours * MS_PER_HOUR);
+}
+
+/** JSON with keys sorted: jsonb read back orders keys its own way, so compare through this. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Drafts with the seller details of their entity as it is now (a draft shows the entity's
+ * current name, address, numbers and bank details until finalization freezes them); other rows
+ * as they are. `changed`: drafts whose seller details differ from what they hold.
+ */
+export async function withCurrentSeller(db: Queryable, tenantId: string, rows: readonly InvoiceRow[]): Promise<{ rows: InvoiceRow[]; changed: Set<string> }> {
+  const drafts = rows.filter((row) => row.status === 'DRAFT');
+  if (drafts.length === 0) return { rows: [...rows], changed: new Set() };
+  const entities = await findEntities(db, tenantId, drafts.map((row) => row.invoicing_entity_id));
+  const changed = new Set<string>();
+  const out = rows.map((row) => {
+    const entity = row.status === 'DRAFT' ? entities.get(row.invoicing_entity_id) : undefined;
+    if (!entity) return row;
+    const seller = sellerDetails(entity);
+    if (canonicalJson(seller) === canonicalJson(row.seller_details)) return row;
+    changed.add(row.id);
+    return { ...row, seller_details: seller };
+  });
+  return { rows: out, changed };
 }
 
 /** The DRAFT row of a computed invoice (no number, no due date yet). */

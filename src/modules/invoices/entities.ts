@@ -1,13 +1,26 @@
+// Invoicing entities as stored: the sellers of a tenant's invoices, their number sequences, and
+// the reads other code needs (the use cases are in entities-service.ts).
 import type { Clock } from '../../kernel/clock.js';
-import { badRequest, notFound } from '../../kernel/errors.js';
+import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
-import type { Pool, Queryable } from '../../db/pool.js';
-import { withTx } from '../../db/tx.js';
+import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
-import { MAX_NET_TERMS_DAYS } from '../../http/schemas.js';
 import { findTenantProfile } from '../accounts/index.js';
 
-/** The seller on a tenant's invoices: legal identity, numbering and invoicing defaults. */
+/** Where to pay by bank transfer; every field optional, at least an IBAN or an account number. */
+export interface BankDetails {
+  account_holder: string | null;
+  bank_name: string | null;
+  /** Without spaces, checked with its mod-97 checksum. */
+  iban: string | null;
+  bic: string | null;
+  account_number: string | null;
+  routing_number: string | null;
+}
+
+export type LogoContentType = 'image/png' | 'image/jpeg';
+
+/** The seller on a tenant's invoices: legal identity, numbering, invoicing defaults, what its PDFs print. */
 export interface InvoicingEntityRow {
   id: string;
   is_default: boolean;
@@ -19,6 +32,14 @@ export interface InvoicingEntityRow {
   state: string | null;
   country: string;
   vat_number: string | null;
+  /** A tax id that is not a VAT number (EIN, ABN, GST...). */
+  tax_number: string | null;
+  /** Company registry number (SIREN, Companies House number, HRB...). */
+  registration_number: string | null;
+  /** Legal mentions printed at the foot of every PDF (share capital, registry court, penalties). */
+  legal_footer: string | null;
+  payment_instructions: string | null;
+  bank_details: BankDetails | null;
   invoice_number_prefix: string;
   credit_note_number_prefix: string;
   next_invoice_number: bigint;
@@ -26,13 +47,20 @@ export interface InvoicingEntityRow {
   net_terms: number;
   grace_period_hours: number;
   e_invoicing_enabled: boolean;
+  /** The logo's bytes are read only to render (findEntityLogo); these describe them. */
+  logo_content_type: LogoContentType | null;
+  logo_sha256: string | null;
+  logo_size_bytes: number | null;
   created_at: Date;
   updated_at: Date;
+  archived_at: Date | null;
 }
 
-const COLUMNS = `id, is_default, legal_name, address_line1, address_line2, city, zip_code, state, country, vat_number,
+export const ENTITY_COLUMNS = `id, is_default, legal_name, address_line1, address_line2, city, zip_code, state, country, vat_number,
+  tax_number, registration_number, legal_footer, payment_instructions, bank_details,
   invoice_number_prefix, credit_note_number_prefix, next_invoice_number, next_credit_note_number, net_terms,
-  grace_period_hours, e_invoicing_enabled, created_at, updated_at`;
+  grace_period_hours, e_invoicing_enabled, logo_content_type, logo_sha256, octet_length(logo) AS logo_size_bytes,
+  created_at, updated_at, archived_at`;
 
 /**
  * Country of a tenant's first entity until the merchant sets theirs. `US` is chosen because no
@@ -40,27 +68,25 @@ const COLUMNS = `id, is_default, legal_name, address_line1, address_line2, city,
  */
 export const DEFAULT_ENTITY_COUNTRY = 'US';
 
-export interface UpdateInvoicingEntityInput {
-  legal_name?: string;
-  address_line1?: string | null;
-  address_line2?: string | null;
-  city?: string | null;
-  zip_code?: string | null;
-  state?: string | null;
-  country?: string;
-  vat_number?: string | null;
-  invoice_number_prefix?: string;
-  credit_note_number_prefix?: string;
-  net_terms?: number;
-  grace_period_hours?: number;
-  e_invoicing_enabled?: boolean;
+/** `lock`: 'update' holds the row until commit (numbering, changes); 'share' only keeps it from changing (a customer joining it). */
+export async function findEntity(db: Queryable, tenantId: string, entityId: string, lock: boolean | 'update' | 'share' = false): Promise<InvoicingEntityRow | undefined> {
+  const clause = lock === 'share' ? ' FOR SHARE' : lock ? ' FOR UPDATE' : '';
+  return scoped(db, tenantId).one<InvoicingEntityRow>(`SELECT ${ENTITY_COLUMNS} FROM invoicing_entities WHERE tenant_id = $1 AND id = $2${clause}`, [entityId]);
 }
 
-export async function findEntity(db: Queryable, tenantId: string, entityId: string, lock = false): Promise<InvoicingEntityRow | undefined> {
-  return scoped(db, tenantId).one<InvoicingEntityRow>(
-    `SELECT ${COLUMNS} FROM invoicing_entities WHERE tenant_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+/** Several entities by id in one statement; missing ids are left out. */
+export async function findEntities(db: Queryable, tenantId: string, ids: readonly string[]): Promise<Map<string, InvoicingEntityRow>> {
+  const rows = await scoped(db, tenantId).query<InvoicingEntityRow>(`SELECT ${ENTITY_COLUMNS} FROM invoicing_entities WHERE tenant_id = $1 AND id = ANY($2::text[])`, [[...new Set(ids)]]);
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** The logo's bytes, for rendering; undefined when the entity has none. */
+export async function findEntityLogo(db: Queryable, tenantId: string, entityId: string): Promise<{ content: Buffer; contentType: LogoContentType; sha256: string } | undefined> {
+  const row = await scoped(db, tenantId).one<{ logo: Buffer; logo_content_type: LogoContentType; logo_sha256: string }>(
+    `SELECT logo, logo_content_type, logo_sha256 FROM invoicing_entities WHERE tenant_id = $1 AND id = $2 AND logo IS NOT NULL`,
     [entityId],
   );
+  return row ? { content: row.logo, contentType: row.logo_content_type, sha256: row.logo_sha256 } : undefined;
 }
 
 /**
@@ -69,7 +95,7 @@ export async function findEntity(db: Queryable, tenantId: string, entityId: stri
  */
 export async function ensureDefaultEntity(db: Queryable, tenantId: string, clock: Clock): Promise<InvoicingEntityRow> {
   const s = scoped(db, tenantId);
-  const existing = await s.one<InvoicingEntityRow>(`SELECT ${COLUMNS} FROM invoicing_entities WHERE tenant_id = $1 AND is_default`);
+  const existing = await s.one<InvoicingEntityRow>(`SELECT ${ENTITY_COLUMNS} FROM invoicing_entities WHERE tenant_id = $1 AND is_default`);
   if (existing) return existing;
   const tenant = await findTenantProfile(db, tenantId);
   if (!tenant) throw notFound('tenant');
@@ -80,9 +106,85 @@ export async function ensureDefaultEntity(db: Queryable, tenantId: string, clock
      ON CONFLICT (tenant_id) WHERE is_default DO NOTHING`,
     [newId('invoicingEntity', now.getTime()), tenant.organization_name, DEFAULT_ENTITY_COUNTRY, now],
   );
-  const row = await s.one<InvoicingEntityRow>(`SELECT ${COLUMNS} FROM invoicing_entities WHERE tenant_id = $1 AND is_default`);
+  const row = await s.one<InvoicingEntityRow>(`SELECT ${ENTITY_COLUMNS} FROM invoicing_entities WHERE tenant_id = $1 AND is_default`);
   if (!row) throw notFound('tenant');
   return row;
+}
+
+/**
+ * The entity a customer is put on, in the caller's transaction: the one named (it must be an
+ * active entity of the tenant, held FOR SHARE so it cannot be archived before the caller
+ * commits), or the tenant's default when none is named. The customers module calls this through
+ * the composition root (customers come before invoices).
+ */
+export async function entityForCustomer(db: Queryable, tenantId: string, clock: Clock, requested: string | null, field = 'invoicing_entity_id'): Promise<string> {
+  if (requested === null) {
+    // the default read may be switched or archived meanwhile: hold it, then make sure it still is the default
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const current = await findEntity(db, tenantId, (await ensureDefaultEntity(db, tenantId, clock)).id, 'share');
+      if (current?.is_default && !current.archived_at) return current.id;
+    }
+    throw conflict('the default invoicing entity is being changed; try again');
+  }
+  const entity = await findEntity(db, tenantId, requested, 'share');
+  if (!entity) throw badRequest(`${field} '${requested}' is not an invoicing entity of this tenant (GET /api/v1/invoicing-entities lists them, e.g. 'ive_01KKRNW4G00DCDSVX0Q959VSN7')`);
+  if (entity.archived_at) throw badRequest(`${field} '${requested}' is archived and cannot take customers; unarchive it or choose an active entity`);
+  return entity.id;
+}
+
+/** The tenant's entities, the default first, then by creation; archived ones only when asked. */
+export async function listEntities(db: Queryable, tenantId: string, includeArchived: boolean): Promise<InvoicingEntityRow[]> {
+  return scoped(db, tenantId).query<InvoicingEntityRow>(
+    `SELECT ${ENTITY_COLUMNS} FROM invoicing_entities WHERE tenant_id = $1 AND ($2 OR archived_at IS NULL) ORDER BY is_default DESC, id`,
+    [includeArchived],
+  );
+}
+
+/**
+ * Serialises the writes that change which entity is the default or archived, per tenant, for the
+ * caller's transaction: two switches of the default at once would otherwise both clear the old
+ * default and collide on the one-default index.
+ */
+export async function lockTenantEntities(db: Queryable, tenantId: string): Promise<void> {
+  await scoped(db, tenantId).query(`SELECT pg_advisory_xact_lock(hashtextextended('invoicing-entities:' || $1, 0)) WHERE $1::text IS NOT NULL /* tenant_id */`);
+}
+
+/** The editable columns of an entity, in the order of the INSERT and UPDATE below ($3...). */
+function editableValues(row: InvoicingEntityRow): unknown[] {
+  return [row.legal_name, row.address_line1, row.address_line2, row.city, row.zip_code, row.state, row.country, row.vat_number, row.tax_number,
+    row.registration_number, row.legal_footer, row.payment_instructions, row.bank_details === null ? null : JSON.stringify(row.bank_details),
+    row.invoice_number_prefix, row.credit_note_number_prefix, row.net_terms, row.grace_period_hours, row.e_invoicing_enabled, row.updated_at, row.archived_at];
+}
+
+/** A new entity, never the default (makeDefault switches it), counters at 1. */
+export async function insertEntity(db: Queryable, tenantId: string, row: InvoicingEntityRow, logo: { content: Buffer; contentType: string; sha256: string } | null): Promise<void> {
+  await scoped(db, tenantId).query(
+    `INSERT INTO invoicing_entities (tenant_id, id, is_default, legal_name, address_line1, address_line2, city, zip_code, state, country, vat_number, tax_number,
+       registration_number, legal_footer, payment_instructions, bank_details, invoice_number_prefix, credit_note_number_prefix, net_terms, grace_period_hours,
+       e_invoicing_enabled, updated_at, archived_at, created_at, logo, logo_content_type, logo_sha256)
+     VALUES ($1, $2, false, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)`,
+    [row.id, ...editableValues(row), row.created_at, logo?.content ?? null, logo?.contentType ?? null, logo?.sha256 ?? null],
+  );
+}
+
+/** Writes the editable columns back; `logo` undefined leaves the logo as it is, null removes it. Counters are never written here. */
+export async function updateEntity(db: Queryable, tenantId: string, row: InvoicingEntityRow, logo?: { content: Buffer; contentType: string; sha256: string } | null): Promise<void> {
+  const setLogo = logo === undefined ? '' : ', logo = $23, logo_content_type = $24, logo_sha256 = $25';
+  await scoped(db, tenantId).query(
+    `UPDATE invoicing_entities SET legal_name = $3, address_line1 = $4, address_line2 = $5, city = $6, zip_code = $7, state = $8, country = $9,
+       vat_number = $10, tax_number = $11, registration_number = $12, legal_footer = $13, payment_instructions = $14, bank_details = $15,
+       invoice_number_prefix = $16, credit_note_number_prefix = $17, net_terms = $18, grace_period_hours = $19, e_invoicing_enabled = $20,
+       updated_at = $21, archived_at = $22${setLogo}
+     WHERE tenant_id = $1 AND id = $2`,
+    [row.id, ...editableValues(row), ...(logo === undefined ? [] : [logo?.content ?? null, logo?.contentType ?? null, logo?.sha256 ?? null])],
+  );
+}
+
+/** Makes this entity the tenant's one default, in two statements (the one-default index is checked per row). */
+export async function makeDefault(db: Queryable, tenantId: string, entityId: string, at: Date): Promise<void> {
+  const s = scoped(db, tenantId);
+  await s.query(`UPDATE invoicing_entities SET is_default = false, updated_at = $3 WHERE tenant_id = $1 AND is_default AND id <> $2`, [entityId, at]);
+  await s.query(`UPDATE invoicing_entities SET is_default = true, updated_at = $3 WHERE tenant_id = $1 AND id = $2`, [entityId, at]);
 }
 
 /** The seller identity a freshly onboarded tenant gives before its first invoice. */
@@ -106,85 +208,18 @@ export async function insertDefaultEntity(db: Queryable, tenantId: string, entit
   );
 }
 
-const TEXT_FIELDS = ['legal_name', 'address_line1', 'address_line2', 'city', 'zip_code', 'state', 'vat_number'] as const;
-
-function validate(input: UpdateInvoicingEntityInput): void {
-  if (input.legal_name !== undefined && !input.legal_name.trim()) throw badRequest('legal_name must not be empty');
-  if (input.country !== undefined && !/^[A-Z]{2}$/.test(input.country)) {
-    throw badRequest(`country must be an ISO 3166-1 alpha-2 code in upper case, got '${input.country}'`);
-  }
-  for (const field of ['invoice_number_prefix', 'credit_note_number_prefix'] as const) {
-    const value = input[field];
-    if (value !== undefined && !/^[A-Za-z0-9_\-/.]{0,20}$/.test(value)) {
-      throw badRequest(`${field} must be at most 20 letters, digits or - _ / . characters`);
-    }
-  }
-  if (input.net_terms !== undefined && (!Number.isInteger(input.net_terms) || input.net_terms < 0 || input.net_terms > MAX_NET_TERMS_DAYS)) {
-    throw badRequest(`net_terms must be an integer between 0 and ${MAX_NET_TERMS_DAYS} (days)`);
-  }
-  if (input.grace_period_hours !== undefined && (!Number.isInteger(input.grace_period_hours) || input.grace_period_hours < 0 || input.grace_period_hours > 24 * 31)) {
-    throw badRequest('grace_period_hours must be an integer between 0 and 744');
-  }
-}
-
-export function createInvoicingEntitiesService(deps: { pool: Pool; clock: Clock }) {
-  const { pool, clock } = deps;
-
-  async function list(tenantId: string): Promise<InvoicingEntityRow[]> {
-    await ensureDefaultEntity(pool, tenantId, clock);
-    return scoped(pool, tenantId).query<InvoicingEntityRow>(
-      `SELECT ${COLUMNS} FROM invoicing_entities WHERE tenant_id = $1 ORDER BY is_default DESC, id`,
-    );
-  }
-
-  async function get(tenantId: string, entityId: string): Promise<InvoicingEntityRow> {
-    const row = await findEntity(pool, tenantId, entityId);
-    if (!row) throw notFound('invoicing entity');
-    return row;
-  }
-
-  /** Partial update; counters are never settable (numbers stay gapless). */
-  async function update(tenantId: string, entityId: string, input: UpdateInvoicingEntityInput): Promise<InvoicingEntityRow> {
-    validate(input);
-    return withTx(pool, async (tx) => {
-      const current = await findEntity(tx, tenantId, entityId, true);
-      if (!current) throw notFound('invoicing entity');
-      const next: InvoicingEntityRow = { ...current, updated_at: clock.now() };
-      for (const field of TEXT_FIELDS) {
-        const value = input[field];
-        if (value !== undefined) (next as unknown as Record<string, unknown>)[field] = value === null ? null : value.trim() || null;
-      }
-      if (input.legal_name !== undefined) next.legal_name = input.legal_name.trim();
-      if (input.country !== undefined) next.country = input.country;
-      if (input.invoice_number_prefix !== undefined) next.invoice_number_prefix = input.invoice_number_prefix;
-      if (input.credit_note_number_prefix !== undefined) next.credit_note_number_prefix = input.credit_note_number_prefix;
-      if (input.net_terms !== undefined) next.net_terms = input.net_terms;
-      if (input.grace_period_hours !== undefined) next.grace_period_hours = input.grace_period_hours;
-      if (input.e_invoicing_enabled !== undefined) next.e_invoicing_enabled = input.e_invoicing_enabled;
-      await scoped(tx, tenantId).query(
-        `UPDATE invoicing_entities SET legal_name = $3, address_line1 = $4, address_line2 = $5, city = $6, zip_code = $7,
-           state = $8, country = $9, vat_number = $10, invoice_number_prefix = $11, credit_note_number_prefix = $12,
-           net_terms = $13, grace_period_hours = $14, e_invoicing_enabled = $15, updated_at = $16
-         WHERE tenant_id = $1 AND id = $2`,
-        [entityId, next.legal_name, next.address_line1, next.address_line2, next.city, next.zip_code, next.state, next.country,
-          next.vat_number, next.invoice_number_prefix, next.credit_note_number_prefix, next.net_terms, next.grace_period_hours,
-          next.e_invoicing_enabled, next.updated_at],
-      );
-      return next;
-    });
-  }
-
-  return { list, get, update, ensureDefault: (db: Queryable, tenantId: string) => ensureDefaultEntity(db, tenantId, clock) };
-}
-
-export type InvoicingEntitiesService = ReturnType<typeof createInvoicingEntitiesService>;
-
-/** What invoices and credit notes copy of their seller at creation. */
+/**
+ * What an invoice shows of its seller: copied when the draft is created, copied again by every
+ * refresh of the draft (the entity as it is now), frozen at finalization. The logo is named by
+ * its hash: the PDF prints the entity's logo only while it is still that one.
+ */
 export function sellerDetails(entity: InvoicingEntityRow): Record<string, unknown> {
   return {
     id: entity.id,
     legal_name: entity.legal_name,
     vat_number: entity.vat_number,
+    tax_number: entity.tax_number,
+    registration_number: entity.registration_number,
     address: {
       line1: entity.address_line1,
       line2: entity.address_line2,
@@ -193,6 +228,10 @@ export function sellerDetails(entity: InvoicingEntityRow): Record<string, unknow
       state: entity.state,
       country: entity.country,
     },
+    legal_footer: entity.legal_footer,
+    payment_instructions: entity.payment_instructions,
+    bank_details: entity.bank_details,
+    logo_sha256: entity.logo_sha256,
   };
 }
 
@@ -205,7 +244,8 @@ const SEQUENCES: Record<DocumentKind, { counter: string; prefix: string }> = {
 
 /**
  * Takes the next `count` numbers of the entity's invoice or credit-note sequence, formatted
- * (`INV-0001`), in the caller's transaction: the only writer of the counters. The update holds
+ * (`INV-0001`), in the caller's transaction: the only writer of the counters. Each entity has
+ * its own sequences. The update holds
  * the entity row until commit, so concurrent finalizations queue instead of sharing a number and
  * a rollback gives the numbers back; sequences stay gapless. A caller that also locks other rows
  * locks the entity first (`findEntity(..., true)`), so every finalizer takes locks in one order.

@@ -1,7 +1,8 @@
 // Examples of the OpenAPI document: April 2026's invoice of Acme SAS (plan Pro, 5 seats, API
 // calls of March in arrears, French VAT 20 %), through its lifecycle.
 import type { Static } from 'typebox';
-import type { Invoice, InvoicingEntity, UpdateInvoicingEntityRequest } from './schemas.js';
+import type { Invoice } from './schemas.js';
+import type { CreateInvoicingEntityRequest, InvoicingEntity, UpdateInvoicingEntityRequest } from './entity-schemas.js';
 
 type InvoiceWire = Static<typeof Invoice>;
 type Line = InvoiceWire['line_items'][number];
@@ -57,6 +58,17 @@ export const invoiceExample: InvoiceWire = {
     vat_number: 'FR40123456824',
     billing_address: { line1: '12 rue de la Paix', city: 'Paris', zip_code: '75002', country: 'FR' },
     snapshot_at: '2026-04-01T00:00:03.118Z',
+  },
+  seller_details: {
+    id: ENTITY_ID,
+    legal_name: 'Tally Billing SAS',
+    vat_number: 'FR83404833048',
+    tax_number: null,
+    registration_number: 'SIREN 404 833 048',
+    address: { line1: '8 avenue des Ternes', line2: null, city: 'Paris', zip_code: '75017', state: null, country: 'FR' },
+    legal_footer: 'SAS au capital de 10 000 EUR - RCS Paris 404 833 048',
+    payment_instructions: 'Please quote the payment reference with your transfer.',
+    bank_details: { account_holder: 'Tally Billing SAS', bank_name: 'Banque Exemple', iban: 'FR7630006000011234567890189', bic: 'AGRIFRPP', account_number: null, routing_number: null },
   },
   memo: null,
   reference: 'INV0002',
@@ -135,6 +147,12 @@ export const entityExample: Static<typeof InvoicingEntity> = {
   state: null,
   country: 'FR',
   vat_number: 'FR83404833048',
+  tax_number: null,
+  registration_number: 'SIREN 404 833 048',
+  legal_footer: 'SAS au capital de 10 000 EUR - RCS Paris 404 833 048',
+  payment_instructions: 'Please quote the payment reference with your transfer.',
+  bank_details: { account_holder: 'Tally Billing SAS', bank_name: 'Banque Exemple', iban: 'FR7630006000011234567890189', bic: 'AGRIFRPP', account_number: null, routing_number: null },
+  logo: { content_type: 'image/png', size_bytes: 4182, sha256: '5f2b8c0e9d6a4f1b3c7e2d9a8b6f4c1e0d3a5b7c9e1f2a4b6c8d0e2f4a6b8c0d' },
   invoice_number_prefix: 'INV-',
   credit_note_number_prefix: 'CN-',
   next_invoice_number: 3,
@@ -144,6 +162,51 @@ export const entityExample: Static<typeof InvoicingEntity> = {
   e_invoicing_enabled: false,
   created_at: '2026-01-05T08:00:00.000Z',
   updated_at: '2026-03-02T16:45:10.237Z',
+  archived_at: null,
+};
+
+/** A second seller of the same tenant: a US subsidiary with its own sequence and prefix. */
+export const secondEntityExample: Static<typeof InvoicingEntity> = {
+  ...entityExample,
+  id: 'ive_01KPB3S6M2F4Q8W1Z5C7R9T0YD',
+  is_default: false,
+  legal_name: 'Tally Billing Inc.',
+  address_line1: '548 Market Street',
+  city: 'San Francisco',
+  zip_code: '94104',
+  state: 'CA',
+  country: 'US',
+  vat_number: null,
+  tax_number: 'EIN 12-3456789',
+  registration_number: null,
+  legal_footer: null,
+  payment_instructions: 'ACH or wire transfer; quote the invoice number.',
+  bank_details: { account_holder: 'Tally Billing Inc.', bank_name: 'Example Bank', iban: null, bic: null, account_number: '000123456789', routing_number: '121000248' },
+  logo: null,
+  invoice_number_prefix: 'US-',
+  credit_note_number_prefix: 'USCN-',
+  next_invoice_number: 1,
+  next_credit_note_number: 1,
+  net_terms: 15,
+  created_at: '2026-04-17T10:22:09.871Z',
+  updated_at: '2026-04-17T10:22:09.871Z',
+};
+
+export const archivedEntityExample: Static<typeof InvoicingEntity> = { ...secondEntityExample, archived_at: '2026-09-30T17:00:00.000Z', updated_at: '2026-09-30T17:00:00.000Z' };
+
+export const entityCreateExample: Static<typeof CreateInvoicingEntityRequest> = {
+  legal_name: 'Tally Billing Inc.',
+  country: 'US',
+  address_line1: '548 Market Street',
+  city: 'San Francisco',
+  zip_code: '94104',
+  state: 'CA',
+  tax_number: 'EIN 12-3456789',
+  invoice_number_prefix: 'US-',
+  credit_note_number_prefix: 'USCN-',
+  net_terms: 15,
+  payment_instructions: 'ACH or wire transfer; quote the invoice number.',
+  bank_details: { account_holder: 'Tally Billing Inc.', bank_name: 'Example Bank', account_number: '000123456789', routing_number: '121000248' },
 };
 
 export const entityUpdateExample: Static<typeof UpdateInvoicingEntityRequest> = {
@@ -153,4 +216,7 @@ export const entityUpdateExample: Static<typeof UpdateInvoicingEntityRequest> = 
   zip_code: '75017',
   country: 'FR',
   vat_number: 'FR83404833048',
+  registration_number: 'SIREN 404 833 048',
+  legal_footer: 'SAS au capital de 10 000 EUR - RCS Paris 404 833 048',
+  bank_details: { account_holder: 'Tally Billing SAS', iban: 'FR76 3000 6000 0112 3456 7890 189', bic: 'AGRIFRPP' },
 };

@@ -1,8 +1,10 @@
 import type { Clock } from '../../kernel/clock.js';
 import type { Pool } from '../../db/pool.js';
 import type { TaskRegistry } from '../../jobs/runtime.js';
+import type { RouteModule } from '../../http/app.js';
 import type { Module } from '../../module.js';
-import { createInvoicingEntitiesService, type InvoicingEntitiesService } from './entities.js';
+import { createInvoicingEntitiesService, type InvoicingEntitiesService } from './entities-service.js';
+import { entityRoutes } from './entity-routes.js';
 import { createInvoiceLifecycle, RENDER_PDF_TASK, type InvoiceLifecycle, type OpenCreditNotes } from './lifecycle.js';
 import { invoiceRoutes } from './routes.js';
 import { createInvoicesService, type InvoicesService } from './service.js';
@@ -40,7 +42,8 @@ export interface InvoicingDeps {
  */
 export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
   const billing = createBillingRun(deps);
-  const entities = createInvoicingEntitiesService(deps);
+  // changing an entity refreshes its drafts through the same refresher as finalization
+  const entities = createInvoicingEntitiesService({ ...deps, refresh: billing.refreshDrafts });
   const invoices = createInvoicesService(deps);
   const lifecycle = createInvoiceLifecycle({ ...deps, refresh: billing.refreshDrafts });
   const tasks: TaskRegistry = {
@@ -59,7 +62,11 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
       }
     },
   };
-  const routes = invoiceRoutes(invoices, lifecycle, entities, (tenantId, subscriptionId) => upcomingInvoice(billing, deps.clock, tenantId, subscriptionId));
+  const invoiceRoutesOf = invoiceRoutes(invoices, lifecycle, (tenantId, subscriptionId) => upcomingInvoice(billing, deps.clock, tenantId, subscriptionId));
+  const routes: RouteModule = async (app) => {
+    await invoiceRoutesOf(app);
+    await entityRoutes(entities)(app);
+  };
   return { routes, tasks, api: { entities, invoices, billing, lifecycle } };
 }
 

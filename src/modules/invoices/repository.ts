@@ -153,12 +153,13 @@ export async function updateInvoice(db: Queryable, tenantId: string, row: Invoic
        subtotal_recurring_minor = $8, discount_minor = $9, tax_minor = $10, total_minor = $11, applied_credits_minor = $12,
        amount_due_minor = $13, amount_paid_minor = $14, credit_carried_forward_minor = $15, coupons = $16, reference = $17,
        finalize_after = $18, pdf_document_id = $19, updated_at = $20, finalized_at = $21, paid_at = $22, voided_at = $23,
-       marked_as_uncollectible_at = $24, customer_details = $25
+       marked_as_uncollectible_at = $24, customer_details = $25, seller_details = $26
      WHERE tenant_id = $1 AND id = $2`,
     [row.id, row.status, row.payment_status, row.invoice_number, row.due_date, row.subtotal_minor, row.subtotal_recurring_minor,
       row.discount_minor, row.tax_minor, row.total_minor, row.applied_credits_minor, row.amount_due_minor, row.amount_paid_minor,
       row.credit_carried_forward_minor, JSON.stringify(row.coupons), row.reference, row.finalize_after, row.pdf_document_id,
-      row.updated_at, row.finalized_at, row.paid_at, row.voided_at, row.marked_as_uncollectible_at, JSON.stringify(row.customer_details)],
+      row.updated_at, row.finalized_at, row.paid_at, row.voided_at, row.marked_as_uncollectible_at, JSON.stringify(row.customer_details),
+      JSON.stringify(row.seller_details)],
   );
 }
 
@@ -270,6 +271,19 @@ export async function dueDraftEntities(db: Queryable, now: Date): Promise<{ tena
     [now],
   );
   return result.rows;
+}
+
+/**
+ * The next drafts of one entity after `afterId` (id order), row-locked; drafts another
+ * transaction holds (being finalized) are skipped, so a change of the entity never waits on a
+ * finalizer that waits on the entity.
+ */
+export async function lockDraftsOfEntity(db: Queryable, tenantId: string, entityId: string, afterId: string, limit: number): Promise<InvoiceRow[]> {
+  return scoped(db, tenantId).query<InvoiceRow>(
+    `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE tenant_id = $1 AND invoicing_entity_id = $2 AND status = 'DRAFT' AND id > $3
+     ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED`,
+    [entityId, afterId, limit],
+  );
 }
 
 /** Due drafts of one entity, oldest invoice date first, row-locked (the caller holds the entity lock). */

@@ -2,11 +2,10 @@ import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
 import { documented, errorResponses, listResponse, orderByQuery, PageQuery } from '../../http/schemas.js';
-import type { InvoicingEntitiesService } from './entities.js';
 import type { InvoiceLifecycle } from './lifecycle.js';
 import type { InvoicesService } from './service.js';
 import { notFound } from '../../kernel/errors.js';
-import { entityToWire, Invoice, invoiceToWire, InvoicingEntity, UpdateInvoicingEntityRequest } from './schemas.js';
+import { Invoice, invoiceToWire } from './schemas.js';
 import * as ex from './examples.js';
 
 const InvoiceIdParams = Type.Object({ invoice_id: Type.String({ description: 'Invoice ID', examples: [ex.INVOICE_ID] }) });
@@ -26,7 +25,6 @@ export const PdfResponse = {
 export function invoiceRoutes(
   service: InvoicesService,
   lifecycle: InvoiceLifecycle,
-  entities: InvoicingEntitiesService,
   upcoming: (tenantId: string, subscriptionId: string) => Promise<Awaited<ReturnType<InvoicesService['get']>> | null>,
 ) {
   return (app: App) => {
@@ -184,47 +182,5 @@ export function invoiceRoutes(
       if (!detail) throw notFound('upcoming invoice');
       return invoiceToWire(detail);
     });
-
-    const entityTags = ['Invoicing entities'];
-    const EntityParams = Type.Object({ invoicing_entity_id: Type.String({ description: 'Invoicing entity ID', examples: [ex.ENTITY_ID] }) });
-    const entityResponse = (description: string) => documented(InvoicingEntity, description, ex.entityExample);
-    app.get('/api/v1/invoicing-entities', {
-      schema: {
-        tags: entityTags,
-        operationId: 'list_invoicing_entities',
-        summary: 'List invoicing entities',
-        description:
-          'The legal entities that issue the tenant\'s invoices (the seller), the default first. The first call creates the default entity: legal name = organization name, ' +
-          'country US (so nothing is taxed until you say where you sell from), prefixes `INV-` and `CN-`, net terms 30 days, grace period 24 hours, e-invoicing off. Not paged.',
-        response: { 200: documented(Type.Object({ data: Type.Array(InvoicingEntity) }), 'Every invoicing entity', { data: [ex.entityExample] }), ...errorResponses([401]) },
-      },
-    }, async (request) => ({ data: (await entities.list(authOf(request).tenantId)).map(entityToWire) }));
-
-    app.get('/api/v1/invoicing-entities/:invoicing_entity_id', {
-      schema: {
-        tags: entityTags,
-        operationId: 'get_invoicing_entity',
-        summary: 'Get an invoicing entity',
-        description: 'One invoicing entity, with the numbers its next invoice and credit note will take. Another tenant\'s entity is a 404.',
-        params: EntityParams,
-        response: { 200: entityResponse('The invoicing entity'), ...errorResponses([401, 404]) },
-      },
-    }, async (request) => entityToWire(await entities.get(authOf(request).tenantId, request.params.invoicing_entity_id)));
-
-    app.patch('/api/v1/invoicing-entities/:invoicing_entity_id', {
-      schema: {
-        tags: entityTags,
-        operationId: 'update_invoicing_entity',
-        summary: 'Update an invoicing entity',
-        description:
-          'Changes the fields sent (null clears an optional text). Refused with a 400 naming the field: an empty `legal_name`, a `country` that is not an upper-case ISO 3166-1 ' +
-          'alpha-2 code, a number prefix longer than 20 characters or with characters other than letters, digits and `- _ / .`, `net_terms` outside 0-365 days, ' +
-          '`grace_period_hours` outside 0-744. The number counters cannot be set: numbers stay gapless. The country decides the tax of invoices computed from now on; ' +
-          'finalized invoices are not changed.',
-        params: EntityParams,
-        body: documented(UpdateInvoicingEntityRequest, 'The fields to change', ex.entityUpdateExample),
-        response: { 200: entityResponse('The updated invoicing entity'), ...errorResponses([400, 401, 404]) },
-      },
-    }, async (request) => entityToWire(await entities.update(authOf(request).tenantId, request.params.invoicing_entity_id, request.body)));
   };
 }

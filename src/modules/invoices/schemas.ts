@@ -1,7 +1,6 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { iso, isoOrNull, Nullable } from '../../http/schemas.js';
 import { formatMinor } from '../../kernel/money.js';
-import type { InvoicingEntityRow } from './entities.js';
 import type { InvoiceDetail, InvoiceRow, TaxBreakdownDbRow } from './repository.js';
 
 const Amount = (description?: string) => Type.String({ description: description ?? 'Decimal string with the currency\'s minor-unit digits', examples: ['49.00'] });
@@ -28,6 +27,28 @@ const CustomerDetails = Type.Object({
   vat_number: Type.Optional(Nullable(Type.String())),
   billing_address: Type.Optional(Nullable(Address)),
   snapshot_at: DateTime,
+});
+
+export const BankDetailsSchema = Type.Object({
+  account_holder: Nullable(Type.String({ maxLength: 200 })),
+  bank_name: Nullable(Type.String({ maxLength: 200 })),
+  iban: Nullable(Type.String({ maxLength: 50, description: 'Checked with its mod-97 checksum; stored without spaces' })),
+  bic: Nullable(Type.String({ maxLength: 20, description: '8 or 11 letters and digits' })),
+  account_number: Nullable(Type.String({ maxLength: 50, description: 'For accounts without an IBAN' })),
+  routing_number: Nullable(Type.String({ maxLength: 50, description: 'ABA routing number, sort code...' })),
+});
+
+/** The seller as the invoice shows it: the entity as it is now while a draft, as it was at finalization after. */
+const SellerDetails = Type.Object({
+  id: Type.String({ description: 'The invoicing entity' }),
+  legal_name: Type.String(),
+  vat_number: Nullable(Type.String()),
+  tax_number: Nullable(Type.String()),
+  registration_number: Nullable(Type.String()),
+  address: Address,
+  legal_footer: Nullable(Type.String()),
+  payment_instructions: Nullable(Type.String()),
+  bank_details: Nullable(BankDetailsSchema),
 });
 
 const SubLineItem = Type.Object({
@@ -112,6 +133,7 @@ export const Invoice = Type.Object({
   coupons: Type.Array(CouponLineItem),
   transactions: Type.Array(Transaction),
   customer_details: CustomerDetails,
+  seller_details: SellerDetails,
   memo: Nullable(Type.String()),
   reference: Nullable(Type.String()),
   purchase_order: Nullable(Type.String()),
@@ -137,6 +159,26 @@ export function taxBreakdownToWire(row: Pick<TaxBreakdownDbRow, 'name' | 'tax_ra
     taxable_amount: formatMinor(row.taxable_minor, currency),
     tax_amount: formatMinor(row.tax_minor, currency),
     exemption_type: exemptionType(row.treatment),
+  };
+}
+
+/** Seller details as stored (invoices finalized before issue 15 lack the newer keys: null). */
+export function sellerToWire(seller: Record<string, unknown>) {
+  const text = (key: string) => (typeof seller[key] === 'string' ? (seller[key] as string) : null);
+  const address = (seller.address ?? {}) as Record<string, string | null>;
+  return {
+    id: String(seller.id ?? ''),
+    legal_name: String(seller.legal_name ?? ''),
+    vat_number: text('vat_number'),
+    tax_number: text('tax_number'),
+    registration_number: text('registration_number'),
+    address: {
+      line1: address.line1 ?? null, line2: address.line2 ?? null, city: address.city ?? null,
+      zip_code: address.zip_code ?? null, state: address.state ?? null, country: address.country ?? null,
+    },
+    legal_footer: text('legal_footer'),
+    payment_instructions: text('payment_instructions'),
+    bank_details: (seller.bank_details ?? null) as Static<typeof BankDetailsSchema> | null,
   };
 }
 
@@ -204,6 +246,7 @@ export function invoiceToWire(detail: InvoiceDetail) {
       error: t.error,
     })),
     customer_details: invoice.customer_details as never,
+    seller_details: sellerToWire(invoice.seller_details),
     memo: invoice.memo,
     reference: invoice.reference,
     purchase_order: invoice.purchase_order,
@@ -217,66 +260,3 @@ export function invoiceToWire(detail: InvoiceDetail) {
 }
 
 export type InvoiceSummaryRow = InvoiceRow;
-
-export const InvoicingEntity = Type.Object({
-  id: Type.String(),
-  is_default: Type.Boolean(),
-  legal_name: Type.String(),
-  address_line1: Nullable(Type.String()),
-  address_line2: Nullable(Type.String()),
-  city: Nullable(Type.String()),
-  zip_code: Nullable(Type.String()),
-  state: Nullable(Type.String()),
-  country: Type.String({ description: 'ISO 3166-1 alpha-2' }),
-  vat_number: Nullable(Type.String()),
-  invoice_number_prefix: Type.String(),
-  credit_note_number_prefix: Type.String(),
-  next_invoice_number: Type.Integer({ description: 'Number the next finalized invoice takes (read-only)' }),
-  next_credit_note_number: Type.Integer(),
-  net_terms: Type.Integer({ description: 'Days between invoice date and due date' }),
-  grace_period_hours: Type.Integer({ description: 'Hours after the invoice date during which late usage still updates a draft' }),
-  e_invoicing_enabled: Type.Boolean(),
-  created_at: DateTime,
-  updated_at: DateTime,
-});
-
-const OptionalText = Type.Optional(Nullable(Type.String({ maxLength: 500 })));
-export const UpdateInvoicingEntityRequest = Type.Object({
-  legal_name: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-  address_line1: OptionalText,
-  address_line2: OptionalText,
-  city: OptionalText,
-  zip_code: OptionalText,
-  state: OptionalText,
-  country: Type.Optional(Type.String()),
-  vat_number: OptionalText,
-  invoice_number_prefix: Type.Optional(Type.String()),
-  credit_note_number_prefix: Type.Optional(Type.String()),
-  net_terms: Type.Optional(Type.Integer()),
-  grace_period_hours: Type.Optional(Type.Integer()),
-  e_invoicing_enabled: Type.Optional(Type.Boolean()),
-});
-
-export function entityToWire(row: InvoicingEntityRow) {
-  return {
-    id: row.id,
-    is_default: row.is_default,
-    legal_name: row.legal_name,
-    address_line1: row.address_line1,
-    address_line2: row.address_line2,
-    city: row.city,
-    zip_code: row.zip_code,
-    state: row.state,
-    country: row.country,
-    vat_number: row.vat_number,
-    invoice_number_prefix: row.invoice_number_prefix,
-    credit_note_number_prefix: row.credit_note_number_prefix,
-    next_invoice_number: Number(row.next_invoice_number),
-    next_credit_note_number: Number(row.next_credit_note_number),
-    net_terms: row.net_terms,
-    grace_period_hours: row.grace_period_hours,
-    e_invoicing_enabled: row.e_invoicing_enabled,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-  };
-}

@@ -3,8 +3,7 @@ import { badRequest, notFound } from '../../kernel/errors.js';
 import { paginationMeta, parseOrderBy, pageRequest, type Page } from '../../kernel/paging.js';
 import type { Pool } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
-import { renderPdf } from '../../adapters/pdf/render.js';
-import { generateAccountingPdf, invoicePdfModel } from './documents.js';
+import { generateAccountingPdf, renderInvoicePdf } from './documents.js';
 import { insertDraft, type DraftInvoiceInput } from './drafts.js';
 import * as repo from './repository.js';
 import { INVOICE_STATUSES, type InvoiceDetail, type InvoiceOrderColumn, type InvoiceStatus } from './repository.js';
@@ -52,7 +51,7 @@ export function createInvoicesService(deps: { pool: Pool; clock: Clock }) {
     const invoice = await repo.findInvoice(pool, tenantId, invoiceId);
     if (!invoice) throw notFound('invoice');
     if (invoice.status === 'DRAFT') {
-      const content = await renderPdf(invoicePdfModel(await repo.loadDetail(pool, tenantId, invoice)));
+      const content = await renderInvoicePdf(pool, tenantId, await repo.loadDetail(pool, tenantId, invoice));
       return { content, filename: `invoice-draft-${invoice.id}.pdf` };
     }
     const documentId = invoice.pdf_document_id ?? (await withTx(pool, (tx) => generateAccountingPdf(tx, tenantId, clock, invoice.id)));

@@ -16,7 +16,7 @@ import { nextOccasion, type BillingOccasion, type LocalDate } from '../../../dom
 import { loadSubscriptionSnapshot, loadSubscriptionSnapshots, tenantsWithSubscriptions, type SubscriptionSnapshot } from '../../subscriptions/index.js';
 import { customerSnapshot } from '../customer.js';
 import { ensureDefaultEntity, findEntity, type InvoicingEntityRow } from '../entities.js';
-import { amountsOf, breakdownRows, couponLines, lineRows, newDraftRow, type DraftInvoiceInput } from '../drafts.js';
+import { amountsOf, breakdownRows, couponLines, lineRows, newDraftRow, withCurrentSeller, type DraftInvoiceInput } from '../drafts.js';
 import { invoiceEventData } from '../events.js';
 import type { InvoiceRow, NewLine, TaxBreakdownDbRow } from '../repository.js';
 import {
@@ -181,15 +181,27 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
   }
 
   /**
-   * Recomputes drafts (late usage) for the occasion each was created for, in the caller's tx,
-   * and writes their new content. Drafts without a stored occasion (one-off invoices) are kept.
+   * The one draft refresher, in the caller's tx (finalization, a change of the invoicing entity):
+   * every draft takes its entity as it is now (seller details), and drafts of a subscription are
+   * recomputed (late usage, tax of the entity's current country) for the occasion each was
+   * created for. Writes what changed; same order in and out.
    */
   async function refreshDrafts(tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[]): Promise<InvoiceRow[]> {
+    const seller = await withCurrentSeller(tx, tenantId, drafts);
+    const recomputed = await recomputeDrafts(tx, tenantId, seller.rows);
+    const now = clock.now();
+    await updateInvoicesBulk(tx, tenantId, recomputed.rows.filter((row) => seller.changed.has(row.id) && !recomputed.written.has(row.id)).map((row) => ({ ...row, updated_at: now })));
+    return recomputed.rows;
+  }
+
+  /** Recomputes subscription drafts and writes those whose content changed (`written`); drafts without a stored occasion (one-off invoices) are kept. */
+  async function recomputeDrafts(tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[]): Promise<{ rows: InvoiceRow[]; written: Set<string> }> {
+    const unchanged = { rows: [...drafts], written: new Set<string>() };
     const candidates = drafts.filter((d) => d.subscription_id !== null && d.status === 'DRAFT');
-    if (candidates.length === 0) return [...drafts];
+    if (candidates.length === 0) return unchanged;
     const occasions = await occasionsOf(tx, tenantId, candidates.map((d) => d.id));
     const withOccasion = candidates.filter((d) => occasions.has(d.id));
-    if (withOccasion.length === 0) return [...drafts];
+    if (withOccasion.length === 0) return unchanged;
     const subscriptionIds = [...new Set(withOccasion.map((d) => d.subscription_id!))];
     const sources = await loadSubscriptionSnapshots(pool, tenantId, { ids: subscriptionIds });
     const stored = groupBy(await invoicesOfSubscriptions(tx, tenantId, subscriptionIds), (row) => row.subscription_id);
@@ -234,7 +246,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     await deleteContentBulk(tx, tenantId, changed.map((row) => row.id));
     await insertContentBulk(tx, tenantId, lines, breakdown);
     await updateInvoicesBulk(tx, tenantId, changed);
-    return drafts.map((d) => updated.get(d.id) ?? d);
+    return { rows: drafts.map((d) => updated.get(d.id) ?? d), written: new Set(changed.map((row) => row.id)) };
   }
 
   /**

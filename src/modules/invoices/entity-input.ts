@@ -1,0 +1,137 @@
+// What a create or an update of an invoicing entity may set, checked and normalised into column
+// values: every refusal is a 400 naming the field, with what is expected and an example.
+import { createHash } from 'node:crypto';
+import { badRequest } from '../../kernel/errors.js';
+import { MAX_NET_TERMS_DAYS } from '../../http/schemas.js';
+import { checkImage, ImageRejected } from '../../adapters/pdf/image.js';
+import type { BankDetails, InvoicingEntityRow, LogoContentType } from './entities.js';
+
+/** Largest logo accepted, in bytes once decoded (the database checks it too). */
+export const MAX_LOGO_BYTES = 256 * 1024;
+export const MAX_GRACE_PERIOD_HOURS = 24 * 31;
+
+export interface EntityInput {
+  legal_name?: string;
+  address_line1?: string | null;
+  address_line2?: string | null;
+  city?: string | null;
+  zip_code?: string | null;
+  state?: string | null;
+  country?: string;
+  vat_number?: string | null;
+  tax_number?: string | null;
+  registration_number?: string | null;
+  legal_footer?: string | null;
+  payment_instructions?: string | null;
+  bank_details?: Partial<BankDetails> | null;
+  invoice_number_prefix?: string;
+  credit_note_number_prefix?: string;
+  net_terms?: number;
+  grace_period_hours?: number;
+  e_invoicing_enabled?: boolean;
+  /** `data:image/png;base64,...` or `data:image/jpeg;base64,...`; null removes the logo. */
+  logo?: string | null;
+  is_default?: boolean;
+}
+
+/** The stored form of the logo (bytes, type, hash), or null for none. */
+export interface LogoValue {
+  content: Buffer;
+  contentType: LogoContentType;
+  sha256: string;
+}
+
+/** Entity columns as an input sets them; absent keys are left as they are. */
+export type EntityChanges = Partial<Pick<InvoicingEntityRow,
+  'legal_name' | 'address_line1' | 'address_line2' | 'city' | 'zip_code' | 'state' | 'country' | 'vat_number' | 'tax_number' |
+  'registration_number' | 'legal_footer' | 'payment_instructions' | 'bank_details' | 'invoice_number_prefix' | 'credit_note_number_prefix' |
+  'net_terms' | 'grace_period_hours' | 'e_invoicing_enabled'>> & { logo?: LogoValue | null };
+
+const TEXT_FIELDS = [
+  'address_line1', 'address_line2', 'city', 'zip_code', 'state', 'vat_number', 'tax_number', 'registration_number', 'legal_footer', 'payment_instructions',
+] as const;
+
+const BANK_FIELDS = ['account_holder', 'bank_name', 'iban', 'bic', 'account_number', 'routing_number'] as const;
+
+/** A blank optional text is stored as null, so the PDF never prints an empty line for it. */
+const text = (value: string | null): string | null => (value === null ? null : value.trim() || null);
+
+/** ISO 13616: move the country and check digits to the end, letters to numbers, the whole modulo 97 is 1. */
+export function validIban(iban: string): boolean {
+  if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
+  const digits = (iban.slice(4) + iban.slice(0, 4)).replace(/[A-Z]/g, (letter) => String(letter.charCodeAt(0) - 55));
+  let rest = 0;
+  for (const digit of digits) rest = (rest * 10 + Number(digit)) % 97;
+  return rest === 1;
+}
+
+function bankDetails(input: Partial<BankDetails>): BankDetails {
+  const out = Object.fromEntries(BANK_FIELDS.map((field) => [field, text(input[field] ?? null)])) as unknown as BankDetails;
+  if (out.iban !== null) {
+    out.iban = out.iban.replace(/\s+/g, '').toUpperCase();
+    if (!validIban(out.iban)) throw badRequest(`bank_details.iban '${input.iban}' is not a valid IBAN (country, check digits, account; e.g. 'FR76 3000 6000 0112 3456 7890 189')`);
+  }
+  if (out.bic !== null) {
+    out.bic = out.bic.replace(/\s+/g, '').toUpperCase();
+    if (!/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(out.bic)) throw badRequest(`bank_details.bic '${input.bic}' must be a BIC of 8 or 11 letters and digits, e.g. 'AGRIFRPP'`);
+  }
+  if (out.iban === null && out.account_number === null) {
+    throw badRequest('bank_details needs an iban or an account_number, e.g. {"account_holder": "Tally Billing SAS", "iban": "FR7630006000011234567890189"}');
+  }
+  return out;
+}
+
+async function logo(dataUrl: string): Promise<LogoValue> {
+  const match = /^data:(image\/png|image\/jpeg);base64,([A-Za-z0-9+/\s]*={0,2})$/.exec(dataUrl);
+  if (!match) throw badRequest("logo must be a data URL of a PNG or JPEG image, e.g. 'data:image/png;base64,iVBORw0KGgo...'");
+  const base64 = match[2]!.replace(/\s+/g, '');
+  const content = Buffer.from(base64, 'base64');
+  if (content.toString('base64').replace(/=+$/, '') !== base64.replace(/=+$/, '')) throw badRequest('logo is not valid base64');
+  if (content.length > MAX_LOGO_BYTES) throw badRequest(`logo must be at most ${MAX_LOGO_BYTES / 1024} KiB once decoded, got ${Math.ceil(content.length / 1024)} KiB`);
+  let checked;
+  try {
+    checked = await checkImage(content);
+  } catch (error) {
+    if (error instanceof ImageRejected) throw badRequest(`logo: ${error.message}`);
+    throw error;
+  }
+  if (checked.type !== match[1]) throw badRequest(`logo says ${match[1]} but holds a ${checked.type} image`);
+  return { content, contentType: checked.type, sha256: createHash('sha256').update(content).digest('hex') };
+}
+
+/** Checks an input and turns it into column changes (trimmed texts, normalised bank details, decoded logo). */
+export async function entityChanges(input: EntityInput): Promise<EntityChanges> {
+  const out: EntityChanges = {};
+  if (input.legal_name !== undefined) {
+    if (!input.legal_name.trim()) throw badRequest("legal_name must not be empty, e.g. 'Tally Billing SAS'");
+    out.legal_name = input.legal_name.trim();
+  }
+  if (input.country !== undefined) {
+    if (!/^[A-Z]{2}$/.test(input.country)) throw badRequest(`country must be an ISO 3166-1 alpha-2 code in upper case, e.g. 'FR'; got '${input.country}'`);
+    out.country = input.country;
+  }
+  for (const field of TEXT_FIELDS) {
+    const value = input[field];
+    if (value !== undefined) out[field] = text(value);
+  }
+  for (const field of ['invoice_number_prefix', 'credit_note_number_prefix'] as const) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (!/^[A-Za-z0-9_\-/.]{0,20}$/.test(value)) throw badRequest(`${field} must be at most 20 letters, digits or - _ / . characters, e.g. 'INV-'`);
+    out[field] = value;
+  }
+  if (input.net_terms !== undefined) {
+    if (!Number.isInteger(input.net_terms) || input.net_terms < 0 || input.net_terms > MAX_NET_TERMS_DAYS) throw badRequest(`net_terms must be an integer between 0 and ${MAX_NET_TERMS_DAYS} (days), e.g. 30`);
+    out.net_terms = input.net_terms;
+  }
+  if (input.grace_period_hours !== undefined) {
+    if (!Number.isInteger(input.grace_period_hours) || input.grace_period_hours < 0 || input.grace_period_hours > MAX_GRACE_PERIOD_HOURS) {
+      throw badRequest(`grace_period_hours must be an integer between 0 and ${MAX_GRACE_PERIOD_HOURS}, e.g. 24`);
+    }
+    out.grace_period_hours = input.grace_period_hours;
+  }
+  if (input.e_invoicing_enabled !== undefined) out.e_invoicing_enabled = input.e_invoicing_enabled;
+  if (input.bank_details !== undefined) out.bank_details = input.bank_details === null ? null : bankDetails(input.bank_details);
+  if (input.logo !== undefined) out.logo = input.logo === null ? null : await logo(input.logo);
+  return out;
+}
