@@ -20,8 +20,8 @@ describe('billing run under concurrency and crashes', () => {
       const runA = createBillingRun({ pool: h.db.pool, clock: h.clock });
       const runB = createBillingRun({ pool: poolB, clock: h.clock });
       // "crash" after the first invoice: a run that stopped half-way leaves one period billed
-      const { loadSubscriptionSnapshot } = await import('../../src/modules/subscriptions/index.js');
-      const snapshot = (await loadSubscriptionSnapshot(h.db.pool, h.tenant.id, subs[0]!.subscriptionId))!;
+      const { loadSubscriptionRecord } = await import('../../src/modules/subscriptions/index.js');
+      const snapshot = (await loadSubscriptionRecord(h.db.pool, h.tenant.id, subs[0]!.subscriptionId))!;
       expect(await runA.billSubscription(h.tenant.id, snapshot, '2026-01-15')).toBe(1);
 
       const [a, b] = await Promise.all([runA.runAll(), runB.runAll()]);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { componentUsageOf, convertUsage } from '../../src/modules/invoices/billing/context.js';
 import { feeOf, toEngineSnapshot, usagePricingOf } from '../../src/modules/invoices/billing/mapping.js';
-import type { SubscriptionSnapshot } from '../../src/modules/subscriptions/index.js';
+import type { SubscriptionRecord } from '../../src/modules/subscriptions/index.js';
 
-type Sub = SubscriptionSnapshot['subscription'];
+type Sub = SubscriptionRecord['subscription'];
 
-function source(overrides: Partial<Sub> = {}, rest: Partial<Omit<SubscriptionSnapshot, 'subscription'>> = {}): SubscriptionSnapshot {
+function source(overrides: Partial<Sub> = {}, rest: Partial<Omit<SubscriptionRecord, 'subscription'>> = {}): SubscriptionRecord {
   const subscription = {
     id: 'sub_1', customer_id: 'cus_1', plan_version_id: 'plv_1', plan_name: 'Pro', currency: 'EUR', status: 'ACTIVE',
     start_date: '2026-01-10', end_date: null, billing_start_date: '2026-01-10', invoicing_start_date: '2026-01-10', billing_day_anchor: 1,
@@ -14,10 +14,10 @@ function source(overrides: Partial<Sub> = {}, rest: Partial<Omit<SubscriptionSna
     customer_name: 'C', customer_alias: null,
     ...overrides,
   } as Sub;
-  return { subscription, components: [], addOns: [], coupons: [], billing: {} as SubscriptionSnapshot['billing'], ...rest };
+  return { subscription, components: [], addOns: [], coupons: [], ...rest };
 }
 
-const component = (id: string, fee: SubscriptionSnapshot['components'][number]['fee'], extra: Partial<SubscriptionSnapshot['components'][number]> = {}) => ({
+const component = (id: string, fee: SubscriptionRecord['components'][number]['fee'], extra: Partial<SubscriptionRecord['components'][number]> = {}) => ({
   id, subscription_id: 'sub_1', price_component_id: `price_${id}`, product_id: `prd_${id}`, name: id.toUpperCase(), fee,
   period: 'MONTHLY' as const, position: 0, effective_from: '2026-01-10', effective_to: null, created_at: new Date(0), ...extra,
 });

@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
 import { Nullable, Name } from '../../http/schemas.js';
+import { FEE_TYPES } from '../catalog/index.js';
 import { entitlementToWire, EntitlementInputSchema, EntitlementWireSchema, FeeSchema } from '../plans/index.js';
 import type { AddOnView } from './service.js';
-
-const FEE_TYPES = ['RATE', 'SLOT', 'CAPACITY', 'USAGE', 'EXTRA_RECURRING', 'ONE_TIME'] as const;
 
 const PriceInput = Type.Object(
   { currency: Type.String({ minLength: 3, maxLength: 3 }), fee: FeeSchema },

@@ -2,14 +2,20 @@ import { badRequest } from '../../kernel/errors.js';
 
 export const FEE_TYPES = ['RATE', 'SLOT', 'CAPACITY', 'USAGE', 'EXTRA_RECURRING', 'ONE_TIME'] as const;
 export type FeeType = (typeof FEE_TYPES)[number];
+/** How a usage fee is priced: a product fixes the model, its plan fees give the prices. */
 export const USAGE_MODELS = ['PER_UNIT', 'TIERED', 'VOLUME', 'PACKAGE', 'MATRIX'] as const;
+export type UsageModel = (typeof USAGE_MODELS)[number];
 
-/** The structural (non-monetary) part of a product's fee, tagged by `type` as in the reference. */
+/**
+ * A product's fee structure: its fee type and what that binds (metric, slot unit, usage model,
+ * billing type), tagged by `type` as in the reference. It carries no price: plan fees
+ * (plans/fees.ts) price it, and must agree with it.
+ */
 export type FeeStructure =
   | { type: 'RATE' }
   | { type: 'SLOT'; slot_unit_name: string; upgrade_policy: 'PRORATED'; downgrade_policy: 'REMOVE_AT_END_OF_PERIOD' }
   | { type: 'CAPACITY'; metric_id: string }
-  | { type: 'USAGE'; metric_id: string; model: (typeof USAGE_MODELS)[number] }
+  | { type: 'USAGE'; metric_id: string; model: UsageModel }
   | { type: 'EXTRA_RECURRING'; billing_type: 'ADVANCE' | 'ARREARS' }
   | { type: 'ONE_TIME' };
 

@@ -15,13 +15,13 @@ import {
   currentPeriodOf,
   deleteEntitlementOverride,
   entitlementOverridesOf,
-  loadSubscriptionSnapshot,
-  loadSubscriptionSnapshots,
+  loadSubscriptionRecord,
+  loadSubscriptionRecords,
   upsertEntitlementOverride,
   type CatalogFeature,
   type EntitlementOverrideRow,
   type SubscriptionCatalog,
-  type SubscriptionSnapshot,
+  type SubscriptionRecord,
 } from '../subscriptions/index.js';
 import { mergeSameLevel, remainingOf, resolveLevels, usageWindow, type EntitlementValue, type ResetPeriod } from './resolve.js';
 
@@ -56,8 +56,8 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
     compareDates(row.effective_from, on) <= 0 && (row.effective_to === null || compareDates(on, row.effective_to) < 0);
 
   /** The plan version whose entitlements apply: the trialing plan's during a trial that names one. */
-  async function entitlementVersionId(db: Queryable, tenantId: string, snapshot: SubscriptionSnapshot): Promise<string> {
-    const sub = snapshot.subscription;
+  async function entitlementVersionId(db: Queryable, tenantId: string, record: SubscriptionRecord): Promise<string> {
+    const sub = record.subscription;
     if (sub.status === 'TRIAL_ACTIVE' && sub.trialing_plan_id) {
       const trialing = await catalog.findPlanVersion(db, tenantId, { planId: sub.trialing_plan_id });
       if (trialing) return trialing.versionId;
@@ -66,23 +66,23 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
   }
 
   /** Levels (low -> high) of several subscriptions, each level merged across them. */
-  async function levelsOf(db: Queryable, tenantId: string, snapshots: SubscriptionSnapshot[], features: CatalogFeature[]) {
+  async function levelsOf(db: Queryable, tenantId: string, records: SubscriptionRecord[], features: CatalogFeature[]) {
     const todayDate = today(clock);
-    const versionIds = await Promise.all(snapshots.map((s) => entitlementVersionId(db, tenantId, s)));
-    const addOnIds = snapshots.flatMap((s) => s.addOns.filter((a) => inForce(a, todayDate)).map((a) => a.add_on_id));
+    const versionIds = await Promise.all(records.map((s) => entitlementVersionId(db, tenantId, s)));
+    const addOnIds = records.flatMap((s) => s.addOns.filter((a) => inForce(a, todayDate)).map((a) => a.add_on_id));
     const [planValues, addOnValues, overrides] = await Promise.all([
       catalog.entitlementsOf(db, tenantId, 'plan_version', [...new Set(versionIds)]),
       catalog.entitlementsOf(db, tenantId, 'add_on', [...new Set(addOnIds)]),
-      entitlementOverridesOf(db, tenantId, snapshots.map((s) => s.subscription.id)),
+      entitlementOverridesOf(db, tenantId, records.map((s) => s.subscription.id)),
     ]);
     const defaults = new Map(features.filter((f) => f.defaultValue).map((f) => [f.id, f.defaultValue as EntitlementValue]));
     const plan = mergeSameLevel(versionIds.map((id) => (planValues.get(id) ?? new Map()) as Map<string, EntitlementValue>));
     const addOns = mergeSameLevel(addOnIds.map((id) => (addOnValues.get(id) ?? new Map()) as Map<string, EntitlementValue>));
-    const overridden = mergeSameLevel(snapshots.map((s) => new Map(overrides.filter((o) => o.subscription_id === s.subscription.id).map((o) => [o.feature_id, o.value]))));
+    const overridden = mergeSameLevel(records.map((s) => new Map(overrides.filter((o) => o.subscription_id === s.subscription.id).map((o) => [o.feature_id, o.value]))));
     return resolveLevels([defaults, plan, addOns, overridden]);
   }
 
-  async function present(tenantId: string, customerId: string, resolved: Map<string, EntitlementValue>, features: CatalogFeature[], window: SubscriptionSnapshot): Promise<EffectiveEntitlement[]> {
+  async function present(tenantId: string, customerId: string, resolved: Map<string, EntitlementValue>, features: CatalogFeature[], window: SubscriptionRecord): Promise<EffectiveEntitlement[]> {
     const now = clock.now();
     const sub = window.subscription;
     const period = currentPeriodOf(sub, today(clock));
@@ -113,10 +113,10 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
 
   async function forSubscription(tenantId: string, subscriptionId: string): Promise<EffectiveEntitlement[]> {
     await deps.advanceDue(tenantId);
-    const snapshot = await loadSubscriptionSnapshot(pool, tenantId, subscriptionId);
-    if (!snapshot) throw notFound('subscription');
+    const record = await loadSubscriptionRecord(pool, tenantId, subscriptionId);
+    if (!record) throw notFound('subscription');
     const features = await catalog.features(pool, tenantId);
-    return present(tenantId, snapshot.subscription.customer_id, await levelsOf(pool, tenantId, [snapshot], features), features, snapshot);
+    return present(tenantId, record.subscription.customer_id, await levelsOf(pool, tenantId, [record], features), features, record);
   }
 
   /**
@@ -127,28 +127,28 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
     const customer = await findCustomer(pool, tenantId, idOrAlias);
     if (!customer) throw notFound('customer');
     await deps.advanceDue(tenantId);
-    const snapshots = await loadSubscriptionSnapshots(pool, tenantId, { customerId: customer.id, statuses: SERVING });
-    if (snapshots.length === 0) return [];
+    const records = await loadSubscriptionRecords(pool, tenantId, { customerId: customer.id, statuses: SERVING });
+    if (records.length === 0) return [];
     const features = await catalog.features(pool, tenantId);
-    return present(tenantId, customer.id, await levelsOf(pool, tenantId, snapshots, features), features, snapshots[0]!);
+    return present(tenantId, customer.id, await levelsOf(pool, tenantId, records, features), features, records[0]!);
   }
 
-  async function requireSubscription(db: Queryable, tenantId: string, subscriptionId: string): Promise<SubscriptionSnapshot> {
-    const snapshot = await loadSubscriptionSnapshot(db, tenantId, subscriptionId, { lock: true });
-    if (!snapshot) throw notFound('subscription');
-    return snapshot;
+  async function requireSubscription(db: Queryable, tenantId: string, subscriptionId: string): Promise<SubscriptionRecord> {
+    const record = await loadSubscriptionRecord(db, tenantId, subscriptionId, { lock: true });
+    if (!record) throw notFound('subscription');
+    return record;
   }
 
   /** Sets a subscription's own value for a feature (highest priority). */
   async function setOverride(tenantId: string, subscriptionId: string, featureIdOrCode: string, rawValue: unknown): Promise<EntitlementOverrideRow> {
     return withTx(pool, async (tx) => {
-      const snapshot = await requireSubscription(tx, tenantId, subscriptionId);
+      const record = await requireSubscription(tx, tenantId, subscriptionId);
       const feature = await findFeature(tx, tenantId, featureIdOrCode);
       if (!feature) throw notFound('feature');
       if (feature.status === 'ARCHIVED') throw badRequest(`feature '${featureIdOrCode}' is archived and cannot be granted`);
       const value = parseEntitlementValue(feature.feature_type.type, rawValue, 'value');
       const now = clock.now();
-      const row = await upsertEntitlementOverride(tx, tenantId, { id: newId('entitlement', now.getTime()), subscription_id: snapshot.subscription.id, feature_id: feature.id, value, created_at: now, updated_at: now });
+      const row = await upsertEntitlementOverride(tx, tenantId, { id: newId('entitlement', now.getTime()), subscription_id: record.subscription.id, feature_id: feature.id, value, created_at: now, updated_at: now });
       await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'subscription.entitlements_updated', objectId: subscriptionId, data: { subscription_id: subscriptionId, feature_id: feature.id, value } });
       return row;
     });

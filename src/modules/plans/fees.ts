@@ -1,20 +1,20 @@
-// Plan fees: the priced part of a plan component, in the reference's wire shapes (RatePlanFee,
-// SlotPlanFee, CapacityPlanFee, UsagePlanFee, ExtraRecurringPlanFee, OneTimePlanFee). Pure:
+// The stored fee: what a plan component (price_components.fee) or an add-on price (prices.fee)
+// charges, in the reference's wire shapes (RatePlanFee, SlotPlanFee, CapacityPlanFee,
+// UsagePlanFee, ExtraRecurringPlanFee, OneTimePlanFee). Parsed once, when written; the rows read
+// back are this union, and subscriptions resolve it (subscriptions/fees.ts) without a cast. Pure:
 // validation returns a normalised fee or throws a 400 naming the field.
 import { badRequest } from '../../kernel/errors.js';
-import type { FeeStructure, FeeType } from '../catalog/index.js';
+import { TERM_MONTHS, type BillingTerm } from '../../domain/periods.js';
+import { FEE_TYPES, USAGE_MODELS, type FeeStructure, type UsageModel } from '../catalog/index.js';
 
-export const BILLING_PERIODS = ['MONTHLY', 'QUARTERLY', 'SEMIANNUAL', 'ANNUAL'] as const;
-export type BillingPeriod = (typeof BILLING_PERIODS)[number];
-export const FEE_TYPES = ['RATE', 'SLOT', 'CAPACITY', 'USAGE', 'EXTRA_RECURRING', 'ONE_TIME'] as const satisfies readonly FeeType[];
-export const USAGE_PRICING_TYPES = ['PER_UNIT', 'TIERED', 'VOLUME', 'PACKAGE', 'MATRIX'] as const;
-export type UsagePricingType = (typeof USAGE_PRICING_TYPES)[number];
+/** The terms a fee can be priced in, shortest first (the domain's BillingTerm). */
+export const BILLING_TERMS = Object.keys(TERM_MONTHS) as readonly BillingTerm[];
 
 /** A non-negative decimal in text, e.g. "49.00" or "0.0015"; never a JSON number. */
 export type DecimalString = string;
 
 export interface TermRate {
-  term: BillingPeriod;
+  term: BillingTerm;
   price: DecimalString;
 }
 export interface TierRow {
@@ -39,7 +39,8 @@ export interface CapacityThreshold {
   per_unit_overage: DecimalString;
 }
 
-export type UsagePlanPricing =
+/** How usage is priced; a subscription keeps its plan's as is (SubscriptionFee USAGE `model`). */
+export type UsagePricing =
   | { type: 'PER_UNIT'; rate: DecimalString }
   | { type: 'TIERED' | 'VOLUME'; tiers: TierRow[]; block_size: number | null }
   | { type: 'PACKAGE'; block_size: number; rate: DecimalString; rounding: 'UP' | 'DOWN' }
@@ -56,9 +57,9 @@ export type PlanFee =
       upgrade_policy: 'PRORATED';
       downgrade_policy: 'REMOVE_AT_END_OF_PERIOD';
     }
-  | { type: 'CAPACITY'; metric_id: string; cadence: BillingPeriod; thresholds: CapacityThreshold[] }
-  | { type: 'USAGE'; metric_id: string; cadence: BillingPeriod; pricing: UsagePlanPricing }
-  | { type: 'EXTRA_RECURRING'; unit_price: DecimalString; quantity: number; billing_type: 'ADVANCE' | 'ARREARS'; cadence: BillingPeriod }
+  | { type: 'CAPACITY'; metric_id: string; cadence: BillingTerm; thresholds: CapacityThreshold[] }
+  | { type: 'USAGE'; metric_id: string; cadence: BillingTerm; pricing: UsagePricing }
+  | { type: 'EXTRA_RECURRING'; unit_price: DecimalString; quantity: number; billing_type: 'ADVANCE' | 'ARREARS'; cadence: BillingTerm }
   | { type: 'ONE_TIME'; unit_price: DecimalString; quantity: number };
 
 type Input = Record<string, unknown>;
@@ -127,7 +128,7 @@ function termRates(raw: unknown, path: string): TermRate[] {
     const input = object(item, p);
     onlyFields(input, ['term', 'price'], p, 'a term rate');
     // The spec's example sends only `price`: a single rate without term is monthly.
-    const term = oneOf(input.term, BILLING_PERIODS, `${p}.term`, 'MONTHLY');
+    const term = oneOf(input.term, BILLING_TERMS, `${p}.term`, 'MONTHLY');
     if (seen.has(term)) throw badRequest(`${p}.term ${term} is given twice`);
     seen.add(term);
     return { term, price: decimalString(input.price, `${p}.price`) };
@@ -186,9 +187,9 @@ function matrixRows(raw: unknown, path: string): MatrixRow[] {
   return rows;
 }
 
-export function usagePricing(raw: unknown, path: string, expected?: UsagePricingType): UsagePlanPricing {
+export function usagePricing(raw: unknown, path: string, expected?: UsageModel): UsagePricing {
   const input = object(raw, path);
-  const type = oneOf(input.type, USAGE_PRICING_TYPES, `${path}.type`, expected);
+  const type = oneOf(input.type, USAGE_MODELS, `${path}.type`, expected);
   if (expected && type !== expected) throw badRequest(`${path}.type is ${type} but the product's usage model is ${expected}`);
   switch (type) {
     case 'PER_UNIT':
@@ -240,7 +241,7 @@ export function parsePlanFee(raw: unknown, path: string, product?: FeeStructure)
     if (fromProduct && metricId !== fromProduct) throw badRequest(`${path}.metric_id must be the product's metric ${fromProduct}`);
     return metricId;
   };
-  const cadence = () => oneOf(input.cadence, BILLING_PERIODS, `${path}.cadence`, 'MONTHLY');
+  const cadence = () => oneOf(input.cadence, BILLING_TERMS, `${path}.cadence`, 'MONTHLY');
   switch (type) {
     case 'RATE':
       onlyFields(input, ['type', 'rates'], path, 'a RATE fee');
@@ -294,7 +295,7 @@ export function feeMetricId(fee: PlanFee): string | null {
 
 export interface AvailableParameters {
   /** component id -> the terms a subscription may pick, for components priced in several terms */
-  billing_periods: Record<string, BillingPeriod[]>;
+  billing_periods: Record<string, BillingTerm[]>;
   /** component id -> the committed capacities offered, for components with several thresholds */
   capacity_thresholds: Record<string, number[]>;
   /** components whose initial slot count a subscription chooses */

@@ -8,15 +8,15 @@
 //   new subscriptions get (the plan's published version; undefined if archived/never published).
 // - loadTrialSettings(db, tenantId, planVersionId) -> TrialSettings | null (no trial) | undefined (no version).
 // - availableParameters(components): what a subscription must choose (billing period, capacity, slots).
-// - PlanFee / UsagePlanPricing / TierRow...: the fee shapes (see docs/catalog-plans-addons.md).
+// - PlanFee / UsagePricing / TierRow...: the stored fee and its parts (see docs/catalog-plans-addons.md).
 export type { PlansService } from './plans-service.js';
 export { createPlansModule } from './module.js';
 export { loadPlanVersionSnapshot, resolvePublishedVersionId, loadTrialSettings } from './snapshot.js';
 export { planExists, PLAN_DESCRIPTIONS_RELATION } from './repository.js';
 export type { PlanVersionSnapshot } from './snapshot.js';
 export type { TrialSettings } from './plan-input.js';
-export { parsePlanFee, availableParameters, decimalString, BILLING_PERIODS } from './fees.js';
-export type { PlanFee, UsagePlanPricing, TierRow, TermRate, CapacityThreshold, MatrixRow, BillingPeriod, AvailableParameters } from './fees.js';
+export { parsePlanFee, availableParameters, decimalString, BILLING_TERMS } from './fees.js';
+export type { PlanFee, UsagePricing, TierRow, TermRate, CapacityThreshold, MatrixRow, AvailableParameters } from './fees.js';
 export { parseEntitlements, entitlementToWire, resolvedToWire, featuresById } from './entitlements.js';
 export type { EntitlementValue, EntitlementInput, EntitlementRow } from './entitlements.js';
 export type { MinimumCommitment, PlanStatus, PlanType } from './repository.js';

@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import { MAX_NET_TERMS_DAYS, MAX_TRIAL_DAYS, Name, Nullable } from '../../http/schemas.js';
 import { EntitlementSchema, EntitlementValueSchema, ResetPeriodSchema } from '../features/index.js';
 import { entitlementToWire } from './entitlements.js';
-import { availableParameters, BILLING_PERIODS, FEE_TYPES, USAGE_PRICING_TYPES } from './fees.js';
+import { FEE_TYPES, USAGE_MODELS } from '../catalog/index.js';
+import { availableParameters, BILLING_TERMS } from './fees.js';
 import type { VersionRow } from './repository.js';
 import type { PlanView } from './views.js';
 
@@ -12,14 +13,14 @@ const PLAN_STATUSES = ['DRAFT', 'ACTIVE', 'INACTIVE', 'ARCHIVED'] as const;
 const Decimal = (description?: string) => Type.String({ description: description ? `decimal string: ${description}` : 'decimal string, e.g. "49.00"' });
 const NullableDecimal = Nullable(Decimal());
 
-const TermRate = Type.Object({ term: Type.Optional(Type.Enum(BILLING_PERIODS, { description: 'default MONTHLY' })), price: Decimal() });
+const TermRate = Type.Object({ term: Type.Optional(Type.Enum(BILLING_TERMS, { description: 'default MONTHLY' })), price: Decimal() });
 const TierRow = Type.Object({ first_unit: Type.Integer({ minimum: 0 }), rate: Decimal(), flat_fee: Type.Optional(NullableDecimal), flat_cap: Type.Optional(NullableDecimal) });
 const MatrixDimension = Type.Object({ key: Type.String(), value: Type.String() });
 
 /** Usage pricing, tagged by `type`; per-model rules are checked in fees.ts. */
 export const UsagePricingSchema = Type.Object(
   {
-    type: Type.Optional(Type.Enum(USAGE_PRICING_TYPES)),
+    type: Type.Optional(Type.Enum(USAGE_MODELS)),
     rate: Type.Optional(Decimal()),
     tiers: Type.Optional(Type.Array(TierRow)),
     block_size: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
@@ -41,7 +42,7 @@ export const FeeSchema = Type.Object(
     downgrade_policy: Type.Optional(Type.Literal('REMOVE_AT_END_OF_PERIOD')),
     metric_id: Type.Optional(Type.String()),
     thresholds: Type.Optional(Type.Array(Type.Object({ included_amount: Type.Integer({ minimum: 0 }), price: Decimal(), per_unit_overage: Decimal() }))),
-    cadence: Type.Optional(Type.Enum(BILLING_PERIODS)),
+    cadence: Type.Optional(Type.Enum(BILLING_TERMS)),
     pricing: Type.Optional(UsagePricingSchema),
     unit_price: Type.Optional(Decimal()),
     quantity: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -149,7 +150,7 @@ export const Plan = Type.Object({
   product_family: Type.Object({ id: Type.String(), name: Type.String() }),
   price_components: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), product_id: Type.String(), fee: FeeSchema })),
   available_parameters: Type.Object({
-    billing_periods: Type.Record(Type.String(), Type.Array(Type.Enum(BILLING_PERIODS))),
+    billing_periods: Type.Record(Type.String(), Type.Array(Type.Enum(BILLING_TERMS))),
     capacity_thresholds: Type.Record(Type.String(), Type.Array(Type.Integer())),
     slot_components: Type.Array(Type.String()),
   }),

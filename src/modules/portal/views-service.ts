@@ -3,7 +3,7 @@ import { notFound } from '../../kernel/errors.js';
 import { pageRequest, paginationMeta, type Page } from '../../kernel/paging.js';
 import type { Pool } from '../../db/pool.js';
 import { findCustomer, type CustomerRow } from '../customers/index.js';
-import { currentPeriodOf, loadSubscriptionSnapshots, LIVE_STATUSES, nextInvoiceDateOf, type SubscriptionView } from '../subscriptions/index.js';
+import { currentPeriodOf, loadSubscriptionRecords, LIVE_STATUSES, nextInvoiceDateOf, type SubscriptionView } from '../subscriptions/index.js';
 import type { MetricUsageResult } from '../usage/index.js';
 import { findInvoice, type InvoicesService, type InvoiceDetail } from '../invoices/index.js';
 import type { PortalPrincipal } from './tokens-service.js';
@@ -53,9 +53,9 @@ export function createPortalViewsService(deps: PortalViewsDeps) {
 
   async function subscriptions(principal: PortalPrincipal): Promise<PortalSubscription[]> {
     await deps.advanceDue(principal.tenantId);
-    const snapshots = await loadSubscriptionSnapshots(pool, principal.tenantId, { customerId: principal.customerId });
+    const records = await loadSubscriptionRecords(pool, principal.tenantId, { customerId: principal.customerId });
     const todayDate = today(clock);
-    return snapshots.map(({ subscription: sub }) => {
+    return records.map(({ subscription: sub }) => {
       const current = currentPeriodOf(sub, todayDate);
       return { subscription: sub, currentPeriodStart: current.start, currentPeriodEnd: current.end, nextInvoiceDate: nextInvoiceDateOf(sub, todayDate) };
     });

@@ -4,7 +4,7 @@
 import { findAddOnWithPrice } from '../addons/index.js';
 import { listActiveFeatures } from '../features/index.js';
 import { entitlementsOf as planEntitlementsOf, loadPlanVersionSnapshot, resolvePublishedVersionId, type PlanVersionSnapshot } from '../plans/index.js';
-import type { CatalogAddOn, CatalogFee, CatalogFeature, CatalogPlanVersion, EntitlementValue, SubscriptionCatalog } from './catalog.js';
+import type { CatalogAddOn, CatalogFeature, CatalogPlanVersion, EntitlementValue, SubscriptionCatalog } from './catalog.js';
 
 function fromSnapshot(s: PlanVersionSnapshot): CatalogPlanVersion {
   return {
@@ -22,8 +22,7 @@ function fromSnapshot(s: PlanVersionSnapshot): CatalogPlanVersion {
     trialDurationDays: s.trial?.duration_days ?? null,
     trialIsFree: s.trial?.is_free ?? false,
     trialingPlanId: s.trial?.trialing_plan_id ?? null,
-    // PlanFee and CatalogFee describe the same stored JSON; CatalogFee is the subset fees.ts reads.
-    components: s.components.map((c) => ({ id: c.id, name: c.name, productId: c.product_id, fee: c.fee as CatalogFee })),
+    components: s.components.map((c) => ({ id: c.id, name: c.name, productId: c.product_id, fee: c.fee })),
     addOns: s.add_ons.map((a) => ({ addOnId: a.add_on_id, priceId: a.price_id, maxInstances: a.max_instances })),
   };
 }
@@ -45,8 +44,7 @@ export const plansCatalog: SubscriptionCatalog = {
       productId: row.product_id,
       priceId: row.price_id,
       currency: row.price.currency,
-      // PlanFee and CatalogFee describe the same stored JSON; CatalogFee is the subset fees.ts reads.
-      fee: row.price.fee as CatalogFee,
+      fee: row.price.fee,
       maxInstances: row.max_instances_per_subscription,
       archived: row.archived_at !== null,
     };

@@ -2,17 +2,7 @@
 // composition root wires it; `catalog-plans.ts` is the default, built on the plans module's exports.
 // Coupons are not part of it: subscriptions use the coupons module's index directly.
 import type { Queryable } from '../../db/pool.js';
-
-export type Term = 'MONTHLY' | 'QUARTERLY' | 'SEMIANNUAL' | 'ANNUAL';
-
-/** A plan fee as the plans module stores it (prices are decimal strings). */
-export type CatalogFee =
-  | { type: 'RATE'; rates: { term: Term; price: string }[] }
-  | { type: 'SLOT'; rates: { term: Term; price: string }[]; slot_unit_name: string; minimum_count: number | null; quota: number | null }
-  | { type: 'CAPACITY'; metric_id: string; cadence: Term; thresholds: { included_amount: number; price: string; per_unit_overage: string }[] }
-  | { type: 'USAGE'; metric_id: string; cadence: Term; pricing: Record<string, unknown> & { type: string } }
-  | { type: 'EXTRA_RECURRING'; unit_price: string; quantity: number; billing_type: 'ADVANCE' | 'ARREARS'; cadence: Term }
-  | { type: 'ONE_TIME'; unit_price: string; quantity: number };
+import type { PlanFee } from '../plans/index.js';
 
 export interface CatalogPlanVersion {
   planId: string;
@@ -29,7 +19,7 @@ export interface CatalogPlanVersion {
   trialDurationDays: number | null;
   trialIsFree: boolean;
   trialingPlanId: string | null;
-  components: { id: string; name: string; productId: string; fee: CatalogFee }[];
+  components: { id: string; name: string; productId: string; fee: PlanFee }[];
   /** Add-ons offered with this version (price and max overrides applied). */
   addOns: { addOnId: string; priceId: string | null; maxInstances: number | null }[];
 }
@@ -40,7 +30,7 @@ export interface CatalogAddOn {
   productId: string;
   priceId: string;
   currency: string;
-  fee: CatalogFee;
+  fee: PlanFee;
   maxInstances: number | null;
   archived: boolean;
 }

@@ -11,7 +11,7 @@ import { addDays, compareDates, parseLocalDate } from '../../domain/dates.js';
 import { periodContaining } from '../../domain/periods.js';
 import { findCustomer, type CustomerRow } from '../customers/index.js';
 import { checkCouponApplicable, redeemCoupon, type Coupon } from '../coupons/index.js';
-import type { CatalogPlanVersion, SubscriptionCatalog, Term } from './catalog.js';
+import type { CatalogPlanVersion, SubscriptionCatalog } from './catalog.js';
 import { checkSlots, mrrMinor, overrideFee, resolveFee, subscriptionTerm, type FeeParameters } from './fees.js';
 import { nextTransitionOn, statusOn } from './lifecycle.js';
 import * as repo from './repository.js';
@@ -201,7 +201,7 @@ export async function prepareSubscription(
     });
   }
   const addOns = await resolveAddOns(tx, tenantId, catalog, version, input.add_ons ?? [], id, input.start_date, now);
-  const term: Term = subscriptionTerm([...components, ...addOns].map((c) => c.period));
+  const term = subscriptionTerm([...components, ...addOns].map((c) => c.period));
 
   // skip_past_invoices: invoicing starts at the period containing today, nothing before it.
   let invoicingStart = billingStart;

@@ -1,33 +1,41 @@
-// Resolving plan fees into the fees a subscription is sold with (the reference's SubscriptionFee
-// shapes), the subscription's billing term and its MRR. Pure.
+// Resolving a plan's stored fee (PlanFee) into the fee a subscription is sold with, the
+// subscription's billing term and its MRR. Pure.
 import { badRequest } from '../../kernel/errors.js';
 import { Dec, parseDecimal, toMinor } from '../../kernel/money.js';
-import { TERM_MONTHS } from '../../domain/periods.js';
-import type { CatalogFee, Term } from './catalog.js';
+import { TERM_MONTHS, type BillingTerm } from '../../domain/periods.js';
+import type { PlanFee, TermRate, UsagePricing } from '../plans/index.js';
 
-export type FeePeriod = Term | 'ONE_TIME';
+/** The term a subscription fee is billed in, or ONE_TIME (stored in the rows' `period` column). */
+export type FeeTerm = BillingTerm | 'ONE_TIME';
 
+/**
+ * A plan fee with the subscriber's choices made: one price (term, capacity), the slot count. It
+ * is stored in subscription_components.fee and subscription_add_ons.fee and answered as is, in
+ * the reference's SubscriptionFee shape, which names an extra recurring fee RECURRING and its
+ * price `rate`. So it cannot be the PlanFee union itself: rows and checkout price fingerprints
+ * already hold this shape. Usage pricing is the plan's, unchanged.
+ */
 export type SubscriptionFee =
   | { type: 'RATE'; rate: string }
   | { type: 'SLOT'; unit: string; unit_rate: string; initial_slots: number; min_slots: number | null; max_slots: number | null }
   | { type: 'CAPACITY'; rate: string; included: number; overage_rate: string; metric_id: string }
-  | { type: 'USAGE'; metric_id: string; model: Record<string, unknown> }
+  | { type: 'USAGE'; metric_id: string; model: UsagePricing }
   | { type: 'RECURRING'; rate: string; quantity: number; billing_type: 'ADVANCE' | 'ARREARS' }
   | { type: 'ONE_TIME'; rate: string; quantity: number };
 
 export interface ResolvedFee {
   fee: SubscriptionFee;
-  period: FeePeriod;
+  period: FeeTerm;
 }
 
 /** The choices `available_parameters` asks for, per component. */
 export interface FeeParameters {
-  billing_period?: Term | null;
+  billing_period?: BillingTerm | null;
   committed_capacity?: number | null;
   initial_slot_count?: number | null;
 }
 
-function pickTerm(rates: { term: Term; price: string }[], chosen: Term | null | undefined, path: string): { term: Term; price: string } {
+function pickTerm(rates: TermRate[], chosen: BillingTerm | null | undefined, path: string): TermRate {
   if (chosen) {
     const rate = rates.find((r) => r.term === chosen);
     if (!rate) throw badRequest(`${path}.billing_period ${chosen} is not offered; choose one of ${rates.map((r) => r.term).join(', ')}`);
@@ -38,7 +46,7 @@ function pickTerm(rates: { term: Term; price: string }[], chosen: Term | null | 
 }
 
 /** Resolves one catalog fee with the subscription's choices; `path` names the choice in errors. */
-export function resolveFee(fee: CatalogFee, params: FeeParameters, path: string): ResolvedFee {
+export function resolveFee(fee: PlanFee, params: FeeParameters, path: string): ResolvedFee {
   switch (fee.type) {
     case 'RATE': {
       const rate = pickTerm(fee.rates, params.billing_period, path);
@@ -111,14 +119,14 @@ export function overrideFee(current: SubscriptionFee, raw: Record<string, unknow
 }
 
 /** The subscription's term: the shortest recurring period among its fees (monthly when none). */
-export function subscriptionTerm(periods: FeePeriod[]): Term {
-  const recurring = periods.filter((p): p is Term => p !== 'ONE_TIME');
+export function subscriptionTerm(periods: FeeTerm[]): BillingTerm {
+  const recurring = periods.filter((p): p is BillingTerm => p !== 'ONE_TIME');
   if (recurring.length === 0) return 'MONTHLY';
   return recurring.reduce((a, b) => (TERM_MONTHS[a] <= TERM_MONTHS[b] ? a : b));
 }
 
 /** Monthly value of one fee (usage excluded: it is not recurring revenue until measured). */
-export function monthlyAmount(fee: SubscriptionFee, period: FeePeriod, quantity = 1): Dec {
+export function monthlyAmount(fee: SubscriptionFee, period: FeeTerm, quantity = 1): Dec {
   if (period === 'ONE_TIME') return new Dec(0);
   const months = TERM_MONTHS[period];
   let amount: Dec;
@@ -140,7 +148,7 @@ export function monthlyAmount(fee: SubscriptionFee, period: FeePeriod, quantity 
 }
 
 /** MRR in minor units, rounded once. */
-export function mrrMinor(items: { fee: SubscriptionFee; period: FeePeriod; quantity?: number }[], currency: string): bigint {
+export function mrrMinor(items: { fee: SubscriptionFee; period: FeeTerm; quantity?: number }[], currency: string): bigint {
   const total = items.reduce((sum, item) => sum.plus(monthlyAmount(item.fee, item.period, item.quantity ?? 1)), new Dec(0));
   return toMinor(total, currency);
 }

@@ -1,11 +1,11 @@
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { OrderBy, PageRequest } from '../../kernel/paging.js';
-import type { Term } from './catalog.js';
 import { CUSTOMER_NAMES_RELATION } from '../customers/index.js';
 import type { EntitlementValue as FeatureEntitlementValue } from '../features/index.js';
 import { PLAN_DESCRIPTIONS_RELATION } from '../plans/index.js';
-import type { FeePeriod, SubscriptionFee } from './fees.js';
+import type { BillingTerm } from '../../domain/periods.js';
+import type { FeeTerm, SubscriptionFee } from './fees.js';
 import type { SubscriptionStatus } from './lifecycle.js';
 
 export interface SubscriptionRow {
@@ -23,7 +23,7 @@ export interface SubscriptionRow {
   billing_start_date: string;
   invoicing_start_date: string;
   billing_day_anchor: number;
-  period: Term;
+  period: BillingTerm;
   net_terms: number;
   trial_duration_days: number | null;
   trial_is_free: boolean;
@@ -54,7 +54,7 @@ export interface ComponentRow {
   product_id: string | null;
   name: string;
   fee: SubscriptionFee;
-  period: FeePeriod;
+  period: FeeTerm;
   /** The plan component's position: components list and bill in plan order. */
   position: number;
   effective_from: string;
@@ -70,7 +70,7 @@ export interface AddOnRow {
   price_id: string | null;
   name: string;
   fee: SubscriptionFee;
-  period: FeePeriod;
+  period: FeeTerm;
   quantity: number;
   effective_from: string;
   effective_to: string | null;

@@ -4,13 +4,13 @@ import { formatMinor } from '../../kernel/money.js';
 import { SUBSCRIPTION_STATUSES } from './lifecycle.js';
 import { currentPeriodOf, nextInvoiceDateOf } from './schedule.js';
 import { EntitlementSchema } from '../features/index.js';
+import { BILLING_TERMS } from '../plans/index.js';
 import type { SubscriptionDetailsData } from './service.js';
 import type { SubscriptionView } from './repository.js';
 
-const Terms = ['MONTHLY', 'QUARTERLY', 'SEMIANNUAL', 'ANNUAL'] as const;
-const FeePeriods = ['ONE_TIME', ...Terms] as const;
+const FeeTerms = ['ONE_TIME', ...BILLING_TERMS] as const;
 const Params = Type.Object({
-  billing_period: Type.Optional(Nullable(Type.Enum(Terms))),
+  billing_period: Type.Optional(Nullable(Type.Enum(BILLING_TERMS))),
   committed_capacity: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
   initial_slot_count: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
 }, { additionalProperties: false });
@@ -25,7 +25,7 @@ export const AddOnRequest = Type.Object({
   quantity: Type.Optional(Type.Integer({ minimum: 1 })),
   customization: Type.Optional(Nullable(Type.Object({
     type: Type.Optional(Type.Literal('PARAMETERIZATION')),
-    billing_period: Type.Optional(Nullable(Type.Enum(Terms))),
+    billing_period: Type.Optional(Nullable(Type.Enum(BILLING_TERMS))),
     committed_capacity: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
     initial_slot_count: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
   }, { additionalProperties: false }))),
@@ -143,7 +143,7 @@ const listFields = {
   billing_day_anchor: Type.Integer(),
   current_period_start: Type.String({ format: 'date' }),
   current_period_end: Nullable(Type.String({ format: 'date' })),
-  period: Type.Enum(Terms),
+  period: Type.Enum(BILLING_TERMS),
   net_terms: Type.Integer(),
   trial_duration: Nullable(Type.Integer()),
   invoice_memo: Nullable(Type.String()),
@@ -168,8 +168,8 @@ export const SubscriptionDetails = Type.Object({
   next_invoice_date: Nullable(Type.String({ format: 'date' })),
   scheduled_plan_change: Nullable(Type.Object({ plan_version_id: Type.String(), effective_date: Type.String({ format: 'date' }) })),
   checkout_url: Nullable(Type.String()),
-  components: Type.Array(Type.Object({ id: Type.String(), price_component_id: Nullable(Type.String()), product_id: Nullable(Type.String()), name: Type.String(), period: Type.Enum(FeePeriods), fee: Fee, ...Dated })),
-  add_ons: Type.Array(Type.Object({ id: Type.String(), add_on_id: Type.String(), name: Type.String(), period: Type.Enum(FeePeriods), quantity: Type.Integer(), fee: Fee, ...Dated })),
+  components: Type.Array(Type.Object({ id: Type.String(), price_component_id: Nullable(Type.String()), product_id: Nullable(Type.String()), name: Type.String(), period: Type.Enum(FeeTerms), fee: Fee, ...Dated })),
+  add_ons: Type.Array(Type.Object({ id: Type.String(), add_on_id: Type.String(), name: Type.String(), period: Type.Enum(FeeTerms), quantity: Type.Integer(), fee: Fee, ...Dated })),
   applied_coupons: Type.Array(Type.Object({
     applied_coupon: Type.Object({ id: Type.String(), coupon_id: Type.String(), is_active: Type.Boolean(), applied_count: Nullable(Type.Integer()), applied_amount: Nullable(Type.String()), last_applied_at: Nullable(Type.String()), created_at: Type.String() }),
     coupon: AppliedCouponSnapshot,

@@ -1,6 +1,5 @@
 // What other modules may use from usage.
 export { createUsageModule } from './module.js';
-export type { UsageApi } from './module.js';
 export { MAX_BATCH_EVENTS } from './ingest-service.js';
 export type { IngestService } from './ingest-service.js';
 export type { IngestFailure, IngestFailureKind } from './errors.js';

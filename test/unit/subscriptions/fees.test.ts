@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { mrrMinor, subscriptionTerm, type FeePeriod, type SubscriptionFee } from '../../../src/modules/subscriptions/fees.js';
+import { mrrMinor, subscriptionTerm, type FeeTerm, type SubscriptionFee } from '../../../src/modules/subscriptions/fees.js';
 
-type Item = { fee: SubscriptionFee; period: FeePeriod; quantity?: number };
+type Item = { fee: SubscriptionFee; period: FeeTerm; quantity?: number };
 
-const rate = (price: string, period: FeePeriod, quantity?: number): Item => ({ fee: { type: 'RATE', rate: price }, period, quantity });
-const slots = (unitRate: string, count: number, period: FeePeriod): Item => ({
+const rate = (price: string, period: FeeTerm, quantity?: number): Item => ({ fee: { type: 'RATE', rate: price }, period, quantity });
+const slots = (unitRate: string, count: number, period: FeeTerm): Item => ({
   fee: { type: 'SLOT', unit: 'seat', unit_rate: unitRate, initial_slots: count, min_slots: null, max_slots: null },
   period,
 });
-const capacity = (price: string, period: FeePeriod): Item => ({
+const capacity = (price: string, period: FeeTerm): Item => ({
   fee: { type: 'CAPACITY', rate: price, included: 1000, overage_rate: '0.05', metric_id: 'bm_1' },
   period,
 });
-const recurring = (price: string, quantity: number, period: FeePeriod): Item => ({ fee: { type: 'RECURRING', rate: price, quantity, billing_type: 'ADVANCE' }, period });
-const usage = (period: FeePeriod): Item => ({ fee: { type: 'USAGE', metric_id: 'bm_1', model: { type: 'PER_UNIT', rate: '0.10' } }, period });
+const recurring = (price: string, quantity: number, period: FeeTerm): Item => ({ fee: { type: 'RECURRING', rate: price, quantity, billing_type: 'ADVANCE' }, period });
+const usage = (period: FeeTerm): Item => ({ fee: { type: 'USAGE', metric_id: 'bm_1', model: { type: 'PER_UNIT', rate: '0.10' } }, period });
 const oneTime = (price: string): Item => ({ fee: { type: 'ONE_TIME', rate: price, quantity: 1 }, period: 'ONE_TIME' });
 
 describe('MRR (monthly recurring revenue, minor units)', () => {
@@ -51,7 +51,7 @@ describe('MRR (monthly recurring revenue, minor units)', () => {
 });
 
 describe('subscription term', () => {
-  it.each<[string, FeePeriod[], string]>([
+  it.each<[string, FeeTerm[], string]>([
     ['monthly when there are no fees', [], 'MONTHLY'],
     ['monthly when every fee is one-time', ['ONE_TIME'], 'MONTHLY'],
     ['the only recurring term', ['ANNUAL', 'ONE_TIME'], 'ANNUAL'],

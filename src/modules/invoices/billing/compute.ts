@@ -1,5 +1,5 @@
 // Glue between the stored subscription and the pure engine (src/domain/billing): map the
-// snapshot, ask the engine which occasions are due and which usage they need, fetch that usage
+// record onto the engine's snapshot, ask the engine which occasions are due and which usage they need, fetch that usage
 // in bulk, compute each invoice. The scheduler, the draft refresh and the preview all call this.
 import type { Pool } from '../../../db/pool.js';
 import {
@@ -7,7 +7,7 @@ import {
   type BillingOccasion, type ComponentUsage, type ComputedSubscriptionInvoice as EngineResult, type Invoice, type LocalDate,
 } from '../../../domain/index.js';
 import type { CustomerRow } from '../../customers/index.js';
-import type { SubscriptionSnapshot } from '../../subscriptions/index.js';
+import type { SubscriptionRecord } from '../../subscriptions/index.js';
 import type { InvoicingEntityRow } from '../entities.js';
 import type { DraftInvoiceInput } from '../drafts.js';
 import { customerTaxOf, entityTaxOf, fetchUsage, requestKey, type UsageRequest } from './context.js';
@@ -15,7 +15,7 @@ import { toEngineSnapshot, type CouponUses, type PlanTerms } from './mapping.js'
 
 /** Everything needed to bill one subscription, loaded by the caller (in bulk for a run). */
 export interface BillingSubject {
-  source: SubscriptionSnapshot;
+  source: SubscriptionRecord;
   plan: PlanTerms;
   customer: CustomerRow;
   entity: InvoicingEntityRow;

@@ -1,10 +1,12 @@
-// The subscriptions module's snapshot (rows as stored) mapped onto the billing engine's
+// A subscription's stored record (subscriptions module) mapped onto the billing engine's
 // `SubscriptionSnapshot` (src/domain/billing). Pure: the run, the draft refresh and the preview
 // all go through this one mapping, so they cannot disagree about what a subscription bills.
 import type {
-  InvoicesDueOptions, SnapshotComponent, SnapshotCoupon, SnapshotFee, SnapshotUsagePricing, SubscriptionSnapshot as EngineSnapshot,
+  InvoicesDueOptions, SnapshotComponent, SnapshotCoupon, SnapshotFee, SnapshotUsagePricing, SubscriptionSnapshot,
 } from '../../../domain/index.js';
-import type { SubscriptionSnapshot, SubscriptionFee, SubscriptionComponentRow, SubscriptionAddOnRow, SubscriptionCouponRow } from '../../subscriptions/index.js';
+import { parseDecimal } from '../../../kernel/money.js';
+import type { UsagePricing } from '../../plans/index.js';
+import type { SubscriptionRecord, SubscriptionFee, SubscriptionComponentRow, SubscriptionAddOnRow, SubscriptionCouponRow } from '../../subscriptions/index.js';
 
 /** What the plan version adds to the subscription's own rows. */
 export interface PlanTerms {
@@ -17,50 +19,42 @@ export interface PlanTerms {
 export type CouponUses = Readonly<Record<string, number>>;
 
 export interface MappedSubscription {
-  snapshot: EngineSnapshot;
+  snapshot: SubscriptionSnapshot;
   dueOptions: InvoicesDueOptions;
 }
 
-function times(decimal: string | number, quantity: number): string {
-  // quantities are whole numbers; multiply as decimal strings so no float rounding can enter
-  if (quantity === 1) return String(decimal);
-  const text = String(decimal);
-  const [whole = '0', fraction = ''] = text.split('.');
-  const scaled = BigInt(`${whole}${fraction}`) * BigInt(quantity);
-  if (fraction.length === 0) return scaled.toString();
-  const negative = scaled < 0n;
-  const digits = (negative ? -scaled : scaled).toString().padStart(fraction.length + 1, '0');
-  return `${negative ? '-' : ''}${digits.slice(0, -fraction.length)}.${digits.slice(-fraction.length)}`;
+/** A decimal string times an add-on's instance count, exact, written with as many decimals ("12.25" x 2 = "24.50"). */
+function times(decimal: string, quantity: number): string {
+  if (quantity === 1) return decimal;
+  const decimals = decimal.includes('.') ? decimal.length - decimal.indexOf('.') - 1 : 0;
+  return parseDecimal(decimal).times(quantity).toFixed(decimals);
 }
 
-type Tier = { first_unit: number | string; rate: string; flat_fee?: string | null; flat_cap?: string | null };
-type MatrixRate = { dimension1: { key: string; value: string }; dimension2?: { key: string; value: string } | null; per_unit_price: string };
-
-/** The catalog's usage pricing (plans module shapes) in the engine's terms. */
-export function usagePricingOf(model: Record<string, unknown>): SnapshotUsagePricing {
-  switch (model.type) {
+/** The plan's usage pricing (kept as is on the subscription) in the engine's terms. */
+export function usagePricingOf(pricing: UsagePricing): SnapshotUsagePricing {
+  switch (pricing.type) {
     case 'PER_UNIT':
-      return { model: 'PER_UNIT', unitPrice: String(model.rate) };
+      return { model: 'PER_UNIT', unitPrice: pricing.rate };
     case 'TIERED':
     case 'VOLUME':
       return {
-        model: model.type,
-        tiers: [...(model.tiers as Tier[])]
-          .sort((a, b) => Number(a.first_unit) - Number(b.first_unit))
+        model: pricing.type,
+        tiers: [...pricing.tiers]
+          .sort((a, b) => a.first_unit - b.first_unit)
           .map((tier) => ({ firstUnit: String(tier.first_unit), unitPrice: tier.rate, flatFee: tier.flat_fee ?? null, flatCap: tier.flat_cap ?? null })),
       };
     case 'PACKAGE':
-      return { model: 'PACKAGE', blockSize: String(model.block_size), pricePerBlock: String(model.rate), partialBlock: model.rounding === 'DOWN' ? 'DOWN' : 'UP' };
+      return { model: 'PACKAGE', blockSize: String(pricing.block_size), pricePerBlock: pricing.rate, partialBlock: pricing.rounding === 'DOWN' ? 'DOWN' : 'UP' };
     case 'MATRIX':
       return {
         model: 'MATRIX',
-        cells: (model.rates as MatrixRate[]).map((rate) => ({
+        cells: pricing.rates.map((rate) => ({
           dimensions: { [rate.dimension1.key]: rate.dimension1.value, ...(rate.dimension2 ? { [rate.dimension2.key]: rate.dimension2.value } : {}) },
           unitPrice: rate.per_unit_price,
         })),
       };
     default:
-      throw new Error(`unknown usage pricing type ${String(model.type)}`);
+      throw new Error(`unknown usage pricing type ${String((pricing as { type?: unknown }).type)}`);
   }
 }
 
@@ -73,7 +67,7 @@ export function feeOf(fee: SubscriptionFee, quantity: number): SnapshotFee {
     case 'SLOT':
       return { kind: 'SLOT', unitPrice: fee.unit_rate, quantity: fee.initial_slots * quantity };
     case 'CAPACITY':
-      return { kind: 'CAPACITY', metricId: fee.metric_id, includedQuantity: times(fee.included, quantity), basePrice: times(fee.rate, quantity), overageUnitPrice: fee.overage_rate };
+      return { kind: 'CAPACITY', metricId: fee.metric_id, includedQuantity: times(String(fee.included), quantity), basePrice: times(fee.rate, quantity), overageUnitPrice: fee.overage_rate };
     case 'USAGE':
       return { kind: 'USAGE', metricId: fee.metric_id, pricing: usagePricingOf(fee.model) };
     case 'RECURRING':
@@ -124,13 +118,13 @@ const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
  * skip_past_invoices: the import day is the subscription's creation day (UTC), so rerunning
  * later never skips more.
  */
-export function toEngineSnapshot(source: SubscriptionSnapshot, plan: PlanTerms, couponUses: CouponUses = {}): MappedSubscription {
+export function toEngineSnapshot(source: SubscriptionRecord, plan: PlanTerms, couponUses: CouponUses = {}): MappedSubscription {
   const sub = source.subscription;
   const components = [
     ...[...source.components].sort((a, b) => a.position - b.position || compareText(a.effective_from, b.effective_from) || compareText(a.id, b.id)).map((row) => componentOf(row, 1)),
     ...[...source.addOns].sort((x, y) => compareText(x.id, y.id)).map((row) => componentOf(row, row.quantity)),
   ];
-  const snapshot: EngineSnapshot = {
+  const snapshot: SubscriptionSnapshot = {
     subscriptionId: sub.id,
     currency: sub.currency,
     startDate: sub.start_date,

@@ -13,7 +13,7 @@ import { withTx } from '../../../db/tx.js';
 import { scoped } from '../../../db/tenant-scope.js';
 import { writeOutboxEvents } from '../../../db/outbox.js';
 import { nextOccasion, type BillingOccasion, type LocalDate } from '../../../domain/index.js';
-import { loadSubscriptionSnapshot, loadSubscriptionSnapshots, tenantsWithSubscriptions, type SubscriptionSnapshot } from '../../subscriptions/index.js';
+import { loadSubscriptionRecord, loadSubscriptionRecords, tenantsWithSubscriptions, type SubscriptionRecord } from '../../subscriptions/index.js';
 import { customerSnapshot } from '../customer.js';
 import { ensureDefaultEntity, findEntity, type InvoicingEntityRow } from '../entities.js';
 import { amountsOf, breakdownRows, couponLines, lineRows, newDraftRow, withCurrentSeller, type DraftInvoiceInput } from '../drafts.js';
@@ -70,7 +70,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
   };
 
   /** Customers, plan terms and entities of many subscriptions, a few statements for the lot. */
-  async function subjectsOf(db: Queryable, tenantId: string, sources: readonly SubscriptionSnapshot[], entityOverride?: Map<string, string>): Promise<Map<string, BillingSubject>> {
+  async function subjectsOf(db: Queryable, tenantId: string, sources: readonly SubscriptionRecord[], entityOverride?: Map<string, string>): Promise<Map<string, BillingSubject>> {
     const customers = await loadCustomers(db, tenantId, sources.map((s) => s.subscription.customer_id));
     const entities = new Map<string, InvoicingEntityRow>();
     const entity = async (id: string | null): Promise<InvoicingEntityRow> => {
@@ -127,7 +127,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
   }
 
   /** One batch in one transaction; returns how many invoices it created. */
-  async function billBatch(tenantId: string, sources: readonly SubscriptionSnapshot[], asOf: LocalDate, failures: RunResult['failures'] = []): Promise<number> {
+  async function billBatch(tenantId: string, sources: readonly SubscriptionRecord[], asOf: LocalDate, failures: RunResult['failures'] = []): Promise<number> {
     return withTx(pool, async (tx) => {
       const locked = await tryLockSubscriptions(tx, tenantId, sources.map((s) => s.subscription.id));
       const mine = sources.filter((s) => locked.has(s.subscription.id));
@@ -153,8 +153,8 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
   }
 
   /** Creates the missing invoices of one subscription (a batch of one); returns how many it created. */
-  async function billSubscription(tenantId: string, snapshot: SubscriptionSnapshot, asOf: LocalDate): Promise<number> {
-    return billBatch(tenantId, [snapshot], asOf);
+  async function billSubscription(tenantId: string, record: SubscriptionRecord, asOf: LocalDate): Promise<number> {
+    return billBatch(tenantId, [record], asOf);
   }
 
   /** Every tenant's subscriptions, as of the clock's (UTC) date. */
@@ -164,10 +164,10 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     const tenants = await tenantsWithSubscriptions(pool);
     const result: RunResult = { subscriptions: 0, invoicesCreated: 0, failures: [] };
     for (const tenantId of tenants) {
-      const snapshots = await loadSubscriptionSnapshots(pool, tenantId, {});
-      result.subscriptions += snapshots.length;
-      const batches: SubscriptionSnapshot[][] = [];
-      for (let i = 0; i < snapshots.length; i += RUN_BATCH_SIZE) batches.push(snapshots.slice(i, i + RUN_BATCH_SIZE));
+      const records = await loadSubscriptionRecords(pool, tenantId, {});
+      result.subscriptions += records.length;
+      const batches: SubscriptionRecord[][] = [];
+      for (let i = 0; i < records.length; i += RUN_BATCH_SIZE) batches.push(records.slice(i, i + RUN_BATCH_SIZE));
       let next = 0;
       const worker = async () => {
         while (next < batches.length) {
@@ -203,7 +203,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     const withOccasion = candidates.filter((d) => occasions.has(d.id));
     if (withOccasion.length === 0) return unchanged;
     const subscriptionIds = [...new Set(withOccasion.map((d) => d.subscription_id!))];
-    const sources = await loadSubscriptionSnapshots(pool, tenantId, { ids: subscriptionIds });
+    const sources = await loadSubscriptionRecords(pool, tenantId, { ids: subscriptionIds });
     const stored = groupBy(await invoicesOfSubscriptions(tx, tenantId, subscriptionIds), (row) => row.subscription_id);
     // a draft keeps the entity it was created for (its number comes from that entity)
     const subjects = await subjectsOf(tx, tenantId, sources);
@@ -254,7 +254,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
    * invoice not created yet, else the engine's next occasion.
    */
   async function upcoming(tenantId: string, subscriptionId: string): Promise<ComputedDraft | null> {
-    const source = await loadSubscriptionSnapshot(pool, tenantId, subscriptionId);
+    const source = await loadSubscriptionRecord(pool, tenantId, subscriptionId);
     if (!source) throw notFound('subscription');
     const subject = (await subjectsOf(pool, tenantId, [source])).get(subscriptionId);
     if (!subject) return null;
