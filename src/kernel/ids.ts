@@ -26,8 +26,9 @@ export const ID_PREFIXES = {
   invoice: 'inv',
   creditNote: 'crn',
   invoicingEntity: 'ive',
-  event: 'evt',
-  outboxEvent: 'oev',
+  // Outbox (webhook) events, as the reference spells them. Until issue 15 they were `oev_`: such
+  // ids stay stored and are still matched as plain strings wherever an event id is looked up.
+  outboxEvent: 'evt',
   webhookEndpoint: 'whe',
   oauthApp: 'app',
   connectedAccount: 'cacc',

@@ -124,6 +124,44 @@ describe('plan creation', () => {
     });
   });
 
+  it.each([
+    ['INACTIVE', ['plan.created', 'plan.published'], 'plan is inactive'],
+    ['ARCHIVED', ['plan.created', 'plan.published', 'plan.archived'], 'plan is archived'],
+  ] as const)('accepts status %s: version 1 is published, the plan is in that state and not offered for new subscriptions', async (status, events, refusal) => {
+    const h = harness();
+    const c = await catalog(h);
+    const plan = await createPlan(h, c, { status });
+    expect(plan).toMatchObject({ status, version: 1, is_draft: false });
+    const read = (await h.request('GET', `/api/v1/plans/${plan.id}`)).json();
+    expect(read).toMatchObject({ status, version: 1, version_id: plan.version_id, is_draft: false });
+    expect((await h.request('GET', `/api/v1/plans/${plan.id}?version=draft`)).statusCode).toBe(404);
+    const listed = (await h.request('GET', `/api/v1/plans?product_family_id=${c.familyId}&status=${status}`)).json().data;
+    expect(listed.map((p: { id: string }) => p.id)).toEqual([plan.id]);
+    const recorded = await eventsOf(h, plan.id);
+    expect(recorded.map((e) => e.event_type)).toEqual(events);
+    expect(recorded.map((e) => e.payload.status)).toEqual(status === 'INACTIVE' ? ['INACTIVE', 'INACTIVE'] : ['ARCHIVED', 'ACTIVE', 'ARCHIVED']);
+
+    const customer = await h.request('POST', '/api/v1/customers', { body: { name: `Buyer of ${status}`, currency: 'EUR' } });
+    expect(customer.statusCode, customer.body).toBe(201);
+    const subscribe = () => h.request('POST', '/api/v1/subscriptions', { body: { customer_id_or_alias: customer.json().id, plan_version_id: plan.version_id, start_date: '2026-03-15' } });
+    const refused = await subscribe();
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().message).toContain(`plan_version_id: the ${refusal}`);
+
+    // Out of that state: an INACTIVE plan by a PUT that publishes (version 2), an ARCHIVED one by unarchiving (version 1, published at creation).
+    if (status === 'INACTIVE') {
+      const replaced = await h.request('PUT', `/api/v1/plans/${plan.id}`, { body: planBody(c, { status: 'ACTIVE' }) });
+      expect(replaced.statusCode, replaced.body).toBe(200);
+      expect(replaced.json()).toMatchObject({ status: 'ACTIVE', version: 2, is_draft: false });
+      const onNew = await h.request('POST', '/api/v1/subscriptions', { body: { customer_id_or_alias: customer.json().id, plan_id: plan.id, start_date: '2026-03-15' } });
+      expect(onNew.statusCode, onNew.body).toBe(201);
+    } else {
+      const restored = await h.request('POST', `/api/v1/plans/${plan.id}/unarchive`);
+      expect(restored.json()).toEqual({ message: 'plan unarchived; its status is ACTIVE' });
+      expect((await subscribe()).statusCode).toBe(201);
+    }
+  });
+
   it('refuses bad bodies with 400 naming the field', async () => {
     const h = harness();
     const c = await catalog(h);
@@ -136,7 +174,7 @@ describe('plan creation', () => {
       [{ components: [{ name: 'x', product_id: 'prd_nope', fee: { rates: [{ price: '1' }] } }] }, "components[0].product_id 'prd_nope' is not a product of this tenant"],
       [{ currency: 'eur' }, 'currency'],
       [{ product_family_id: 'pf_nope' }, "product_family_id 'pf_nope'"],
-      [{ status: 'ARCHIVED' }, 'status must be DRAFT or ACTIVE'],
+      [{ status: 'PAUSED' }, 'status'],
       [{ plan_type: 'FREE' }, 'components[0].fee holds the price "49.00" but a FREE plan may only have zero prices'],
       [{ minimum_commitment: { amount: '10.001' } }, 'minimum_commitment.amount has more than 2 decimals for EUR'],
       [{ trial: { duration_days: 7, is_free: true, trialing_plan_id: 'plan_nope' } }, "trial.trialing_plan_id 'plan_nope'"],

@@ -48,6 +48,10 @@ describe('plan changes', () => {
     const { h, plan, sub } = await setup();
     const b = await seedPlan(h, h.tenant.id, h.tenant.apiKey);
     const c = await seedPlan(h, h.tenant.id, h.tenant.apiKey);
+    const inactive = await seedPlan(h, h.tenant.id, h.tenant.apiKey, { status: 'INACTIVE' });
+    const toInactive = await h.request('POST', `/api/v1/subscriptions/${sub.id}/change-plan`, { body: { plan_id: inactive.planId } });
+    expect(toInactive.statusCode).toBe(400);
+    expect(toInactive.json().message).toBe(`plan_id '${inactive.planId}': the plan is inactive and not offered for plan changes`);
     const now = await h.request('POST', `/api/v1/subscriptions/${sub.id}/change-plan`, { body: { plan_id: b.planId } });
     expect(now.statusCode, now.body).toBe(200);
     expect(now.json()).toMatchObject({ plan_id: b.planId, plan_version_id: b.versionId, scheduled_plan_change: null });

@@ -13,7 +13,7 @@ export interface SeededPlan {
   slotComponentId: string;
 }
 
-export async function seedPlan(h: Harness, _tenantId: string, key: string, options: { currency?: string; trialDays?: number; trialIsFree?: boolean; annual?: boolean; trialingPlanId?: string } = {}): Promise<SeededPlan> {
+export async function seedPlan(h: Harness, _tenantId: string, key: string, options: { currency?: string; trialDays?: number; trialIsFree?: boolean; annual?: boolean; trialingPlanId?: string; status?: 'ACTIVE' | 'INACTIVE' } = {}): Promise<SeededPlan> {
   const post = async (url: string, body: unknown) => {
     const res = await h.request('POST', url, { key, body });
     expect(res.statusCode, res.body).toBe(201);
@@ -27,7 +27,7 @@ export async function seedPlan(h: Harness, _tenantId: string, key: string, optio
     name: 'Pro',
     currency: options.currency ?? 'EUR',
     product_family_id: family.id,
-    status: 'ACTIVE',
+    status: options.status ?? 'ACTIVE',
     billing: { net_terms: 15 },
     ...(options.trialDays !== undefined
       ? { trial: { duration_days: options.trialDays, is_free: options.trialIsFree ?? false, ...(options.trialingPlanId ? { trialing_plan_id: options.trialingPlanId } : {}) } }

@@ -158,6 +158,7 @@ describe('signed delivery', () => {
     await h.drainJobs();
 
     const [event] = (await h.db.pool.query(`SELECT id, created_at FROM outbox_events WHERE object_id = $1`, [product.json().id])).rows;
+    expect(event.id).toMatch(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/); // the reference's prefix
     const got = receiver.at('/signed');
     expect(got).toHaveLength(1);
     expect(got[0]!.headers['webhook-id']).toBe(event.id);
@@ -344,6 +345,29 @@ describe('redelivery and test events', () => {
     expect(missing.json()).toEqual({ code: 'NOT_FOUND', message: 'webhook delivery not found' });
   });
 
+  it('keeps an event stored with the former oev_ prefix: delivered, filtered and redelivered under its own id', async () => {
+    const h = harness();
+    const endpoint = await createEndpoint(h, '/legacy');
+    const legacyId = 'oev_01KKRNW4G0P3SBJMJ869H6QC89';
+    await h.db.pool.query(
+      `INSERT INTO outbox_events (tenant_id, id, event_type, object_id, payload, created_at) VALUES ($1, $2, 'customer.created', 'cus_legacy', $3, $4)`,
+      [h.tenant.id, legacyId, JSON.stringify({ customer_id: 'cus_legacy' }), h.clock.now()],
+    );
+    const newId = await emit(h, 'customer.created', 'cus_new', { customer_id: 'cus_new' });
+    expect(newId).toMatch(/^evt_/);
+    await h.drainJobs();
+    expect(receiver.at('/legacy').map((r) => r.headers['webhook-id']).sort()).toEqual([newId, legacyId].sort());
+    const [legacy, ...others] = await deliveries(h, endpoint.id, `&event_id=${legacyId}`);
+    expect(others).toEqual([]);
+    expect(legacy).toMatchObject({ event_id: legacyId, object_id: 'cus_legacy', status: 'SUCCEEDED' });
+    const again = await h.request('POST', `/api/v1/webhooks/endpoints/${endpoint.id}/deliveries/${legacy!.id}/redeliver`);
+    expect(again.statusCode, again.body).toBe(202);
+    await h.drainJobs();
+    const redelivered = receiver.at('/legacy').at(-1)!;
+    expect(redelivered.headers['webhook-id']).toBe(legacyId);
+    expect(verify(endpoint.secret, redelivered)).toMatchObject({ id: legacyId, type: 'customer.created', customer_id: 'cus_legacy' });
+  });
+
   it('sends a signed test event', async () => {
     const h = harness();
     const endpoint = await createEndpoint(h, '/ping', { event_types: ['invoice.paid'] });
@@ -352,6 +376,7 @@ describe('redelivery and test events', () => {
     expect(res.json()).toMatchObject({ trigger: 'TEST', event_type: 'webhook.test', status: 'PENDING' });
     await h.drainJobs();
     const [got] = receiver.at('/ping');
+    expect(res.json().event_id).toMatch(/^evt_/);
     expect(verify(endpoint.secret, got!)).toEqual({
       id: res.json().event_id,
       type: 'webhook.test',

@@ -7,7 +7,7 @@ export const EMAIL_ID = 'eml_01KKRNW4G0MX21JC33NCQSD63N';
 export const emailExample: Static<typeof EmailMessage> = {
   id: EMAIL_ID,
   kind: 'INVOICE',
-  event_id: 'oev_01KKRNW4G0P3SBJMJ869H6QC89',
+  event_id: 'evt_01KKRNW4G0P3SBJMJ869H6QC89',
   object_id: 'inv_01KKRNW4G02VQRWZ659SDQV12J',
   customer_id: 'cus_01KKRNW4G0TGQFXZ8S1GED4KMJ',
   recipients: ['billing@acme.example'],
@@ -26,7 +26,7 @@ const skippedExample: Static<typeof EmailMessage> = {
   ...emailExample,
   id: 'eml_01KKV2D4N8B6Q0X3R5T7W9Y1ZA',
   kind: 'PAYMENT_RECEIPT',
-  event_id: 'oev_01KKV2D4N8QW8E2R4T6Y8V0P1A',
+  event_id: 'evt_01KKV2D4N8QW8E2R4T6Y8V0P1A',
   object_id: 'inv_01KKV2D4N8F3G5H7J9K1M3N5P7',
   customer_id: 'cus_01KKV2D4N8S2T4V6W8X0Y2Z4A6',
   recipients: [],

@@ -98,11 +98,14 @@ export function createPlansService(deps: PlansDeps) {
     };
   }
 
-  /** Makes `version` the plan's published version; older published versions stay for their subscriptions. */
-  async function publish(tx: Queryable, tenantId: string, plan: PlanRow, version: VersionRow): Promise<{ plan: PlanRow; version: VersionRow }> {
+  /**
+   * Makes `version` the plan's published version; older published versions stay for their
+   * subscriptions. The plan becomes ACTIVE, or INACTIVE when created so (published, not offered).
+   */
+  async function publish(tx: Queryable, tenantId: string, plan: PlanRow, version: VersionRow, status: 'ACTIVE' | 'INACTIVE' = 'ACTIVE'): Promise<{ plan: PlanRow; version: VersionRow }> {
     const published: VersionRow = { ...version, is_draft: false, published_at: clock.now() };
     await repo.updateVersion(tx, tenantId, published);
-    const next: PlanRow = { ...plan, status: 'ACTIVE', active_version_id: version.id, draft_version_id: null, updated_at: clock.now() };
+    const next: PlanRow = { ...plan, status, active_version_id: version.id, draft_version_id: null, updated_at: clock.now() };
     await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'plan.published', objectId: plan.id, data: planEventData(next, published) });
     return { plan: next, version: published };
   }
@@ -116,7 +119,10 @@ export function createPlansService(deps: PlansDeps) {
   async function createPlan(tenantId: string, body: CreatePlanBody): Promise<PlanView> {
     const name = requireName(body.name);
     const planType = body.plan_type ?? 'STANDARD';
-    const status = targetStatus(body.status, 'DRAFT', 'status');
+    // DRAFT stages version 1; every other status publishes it (as the reference does), then
+    // INACTIVE or ARCHIVED puts the plan in that state, so it is not offered for new
+    // subscriptions, and unarchiving (or a PUT that publishes) finds a published version.
+    const status: PlanStatus = body.status ?? 'DRAFT';
     return withTx(pool, async (tx) => {
       const family = await findFamily(tx, tenantId, body.product_family_id);
       if (!family) throw badRequest(`product_family_id '${body.product_family_id}' is not a product family of this tenant`);
@@ -142,8 +148,12 @@ export function createPlansService(deps: PlansDeps) {
       await repo.insertVersion(tx, tenantId, version);
       await writeContents(tx, tenantId, version.id, spec, null, true);
       await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'plan.created', objectId: plan.id, data: planEventData({ ...plan, status }, version) });
-      if (status === 'ACTIVE') {
-        ({ plan, version } = await publish(tx, tenantId, plan, version));
+      if (status !== 'DRAFT') {
+        ({ plan, version } = await publish(tx, tenantId, plan, version, status === 'INACTIVE' ? 'INACTIVE' : 'ACTIVE'));
+        if (status === 'ARCHIVED') {
+          plan = { ...plan, status, archived_at: now };
+          await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'plan.archived', objectId: plan.id, data: planEventData(plan, version) });
+        }
         await repo.updatePlan(tx, tenantId, plan);
       }
       return loadView(tx, tenantId, plan, version, findFamily);

@@ -33,7 +33,7 @@ export function planRoutes(service: PlansService) {
         description:
           'Lists the tenant\'s plans, newest first unless `order_by` says otherwise, each shown at its published version (at its draft when it was never published). ' +
           'Filters: `product_family_id` (a family id), `search` (part of the name, case-insensitive), `status` and `plan_type` (repeat them for several values). ' +
-          'Plans are DRAFT until a version is published, then ACTIVE, or ARCHIVED; INACTIVE is accepted as a filter but no plan is put in it. ' +
+          'Plans are DRAFT until a version is published, then ACTIVE; INACTIVE or ARCHIVED plans (set at creation, or by archiving) are not offered for new subscriptions. ' +
           'Paged: `page` from 0, `per_page` 1 to 100 (default 10).',
         querystring: Type.Object({
           product_family_id: Type.Optional(Type.String({ description: 'Only plans of this family (its id)' })),
@@ -56,9 +56,10 @@ export function planRoutes(service: PlansService) {
         operationId: 'create_plan',
         summary: 'Create a plan',
         description:
-          'Creates a plan with version 1. `status` ACTIVE publishes it immediately; DRAFT (the default) stages it for review. Any other status is a 400. ' +
+          'Creates a plan with version 1. `status` ACTIVE publishes it immediately; DRAFT (the default) stages it for review. INACTIVE and ARCHIVED also publish version 1, then put the plan in that state: ' +
+          'it is not offered for new subscriptions or plan changes (a PUT that publishes, or archive then unarchive, makes it ACTIVE). ' +
           '`name` is 1 to 255 characters; `product_family_id` is the id or alias of a family of the tenant; `plan_type` is STANDARD (the default), FREE or CUSTOM. ' +
-          `${VERSION_RULES} Emits \`plan.created\`, then \`plan.published\` when published.`,
+          `${VERSION_RULES} Emits \`plan.created\`, then \`plan.published\` when published, then \`plan.archived\` for ARCHIVED.`,
         body: documented(CreatePlanRequest, 'The plan and its first version.', createPlanExample),
         response: { 201: documented(Plan, 'The new plan, at version 1.', { ...planExample, add_ons: [] }), ...errorResponses([400, 401, 409]) },
       },

@@ -111,7 +111,7 @@ export const CreatePlanRequest = Type.Object({
   name: Name(),
   product_family_id: Type.String(),
   plan_type: Type.Optional(Type.Enum(PLAN_TYPES, { description: 'default STANDARD' })),
-  status: Type.Optional(Type.Enum(PLAN_STATUSES, { description: 'DRAFT (default) stages version 1; ACTIVE publishes it immediately' })),
+  status: Type.Optional(Type.Enum(PLAN_STATUSES, { description: 'DRAFT (default) stages version 1; ACTIVE publishes it immediately; INACTIVE and ARCHIVED publish it and put the plan in that state, not offered for new subscriptions' })),
   self_service_rank: Type.Optional(Nullable(Type.Integer())),
   ...versionFields,
 });

@@ -87,6 +87,7 @@ export async function changePlan(tx: Queryable, deps: Deps, tenantId: string, su
   const field = input.plan_version_id ? 'plan_version_id' : 'plan_id';
   const version = await catalog.findPlanVersion(tx, tenantId, selector);
   if (!version || version.isDraft || version.planStatus === 'ARCHIVED') throw badRequest(`${field} '${input.plan_version_id ?? input.plan_id}' has no published version in this tenant`);
+  if (version.planStatus === 'INACTIVE') throw badRequest(`${field} '${input.plan_version_id ?? input.plan_id}': the plan is inactive and not offered for plan changes`);
   if (version.versionId === sub.plan_version_id) throw badRequest(`${field}: the subscription is already on this plan version`);
   if (version.currency !== sub.currency) throw badRequest(`${field}: the plan is priced in ${version.currency}, the subscription in ${sub.currency}`);
 

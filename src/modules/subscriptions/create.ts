@@ -153,7 +153,7 @@ export async function prepareSubscription(
   const planField = input.plan_version_id ? 'plan_version_id' : 'plan_id';
   if (!version) throw badRequest(`${planField} '${input.plan_version_id ?? input.plan_id}' has no published version in this tenant`);
   if (version.isDraft) throw badRequest(`${planField}: version ${version.version} is a draft; publish it first`);
-  if (version.planStatus === 'ARCHIVED') throw badRequest(`${planField}: the plan is archived`);
+  if (version.planStatus === 'ARCHIVED' || version.planStatus === 'INACTIVE') throw badRequest(`${planField}: the plan is ${version.planStatus.toLowerCase()} and not offered for new subscriptions`);
   if (version.currency !== customer.currency) {
     throw badRequest(`${planField}: the plan is priced in ${version.currency} but the customer is billed in ${customer.currency}`);
   }

@@ -42,7 +42,7 @@ export const rotatedEndpointExample: Static<typeof WebhookEndpointWithSecret> = 
 export const deliveryExample: Delivery = {
   id: DELIVERY_ID,
   endpoint_id: ENDPOINT_ID,
-  event_id: 'oev_01KKRNW4G0P3SBJMJ869H6QC89',
+  event_id: 'evt_01KKRNW4G0P3SBJMJ869H6QC89',
   event_type: 'invoice.finalized',
   object_id: 'inv_01KKRNW4G02VQRWZ659SDQV12J',
   trigger: 'EVENT',
@@ -64,7 +64,7 @@ export const deliveryExample: Delivery = {
     tax_amount: '34.22',
     amount_due: '205.32',
     created_at: '2026-04-01T00:00:03.118Z',
-    id: 'oev_01KKRNW4G0P3SBJMJ869H6QC89',
+    id: 'evt_01KKRNW4G0P3SBJMJ869H6QC89',
     type: 'invoice.finalized',
     timestamp: '2026-04-02T00:00:05.402Z',
   },
@@ -80,7 +80,7 @@ export const deliveryListExample = { data: [deliveryExample], pagination_meta: {
 export const testDeliveryExample: Delivery = {
   id: 'whd_01KKRP3A5T0E9QJ4ZK8X2M7CVD',
   endpoint_id: ENDPOINT_ID,
-  event_id: 'oev_01KKRP3A5TZF57FK0WBW4NAHBK',
+  event_id: 'evt_01KKRP3A5TZF57FK0WBW4NAHBK',
   event_type: 'webhook.test',
   object_id: ENDPOINT_ID,
   trigger: 'TEST',
@@ -90,7 +90,7 @@ export const testDeliveryExample: Delivery = {
   last_attempt_at: null,
   last_status_code: null,
   created_at: '2026-03-15T09:20:00.000Z',
-  payload: { endpoint_id: ENDPOINT_ID, message: 'This is a test event.', id: 'oev_01KKRP3A5TZF57FK0WBW4NAHBK', type: 'webhook.test', timestamp: '2026-03-15T09:20:00.000Z' },
+  payload: { endpoint_id: ENDPOINT_ID, message: 'This is a test event.', id: 'evt_01KKRP3A5TZF57FK0WBW4NAHBK', type: 'webhook.test', timestamp: '2026-03-15T09:20:00.000Z' },
   attempts: [],
 };
 
