@@ -58,7 +58,7 @@ describe('command line', { timeout: 120_000 }, () => {
       let out = '';
       child.stderr.on('data', (chunk) => (out += chunk));
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no greeting: ${out}`)), 30_000);
+        const timer = setTimeout(() => reject(new Error(`no greeting: ${out}`)), 90_000);
         child.stderr.on('data', () => out.includes('curl') && (clearTimeout(timer), resolve()));
         child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
       });
