@@ -42,6 +42,8 @@ export async function createDraft(h: Harness, customerId: string, options: Draft
     subscriptionId: options.subscriptionId ?? null,
     periodStart: options.periodStart ?? null,
     periodEnd: options.periodEnd ?? null,
+    purchaseOrder: options.purchaseOrder ?? null,
+    memo: options.memo ?? null,
     computed,
     lineDetails: options.lineDetails ?? [
       undefined,

@@ -84,8 +84,10 @@ function draw(doc: PDFKit.PDFDocument, model: PdfDocumentModel): void {
   doc.page.margins.bottom = margins.bottom;
   (doc.options as { margins?: typeof margins }).margins = margins; // pages pdfkit adds by itself
   /** Starts a new page when `height` more points would run into the footer. */
-  const ensureRoom = (height: number) => {
-    if (doc.y + height > doc.page.height - doc.page.margins.bottom) doc.addPage({ size: 'A4', margins });
+  const ensureRoom = (height: number): boolean => {
+    if (doc.y + height <= doc.page.height - doc.page.margins.bottom) return false;
+    doc.addPage({ size: 'A4', margins });
+    return true;
   };
 
   // Header: logo on the left, title, number and facts on the right.
@@ -115,16 +117,20 @@ function draw(doc: PDFKit.PDFDocument, model: PdfDocumentModel): void {
   // Lines.
   const widths = [CONTENT_WIDTH - model.columnWidths.reduce((sum, w) => sum + w, 0), ...model.columnWidths];
   const xs = widths.map((_, index) => MARGIN + widths.slice(0, index).reduce((sum, w) => sum + w, 0));
-  const row = (cells: readonly string[], options: { bold?: boolean; rule?: boolean } = {}) => {
-    doc.font(options.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
+  const row = (cells: readonly string[], options: { header?: boolean } = {}) => {
+    doc.font(options.header ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
     const height = Math.max(...cells.map((cell, index) => doc.heightOfString(cell, { width: widths[index]! - 6 })));
-    ensureRoom(height + 6);
+    // a table continued on a new page repeats its column titles
+    if (ensureRoom(height + 6) && !options.header) {
+      row(model.columns, { header: true });
+      doc.font('Helvetica').fontSize(9);
+    }
     const y = doc.y;
     cells.forEach((cell, index) => doc.text(cell, xs[index]! + (index === 0 ? 0 : 6), y, { width: widths[index]! - 6, align: index === 0 ? 'left' : 'right' }));
     doc.y = y + height + 4;
-    if (options.rule) doc.moveTo(MARGIN, doc.y - 2).lineTo(MARGIN + CONTENT_WIDTH, doc.y - 2).strokeColor(RULE).lineWidth(0.5).stroke();
+    if (options.header) doc.moveTo(MARGIN, doc.y - 2).lineTo(MARGIN + CONTENT_WIDTH, doc.y - 2).strokeColor(RULE).lineWidth(0.5).stroke();
   };
-  row(model.columns, { bold: true, rule: true });
+  row(model.columns, { header: true });
   for (const cells of model.rows) row(cells);
   doc.moveTo(MARGIN, doc.y).lineTo(MARGIN + CONTENT_WIDTH, doc.y).strokeColor(RULE).lineWidth(0.5).stroke();
   doc.y += 8;

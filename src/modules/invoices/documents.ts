@@ -23,12 +23,13 @@ interface Party {
   billing_address?: Record<string, unknown> | null;
 }
 
-const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
+const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
 
-/** "France" for FR; the code itself when it is not a known region. */
+/** "France" for FR; the code itself when it is not a country (CLDR names ZZ "Unknown Region"). */
 export function countryName(code: string): string {
   try {
-    return REGION_NAMES.of(code) ?? code;
+    const name = REGION_NAMES.of(code);
+    return name && code !== 'ZZ' ? name : code;
   } catch {
     return code;
   }

@@ -150,7 +150,7 @@ export function createInvoicingEntitiesService(deps: { pool: Pool; clock: Clock;
     });
   }
 
-  return { list, get, create, update, archive, unarchive, ensureDefault: (db: Queryable, tenantId: string) => ensureDefaultEntity(db, tenantId, clock) };
+  return { list, get, create, update, archive, unarchive };
 }
 
 export type InvoicingEntitiesService = ReturnType<typeof createInvoicingEntitiesService>;
