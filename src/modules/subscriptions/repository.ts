@@ -4,9 +4,8 @@ import type { OrderBy, PageRequest } from '../../kernel/paging.js';
 import { CUSTOMER_NAMES_RELATION } from '../customers/index.js';
 import type { EntitlementValue as FeatureEntitlementValue } from '../features/index.js';
 import { PLAN_DESCRIPTIONS_RELATION } from '../plans/index.js';
-import type { BillingTerm } from '../../domain/periods.js';
+import type { BillingTerm, SubscriptionStatus } from '../../domain/index.js';
 import type { FeeTerm, SubscriptionFee } from './fees.js';
-import type { SubscriptionStatus } from './lifecycle.js';
 
 export interface SubscriptionRow {
   id: string;
@@ -21,7 +20,6 @@ export interface SubscriptionRow {
   start_date: string;
   end_date: string | null;
   billing_start_date: string;
-  invoicing_start_date: string;
   billing_day_anchor: number;
   period: BillingTerm;
   net_terms: number;
@@ -93,7 +91,7 @@ export interface CouponRow {
 export type SubscriptionView = SubscriptionRow & { customer_name: string; customer_alias: string | null; plan_description?: string | null };
 
 const COLUMNS = `s.id, s.customer_id, s.plan_id, s.plan_version_id, s.plan_name, s.plan_version, s.currency, s.status,
-  s.next_transition_on, s.start_date, s.end_date, s.billing_start_date, s.invoicing_start_date, s.billing_day_anchor, s.period,
+  s.next_transition_on, s.start_date, s.end_date, s.billing_start_date, s.billing_day_anchor, s.period,
   s.net_terms, s.trial_duration_days, s.trial_is_free, s.trialing_plan_id, s.trial_end_date, s.skip_past_invoices, s.invoice_memo,
   s.purchase_order, s.auto_advance_invoices, s.charge_automatically, s.payment_methods_config, s.mrr_minor, s.activated_at,
   s.cancel_requested_at, s.cancel_effective_date, s.cancellation_reason, s.ended_at, s.scheduled_plan_change,
@@ -103,7 +101,7 @@ const FROM = `subscriptions s JOIN ${CUSTOMER_NAMES_RELATION} c ON c.id = s.cust
 
 const SUB_FIELDS: (keyof SubscriptionRow)[] = [
   'id', 'customer_id', 'plan_id', 'plan_version_id', 'plan_name', 'plan_version', 'currency', 'status', 'next_transition_on',
-  'start_date', 'end_date', 'billing_start_date', 'invoicing_start_date', 'billing_day_anchor', 'period', 'net_terms',
+  'start_date', 'end_date', 'billing_start_date', 'billing_day_anchor', 'period', 'net_terms',
   'trial_duration_days', 'trial_is_free', 'trialing_plan_id', 'trial_end_date', 'skip_past_invoices', 'invoice_memo',
   'purchase_order', 'auto_advance_invoices', 'charge_automatically', 'payment_methods_config', 'mrr_minor', 'activated_at',
   'cancel_requested_at', 'cancel_effective_date', 'cancellation_reason', 'ended_at', 'scheduled_plan_change',
