@@ -243,13 +243,17 @@ export async function componentsOf(db: Queryable, tenantId: string, subscription
   );
 }
 
-/** Closes rows still open after `date` (effective_to = date); rows starting on/after `date` are dropped. */
+/**
+ * Closes fee rows (plan components or add-ons) still open after `date` (effective_to = date);
+ * rows starting on or after `date` are dropped.
+ */
+async function closeFeeRows(db: Queryable, tenantId: string, table: 'subscription_components' | 'subscription_add_ons', ids: string[], date: string): Promise<void> {
+  await scoped(db, tenantId).query(`DELETE FROM ${table} WHERE tenant_id = $1 AND id = ANY($2) AND effective_from >= $3::date`, [ids, date]);
+  await scoped(db, tenantId).query(`UPDATE ${table} SET effective_to = $3::date WHERE tenant_id = $1 AND id = ANY($2) AND (effective_to IS NULL OR effective_to > $3::date)`, [ids, date]);
+}
+
 export async function closeComponents(db: Queryable, tenantId: string, ids: string[], date: string): Promise<void> {
-  await scoped(db, tenantId).query(`DELETE FROM subscription_components WHERE tenant_id = $1 AND id = ANY($2) AND effective_from >= $3::date`, [ids, date]);
-  await scoped(db, tenantId).query(
-    `UPDATE subscription_components SET effective_to = $3::date WHERE tenant_id = $1 AND id = ANY($2) AND (effective_to IS NULL OR effective_to > $3::date)`,
-    [ids, date],
-  );
+  await closeFeeRows(db, tenantId, 'subscription_components', ids, date);
 }
 
 export async function insertAddOns(db: Queryable, tenantId: string, rows: AddOnRow[]): Promise<void> {
@@ -271,11 +275,7 @@ export async function addOnsOf(db: Queryable, tenantId: string, subscriptionIds:
 }
 
 export async function closeAddOns(db: Queryable, tenantId: string, ids: string[], date: string): Promise<void> {
-  await scoped(db, tenantId).query(`DELETE FROM subscription_add_ons WHERE tenant_id = $1 AND id = ANY($2) AND effective_from >= $3::date`, [ids, date]);
-  await scoped(db, tenantId).query(
-    `UPDATE subscription_add_ons SET effective_to = $3::date WHERE tenant_id = $1 AND id = ANY($2) AND (effective_to IS NULL OR effective_to > $3::date)`,
-    [ids, date],
-  );
+  await closeFeeRows(db, tenantId, 'subscription_add_ons', ids, date);
 }
 
 export async function insertCoupon(db: Queryable, tenantId: string, row: CouponRow): Promise<void> {
