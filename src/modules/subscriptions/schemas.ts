@@ -165,7 +165,7 @@ export const SubscriptionDetails = Type.Object({
   trial_is_free: Type.Boolean(),
   trialing_plan_id: Nullable(Type.String()),
   skip_past_invoices: Type.Boolean(),
-  next_invoice_date: Nullable(Type.String({ format: 'date' })),
+  next_invoice_date: Nullable(Type.String({ format: 'date', description: 'The day the billing run will issue the next invoice (the engine decides which boundaries have something to bill); null when no invoice will come' })),
   scheduled_plan_change: Nullable(Type.Object({ plan_version_id: Type.String(), effective_date: Type.String({ format: 'date' }) })),
   checkout_url: Nullable(Type.String()),
   components: Type.Array(Type.Object({ id: Type.String(), price_component_id: Nullable(Type.String()), product_id: Nullable(Type.String()), name: Type.String(), period: Type.Enum(FeeTerms), fee: Fee, ...Dated })),
