@@ -125,9 +125,10 @@ export function invoicesDue(
 
 /**
  * The first occasion after `asOf` with something to bill, or null when no invoice will come: the
- * upcoming-invoice preview and the subscription's `next_invoice_date`. It looks up to one annual
- * boundary past the next subscription boundary: every recurring fee bills at least once a year
- * on its grid, so an occasion further out could only follow one that comes first.
+ * upcoming-invoice preview and the subscription's `next_invoice_date`. It looks as far as the
+ * annual boundary after the next subscription boundary: every fee in force bills at least once a
+ * year on the grid, and changes start no later than the current period's end, so when nothing
+ * bills by then, nothing ever will (one-time fees only, or stopped with advance fees only).
  */
 export function nextOccasion(snapshot: SubscriptionSnapshot, asOf: LocalDate): BillingOccasion | null {
   const schedule = stopSchedule(snapshot, subscriptionTermOf(snapshot));
