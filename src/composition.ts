@@ -19,7 +19,7 @@ import { createCheckoutModule } from './modules/checkout/index.js';
 import { createUsageModule } from './modules/usage/index.js';
 import { createBatchJobsModule } from './modules/batch-jobs/index.js';
 import { createEntitlementsModule } from './modules/entitlements/index.js';
-import { createInvoicesModule, entityForCustomer, type Invoicing } from './modules/invoices/index.js';
+import { createInvoicesModule, entityForCustomer, nextInvoiceDateOf, type Invoicing } from './modules/invoices/index.js';
 import { countOpenCreditNotes, createCreditNotesModule } from './modules/credit-notes/index.js';
 import { createEmailsModule, sqlEmailPorts, type EmailPorts } from './modules/emails/index.js';
 import { createWebhooksModule, type DeliveryService } from './modules/webhooks/index.js';
@@ -74,7 +74,8 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     // a customer's invoicing entity is checked (active, of the tenant) or defaulted by invoices, a later module
     entities: (db, tenantId, requested, field) => entityForCustomer(db, tenantId, clock, requested, field),
   });
-  const subscriptions = createSubscriptionsModule({ ...base, catalog: plansCatalog });
+  // the next invoice date shown on a subscription is the billing engine's, mapped by invoices
+  const subscriptions = createSubscriptionsModule({ ...base, catalog: plansCatalog, nextInvoiceDate: nextInvoiceDateOf });
   const checkout = createCheckoutModule({ ...base, catalog: plansCatalog });
   const usage = createUsageModule({ ...base, metrics: metrics.api, findSubscription: subscriptions.api.usageScope });
   // CSV imports (docs/batch-jobs.md): events through usage ingestion, customers through the customers service.

@@ -76,6 +76,15 @@ export function compareDates(a: LocalDate, b: LocalDate): number {
   return toDayNumber(a) - toDayNumber(b);
 }
 
+/** The earliest of the dates given, ignoring missing ones; null when none is given. */
+export function earliestDate(...dates: (LocalDate | null | undefined)[]): LocalDate | null {
+  let earliest: LocalDate | null = null;
+  for (const date of dates) {
+    if (date != null && (earliest === null || compareDates(date, earliest) < 0)) earliest = date;
+  }
+  return earliest;
+}
+
 /**
  * The anchor day of a given month: the anchor, clamped to the month's last day
  * (anchor 31 -> Feb 28 or 29, Apr 30, and back to 31 in months that have it).

@@ -2,6 +2,7 @@
 export * from './errors.js';
 export * from './dates.js';
 export * from './periods.js';
+export * from './subscription-lifecycle.js';
 export * from './timing.js';
 export * from './pricing.js';
 export * from './proration.js';

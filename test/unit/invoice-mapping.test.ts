@@ -8,7 +8,7 @@ type Sub = SubscriptionRecord['subscription'];
 function source(overrides: Partial<Sub> = {}, rest: Partial<Omit<SubscriptionRecord, 'subscription'>> = {}): SubscriptionRecord {
   const subscription = {
     id: 'sub_1', customer_id: 'cus_1', plan_version_id: 'plv_1', plan_name: 'Pro', currency: 'EUR', status: 'ACTIVE',
-    start_date: '2026-01-10', end_date: null, billing_start_date: '2026-01-10', invoicing_start_date: '2026-01-10', billing_day_anchor: 1,
+    start_date: '2026-01-10', end_date: null, billing_start_date: '2026-01-10', billing_day_anchor: 1,
     period: 'MONTHLY', net_terms: 15, trial_end_date: null, trial_is_free: false, skip_past_invoices: false, cancel_effective_date: null,
     created_at: new Date('2026-03-05T23:30:00Z'), invoice_memo: null, purchase_order: null, auto_advance_invoices: true,
     customer_name: 'C', customer_alias: null,

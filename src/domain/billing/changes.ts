@@ -3,7 +3,7 @@
 // cancellation) is credited for the unused days. Same daily rate as first-period proration.
 import type { Decimal } from 'decimal.js';
 import { Dec } from '../../kernel/money.js';
-import { compareDates, type LocalDate } from '../dates.js';
+import { compareDates, earliestDate, type LocalDate } from '../dates.js';
 import { periodContaining } from '../periods.js';
 import { planAdjustment, prorateChange, type AdjustmentPlan, type ProrationLine } from '../proration.js';
 import {
@@ -34,8 +34,7 @@ export function advanceAmountOf(component: SnapshotComponent): Decimal | null {
 
 /** Exclusive end of a component's billing: its effective end, cut at the stop date. */
 export function effectiveEndOf(component: SnapshotComponent, stop: LocalDate | null): LocalDate | null {
-  const ends = [component.effectiveTo, stop].filter((d): d is LocalDate => d != null).sort(compareDates);
-  return ends[0] ?? null;
+  return earliestDate(component.effectiveTo, stop);
 }
 
 export interface ChangeLine {

@@ -123,11 +123,18 @@ export function invoicesDue(
   );
 }
 
-/** The next occasion after `asOf` (for the upcoming-invoice preview), or null. */
+/**
+ * The first occasion after `asOf` with something to bill, or null when no invoice will come: the
+ * upcoming-invoice preview and the subscription's `next_invoice_date`. It looks as far as the
+ * annual boundary after the next subscription boundary: every fee in force bills at least once a
+ * year on the grid, and changes start no later than the current period's end, so when nothing
+ * bills by then, nothing ever will (one-time fees only, or stopped with advance fees only).
+ */
 export function nextOccasion(snapshot: SubscriptionSnapshot, asOf: LocalDate): BillingOccasion | null {
   const schedule = stopSchedule(snapshot, subscriptionTermOf(snapshot));
   const current = periodContaining(schedule, asOf) ?? periodAt(schedule, 0);
   if (current === null) return null;
-  const horizon = compareDates(current.start, asOf) > 0 ? current.start : current.end;
+  const next = compareDates(current.start, asOf) > 0 ? current.start : current.end;
+  const horizon = periodContaining(stopSchedule(snapshot, 'ANNUAL'), next)?.end ?? next;
   return occasionsUntil(snapshot, horizon).find((occasion) => compareDates(occasion.invoiceDate, asOf) > 0 && planCharges(snapshot, occasion).length > 0) ?? null;
 }

@@ -6,6 +6,7 @@ import { Dec, MoneyError, parseDecimal, type CurrencyCode } from '../../kernel/m
 import { addDays, compareDates, parseLocalDate, type LocalDate } from '../dates.js';
 import { BillingRuleError } from '../errors.js';
 import { TERM_MONTHS, type BillingSchedule, type BillingTerm } from '../periods.js';
+import { isInForce, shortestTerm, stopDate } from '../subscription-lifecycle.js';
 
 /** Tier as the catalog stores it: the tier runs from `firstUnit` up to the next tier's firstUnit. */
 export interface SnapshotTier {
@@ -111,21 +112,14 @@ export function billingStartOf(snapshot: SubscriptionSnapshot): LocalDate {
   return snapshot.startDate;
 }
 
-/** Exclusive date billing stops: the earlier of the contract end and the cancellation, or null. */
+/** Exclusive date billing stops (the lifecycle's stop date): the contract end or the cancellation. */
 export function stopDateOf(snapshot: SubscriptionSnapshot): LocalDate | null {
-  const dates = [snapshot.endDate, snapshot.cancellation?.effectiveDate].filter((d): d is LocalDate => d != null).sort(compareDates);
-  return dates[0] ?? null;
+  return stopDate({ endDate: snapshot.endDate ?? null, cancelEffectiveDate: snapshot.cancellation?.effectiveDate ?? null });
 }
 
-/**
- * The subscription's own term: the shortest term of its recurring components (MONTHLY when it
- * has none), so every component boundary is also a subscription boundary (1, 3, 6, 12 divide
- * each other upwards).
- */
+/** The subscription's own term: the shortest term of its recurring components (`shortestTerm`). */
 export function subscriptionTermOf(snapshot: SubscriptionSnapshot): BillingTerm {
-  const terms = snapshot.components.filter(isRecurring).map((c) => c.term);
-  if (terms.length === 0) return 'MONTHLY';
-  return terms.reduce((shortest, term) => (TERM_MONTHS[term] < TERM_MONTHS[shortest] ? term : shortest));
+  return shortestTerm(snapshot.components.filter(isRecurring).map((c) => c.term));
 }
 
 /**
@@ -144,7 +138,7 @@ export function stopSchedule(snapshot: SubscriptionSnapshot, term: BillingTerm):
 
 /** True when the component is in force on `date`. */
 export function isActiveOn(component: SnapshotComponent, date: LocalDate): boolean {
-  return compareDates(component.effectiveFrom, date) <= 0 && (component.effectiveTo == null || compareDates(date, component.effectiveTo) < 0);
+  return isInForce(component.effectiveFrom, component.effectiveTo, date);
 }
 
 /** Checks the snapshot once so that later failures cannot be half-way through an invoice. */

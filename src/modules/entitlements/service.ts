@@ -8,7 +8,7 @@ import type { Pool, Queryable } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
 import { scoped } from '../../db/tenant-scope.js';
-import { compareDates } from '../../domain/dates.js';
+import { isInForce } from '../../domain/index.js';
 import { findCustomer } from '../customers/index.js';
 import { findFeature, parseEntitlementValue } from '../features/index.js';
 import {
@@ -52,8 +52,6 @@ export interface EntitlementsDeps {
 
 export function createEntitlementsService(deps: EntitlementsDeps) {
   const { pool, clock, catalog } = deps;
-  const inForce = (row: { effective_from: string; effective_to: string | null }, on: string) =>
-    compareDates(row.effective_from, on) <= 0 && (row.effective_to === null || compareDates(on, row.effective_to) < 0);
 
   /** The plan version whose entitlements apply: the trialing plan's during a trial that names one. */
   async function entitlementVersionId(db: Queryable, tenantId: string, record: SubscriptionRecord): Promise<string> {
@@ -69,7 +67,7 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
   async function levelsOf(db: Queryable, tenantId: string, records: SubscriptionRecord[], features: CatalogFeature[]) {
     const todayDate = today(clock);
     const versionIds = await Promise.all(records.map((s) => entitlementVersionId(db, tenantId, s)));
-    const addOnIds = records.flatMap((s) => s.addOns.filter((a) => inForce(a, todayDate)).map((a) => a.add_on_id));
+    const addOnIds = records.flatMap((s) => s.addOns.filter((a) => isInForce(a.effective_from, a.effective_to, todayDate)).map((a) => a.add_on_id));
     const [planValues, addOnValues, overrides] = await Promise.all([
       catalog.entitlementsOf(db, tenantId, 'plan_version', [...new Set(versionIds)]),
       catalog.entitlementsOf(db, tenantId, 'add_on', [...new Set(addOnIds)]),

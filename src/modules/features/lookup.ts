@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import * as repo from './repository.js';
+import type { FeatureRow } from './repository.js';
 import type { EntitlementValue, FeatureStatus, FeatureType } from './values.js';
 
 /** A feature as other modules (entitlements, plans, subscriptions) need it. */
@@ -17,7 +18,16 @@ export interface FeatureRef {
 /** The tenant's feature by id or code, or undefined; pass a transaction to read inside it. */
 export async function findFeature(db: Queryable, tenantId: string, idOrCode: string): Promise<FeatureRef | undefined> {
   const row = await repo.findFeature(db, tenantId, idOrCode);
-  if (!row) return undefined;
+  return row ? featureRefOf(row) : undefined;
+}
+
+/** The tenant's active features, by code; pass a transaction to read inside it. */
+export async function listActiveFeatures(db: Queryable, tenantId: string): Promise<FeatureRef[]> {
+  return (await repo.listActiveFeatures(db, tenantId)).map(featureRefOf);
+}
+
+/** A stored feature with its type, product and default entitlement as tagged values (the wire shape's). */
+export function featureRefOf(row: FeatureRow): FeatureRef {
   return {
     id: row.id,
     code: row.code,

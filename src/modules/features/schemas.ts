@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { iso, Nullable, Name } from '../../http/schemas.js';
+import { featureRefOf } from './lookup.js';
 import type { FeatureRow } from './repository.js';
 import { CALENDAR_UNITS, FEATURE_STATUSES, FEATURE_TYPES, RESET_PERIOD_TYPES } from './values.js';
 
@@ -66,24 +67,16 @@ export const UpdateFeatureRequest = Type.Object({
 export const SetEntitlementRequest = Type.Object({ value: EntitlementValueSchema });
 
 export function featureToWire(row: FeatureRow) {
+  const { feature_type, default_entitlement: entitlement, product } = featureRefOf(row);
   return {
     id: row.id,
     code: row.code,
     name: row.name,
     description: row.description,
     status: row.status,
-    feature_type: row.feature_type === 'METERED' ? { type: 'METERED' as const, metric_id: row.metric_id! } : { type: 'BOOLEAN' as const },
-    entitlement:
-      row.default_entitlement_id && row.default_entitlement_value
-        ? {
-            id: row.default_entitlement_id,
-            feature_id: row.id,
-            value: row.default_entitlement_value,
-            created_at: iso(row.default_entitlement_created_at!),
-            updated_at: iso(row.default_entitlement_updated_at!),
-          }
-        : null,
-    product: row.product_id ? { id: row.product_id, name: row.product_name ?? '' } : null,
+    feature_type,
+    entitlement: entitlement ? { id: entitlement.id, feature_id: row.id, value: entitlement.value, created_at: iso(entitlement.created_at), updated_at: iso(entitlement.updated_at) } : null,
+    product,
     created_at: iso(row.created_at),
   };
 }

@@ -20,3 +20,4 @@ export { createInvoicesModule, FINALIZE_DUE_TASK, BILLING_RUN_TASK, scheduleBill
 export type { BillingRun } from './billing/run.js';
 export type { Invoicing } from './module.js';
 export { invoiceEventData } from './events.js';
+export { nextInvoiceDateOf } from './next-invoice-date.js';

@@ -3,9 +3,10 @@ import { notFound } from '../../kernel/errors.js';
 import { pageRequest, paginationMeta, type Page } from '../../kernel/paging.js';
 import type { Pool } from '../../db/pool.js';
 import { findCustomer, type CustomerRow } from '../customers/index.js';
-import { currentPeriodOf, loadSubscriptionRecords, LIVE_STATUSES, nextInvoiceDateOf, type SubscriptionView } from '../subscriptions/index.js';
+import { LIVE_STATUSES } from '../../domain/index.js';
+import { currentPeriodOf, loadSubscriptionRecords, type SubscriptionView } from '../subscriptions/index.js';
 import type { MetricUsageResult } from '../usage/index.js';
-import { findInvoice, type InvoicesService, type InvoiceDetail } from '../invoices/index.js';
+import { findInvoice, nextInvoiceDateOf, type InvoicesService, type InvoiceDetail } from '../invoices/index.js';
 import type { PortalPrincipal } from './tokens-service.js';
 
 /** The usage API's subscription report (GET /api/v1/usage/subscription/{id}), passed in by the composition root. */
@@ -55,9 +56,9 @@ export function createPortalViewsService(deps: PortalViewsDeps) {
     await deps.advanceDue(principal.tenantId);
     const records = await loadSubscriptionRecords(pool, principal.tenantId, { customerId: principal.customerId });
     const todayDate = today(clock);
-    return records.map(({ subscription: sub }) => {
-      const current = currentPeriodOf(sub, todayDate);
-      return { subscription: sub, currentPeriodStart: current.start, currentPeriodEnd: current.end, nextInvoiceDate: nextInvoiceDateOf(sub, todayDate) };
+    return records.map((record) => {
+      const current = currentPeriodOf(record.subscription, todayDate);
+      return { subscription: record.subscription, currentPeriodStart: current.start, currentPeriodEnd: current.end, nextInvoiceDate: nextInvoiceDateOf(record, todayDate) };
     });
   }
 

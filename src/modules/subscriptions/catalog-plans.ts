@@ -62,15 +62,15 @@ export const plansCatalog: SubscriptionCatalog = {
   },
 
   async features(db, tenantId): Promise<CatalogFeature[]> {
-    const rows = await listActiveFeatures(db, tenantId);
-    return rows.map((r) => ({
-      id: r.id,
-      code: r.code,
-      name: r.name,
-      status: r.status,
-      metricId: r.metric_id,
-      product: r.product_id ? { id: r.product_id, name: r.product_name ?? '' } : null,
-      defaultValue: r.default_entitlement_value,
+    const features = await listActiveFeatures(db, tenantId);
+    return features.map((f) => ({
+      id: f.id,
+      code: f.code,
+      name: f.name,
+      status: f.status,
+      metricId: f.feature_type.type === 'METERED' ? f.feature_type.metric_id : null,
+      product: f.product,
+      defaultValue: f.default_entitlement?.value ?? null,
     }));
   },
 };

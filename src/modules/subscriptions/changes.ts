@@ -11,12 +11,11 @@ import { newId } from '../../kernel/ids.js';
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
-import { compareDates } from '../../domain/dates.js';
+import { compareDates, isInForce, isLive, nextClockEventOn, shortestTerm, stopDate } from '../../domain/index.js';
 import type { SubscriptionCatalog } from './catalog.js';
 import { resolveAddOns, type CreateSubscriptionInput } from './create.js';
-import { checkSlots, mrrMinor, overrideFee, resolveFee, subscriptionTerm } from './fees.js';
-import { isLive, nextTransitionOn } from './lifecycle.js';
-import { currentPeriodOf } from './schedule.js';
+import { checkSlots, mrrMinor, overrideFee, resolveFee } from './fees.js';
+import { currentPeriodOf, lifecycleDatesOf } from './schedule.js';
 import * as repo from './repository.js';
 import type { AddOnRow, ComponentRow, SubscriptionView } from './repository.js';
 import { subscriptionEventData } from './events.js';
@@ -51,19 +50,16 @@ function changeDate(sub: SubscriptionView, timing: ChangeTiming, todayDate: stri
 }
 
 function checkBeforeStop(sub: SubscriptionView, date: string): void {
-  const stops = [sub.cancel_effective_date, sub.end_date].filter((d): d is string => d !== null);
-  if (stops.some((stop) => compareDates(date, stop) >= 0)) throw conflict(`the change would apply on ${date}, when the subscription has already stopped`);
+  const stop = stopDate(lifecycleDatesOf(sub));
+  if (stop !== null && compareDates(date, stop) >= 0) throw conflict(`the change would apply on ${date}, when the subscription has already stopped`);
 }
 
 /** Recomputes term, MRR and next transition from the rows in force on `date` and after. */
 async function refresh(tx: Queryable, tenantId: string, sub: SubscriptionView, now: Date, todayDate: string): Promise<SubscriptionView> {
   const [components, addOns] = await Promise.all([repo.componentsOf(tx, tenantId, [sub.id]), repo.addOnsOf(tx, tenantId, [sub.id])]);
-  const current = [...components, ...addOns].filter((r) => compareDates(r.effective_from, todayDate) <= 0 && inForceOrLater(r, todayDate));
-  const dates = { startDate: sub.start_date, trialEndDate: sub.trial_end_date, endDate: sub.end_date, cancelEffectiveDate: sub.cancel_effective_date };
-  const lifecycleNext = nextTransitionOn(dates, todayDate);
-  const scheduled = sub.scheduled_plan_change?.effective_date ?? null;
-  const next = [lifecycleNext, scheduled].filter((d): d is string => d !== null).sort(compareDates)[0] ?? null;
-  const term = current.length > 0 ? subscriptionTerm(current.map((r) => r.period)) : sub.period;
+  const current = [...components, ...addOns].filter((r) => isInForce(r.effective_from, r.effective_to, todayDate));
+  const next = nextClockEventOn(lifecycleDatesOf(sub), todayDate, sub.scheduled_plan_change?.effective_date);
+  const term = current.length > 0 ? shortestTerm(current.map((r) => r.period)) : sub.period;
   return { ...sub, period: term, mrr_minor: mrrMinor(current, sub.currency), next_transition_on: next, updated_at: now };
 }
 

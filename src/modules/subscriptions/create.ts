@@ -7,13 +7,11 @@ import { newId } from '../../kernel/ids.js';
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
-import { addDays, compareDates, parseLocalDate } from '../../domain/dates.js';
-import { periodContaining } from '../../domain/periods.js';
+import { addDays, compareDates, nextTransitionOn, parseLocalDate, shortestTerm, statusOn } from '../../domain/index.js';
 import { findCustomer, type CustomerRow } from '../customers/index.js';
 import { checkCouponApplicable, redeemCoupon, type Coupon } from '../coupons/index.js';
 import type { CatalogPlanVersion, SubscriptionCatalog } from './catalog.js';
-import { checkSlots, mrrMinor, overrideFee, resolveFee, subscriptionTerm, type FeeParameters } from './fees.js';
-import { nextTransitionOn, statusOn } from './lifecycle.js';
+import { checkSlots, mrrMinor, overrideFee, resolveFee, type FeeParameters } from './fees.js';
 import * as repo from './repository.js';
 import type { AddOnRow, ComponentRow, SubscriptionRow } from './repository.js';
 import { createHash } from 'node:crypto';
@@ -201,20 +199,13 @@ export async function prepareSubscription(
     });
   }
   const addOns = await resolveAddOns(tx, tenantId, catalog, version, input.add_ons ?? [], id, input.start_date, now);
-  const term = subscriptionTerm([...components, ...addOns].map((c) => c.period));
-
-  // skip_past_invoices: invoicing starts at the period containing today, nothing before it.
-  let invoicingStart = billingStart;
-  if (input.skip_past_invoices && compareDates(todayDate, billingStart) > 0) {
-    const current = periodContaining({ startDate: billingStart, anchorDay: anchor, term, endDate: input.end_date ?? null }, todayDate);
-    invoicingStart = current?.start ?? todayDate;
-  }
+  const term = shortestTerm([...components, ...addOns].map((c) => c.period));
   const dates = { startDate: input.start_date, trialEndDate: trialEnd, endDate: input.end_date ?? null, cancelEffectiveDate: null };
   const status = statusOn(dates, todayDate);
   const row: SubscriptionRow = {
     id, customer_id: customer.id, plan_id: version.planId, plan_version_id: version.versionId, plan_name: version.planName, plan_version: version.version,
     currency: version.currency, status, next_transition_on: nextTransitionOn(dates, todayDate), start_date: input.start_date, end_date: input.end_date ?? null,
-    billing_start_date: billingStart, invoicing_start_date: invoicingStart, billing_day_anchor: anchor, period: term,
+    billing_start_date: billingStart, billing_day_anchor: anchor, period: term,
     net_terms: input.net_terms ?? version.netTerms, trial_duration_days: trialEnd ? trialDays : null, trial_is_free: freeTrial,
     trialing_plan_id: trialEnd ? version.trialingPlanId : null, trial_end_date: trialEnd, skip_past_invoices: input.skip_past_invoices ?? false,
     invoice_memo: input.invoice_memo ?? null, purchase_order: input.purchase_order ?? null, auto_advance_invoices: input.auto_advance_invoices ?? true,

@@ -118,13 +118,6 @@ export function overrideFee(current: SubscriptionFee, raw: Record<string, unknow
   }
 }
 
-/** The subscription's term: the shortest recurring period among its fees (monthly when none). */
-export function subscriptionTerm(periods: FeeTerm[]): BillingTerm {
-  const recurring = periods.filter((p): p is BillingTerm => p !== 'ONE_TIME');
-  if (recurring.length === 0) return 'MONTHLY';
-  return recurring.reduce((a, b) => (TERM_MONTHS[a] <= TERM_MONTHS[b] ? a : b));
-}
-
 /** Monthly value of one fee (usage excluded: it is not recurring revenue until measured). */
 export function monthlyAmount(fee: SubscriptionFee, period: FeeTerm, quantity = 1): Dec {
   if (period === 'ONE_TIME') return new Dec(0);

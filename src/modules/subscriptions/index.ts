@@ -11,9 +11,8 @@ export { createSubscriptionInTx, prepareSubscription, writePreparedSubscription,
 export type { CreateSubscriptionInput, PreparedSubscription, RequestFields } from './create.js';
 export type { SubscriptionCatalog, CatalogPlanVersion, CatalogAddOn, CatalogFeature, EntitlementValue } from './catalog.js';
 export type { SubscriptionFee, FeeTerm } from './fees.js';
-export { statusOn, currentPeriod, stopDate, SUBSCRIPTION_STATUSES, LIVE_STATUSES } from './lifecycle.js';
-export { currentPeriodOf, nextInvoiceDateOf } from './schedule.js';
-export type { SubscriptionStatus } from './lifecycle.js';
+export { currentPeriodOf } from './schedule.js';
+export type { NextInvoiceDate } from './schedule.js';
 export type { SubscriptionView, ComponentRow as SubscriptionComponentRow, AddOnRow as SubscriptionAddOnRow, CouponRow as SubscriptionCouponRow };
 // Entitlement overrides are stored with the subscription; the entitlements module sets and reads them here.
 export { overridesOf as entitlementOverridesOf, upsertOverride as upsertEntitlementOverride, deleteOverride as deleteEntitlementOverride, tenantsWithSubscriptions } from './repository.js';

@@ -4,9 +4,8 @@ import type { OrderBy, PageRequest } from '../../kernel/paging.js';
 import { CUSTOMER_NAMES_RELATION } from '../customers/index.js';
 import type { EntitlementValue as FeatureEntitlementValue } from '../features/index.js';
 import { PLAN_DESCRIPTIONS_RELATION } from '../plans/index.js';
-import type { BillingTerm } from '../../domain/periods.js';
+import type { BillingTerm, SubscriptionStatus } from '../../domain/index.js';
 import type { FeeTerm, SubscriptionFee } from './fees.js';
-import type { SubscriptionStatus } from './lifecycle.js';
 
 export interface SubscriptionRow {
   id: string;
@@ -21,7 +20,6 @@ export interface SubscriptionRow {
   start_date: string;
   end_date: string | null;
   billing_start_date: string;
-  invoicing_start_date: string;
   billing_day_anchor: number;
   period: BillingTerm;
   net_terms: number;
@@ -93,7 +91,7 @@ export interface CouponRow {
 export type SubscriptionView = SubscriptionRow & { customer_name: string; customer_alias: string | null; plan_description?: string | null };
 
 const COLUMNS = `s.id, s.customer_id, s.plan_id, s.plan_version_id, s.plan_name, s.plan_version, s.currency, s.status,
-  s.next_transition_on, s.start_date, s.end_date, s.billing_start_date, s.invoicing_start_date, s.billing_day_anchor, s.period,
+  s.next_transition_on, s.start_date, s.end_date, s.billing_start_date, s.billing_day_anchor, s.period,
   s.net_terms, s.trial_duration_days, s.trial_is_free, s.trialing_plan_id, s.trial_end_date, s.skip_past_invoices, s.invoice_memo,
   s.purchase_order, s.auto_advance_invoices, s.charge_automatically, s.payment_methods_config, s.mrr_minor, s.activated_at,
   s.cancel_requested_at, s.cancel_effective_date, s.cancellation_reason, s.ended_at, s.scheduled_plan_change,
@@ -103,7 +101,7 @@ const FROM = `subscriptions s JOIN ${CUSTOMER_NAMES_RELATION} c ON c.id = s.cust
 
 const SUB_FIELDS: (keyof SubscriptionRow)[] = [
   'id', 'customer_id', 'plan_id', 'plan_version_id', 'plan_name', 'plan_version', 'currency', 'status', 'next_transition_on',
-  'start_date', 'end_date', 'billing_start_date', 'invoicing_start_date', 'billing_day_anchor', 'period', 'net_terms',
+  'start_date', 'end_date', 'billing_start_date', 'billing_day_anchor', 'period', 'net_terms',
   'trial_duration_days', 'trial_is_free', 'trialing_plan_id', 'trial_end_date', 'skip_past_invoices', 'invoice_memo',
   'purchase_order', 'auto_advance_invoices', 'charge_automatically', 'payment_methods_config', 'mrr_minor', 'activated_at',
   'cancel_requested_at', 'cancel_effective_date', 'cancellation_reason', 'ended_at', 'scheduled_plan_change',
@@ -245,13 +243,17 @@ export async function componentsOf(db: Queryable, tenantId: string, subscription
   );
 }
 
-/** Closes rows still open after `date` (effective_to = date); rows starting on/after `date` are dropped. */
+/**
+ * Closes fee rows (plan components or add-ons) still open after `date` (effective_to = date);
+ * rows starting on or after `date` are dropped.
+ */
+async function closeFeeRows(db: Queryable, tenantId: string, table: 'subscription_components' | 'subscription_add_ons', ids: string[], date: string): Promise<void> {
+  await scoped(db, tenantId).query(`DELETE FROM ${table} WHERE tenant_id = $1 AND id = ANY($2) AND effective_from >= $3::date`, [ids, date]);
+  await scoped(db, tenantId).query(`UPDATE ${table} SET effective_to = $3::date WHERE tenant_id = $1 AND id = ANY($2) AND (effective_to IS NULL OR effective_to > $3::date)`, [ids, date]);
+}
+
 export async function closeComponents(db: Queryable, tenantId: string, ids: string[], date: string): Promise<void> {
-  await scoped(db, tenantId).query(`DELETE FROM subscription_components WHERE tenant_id = $1 AND id = ANY($2) AND effective_from >= $3::date`, [ids, date]);
-  await scoped(db, tenantId).query(
-    `UPDATE subscription_components SET effective_to = $3::date WHERE tenant_id = $1 AND id = ANY($2) AND (effective_to IS NULL OR effective_to > $3::date)`,
-    [ids, date],
-  );
+  await closeFeeRows(db, tenantId, 'subscription_components', ids, date);
 }
 
 export async function insertAddOns(db: Queryable, tenantId: string, rows: AddOnRow[]): Promise<void> {
@@ -273,11 +275,7 @@ export async function addOnsOf(db: Queryable, tenantId: string, subscriptionIds:
 }
 
 export async function closeAddOns(db: Queryable, tenantId: string, ids: string[], date: string): Promise<void> {
-  await scoped(db, tenantId).query(`DELETE FROM subscription_add_ons WHERE tenant_id = $1 AND id = ANY($2) AND effective_from >= $3::date`, [ids, date]);
-  await scoped(db, tenantId).query(
-    `UPDATE subscription_add_ons SET effective_to = $3::date WHERE tenant_id = $1 AND id = ANY($2) AND (effective_to IS NULL OR effective_to > $3::date)`,
-    [ids, date],
-  );
+  await closeFeeRows(db, tenantId, 'subscription_add_ons', ids, date);
 }
 
 export async function insertCoupon(db: Queryable, tenantId: string, row: CouponRow): Promise<void> {

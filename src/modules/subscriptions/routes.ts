@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
 import { documented, errorResponses, listResponse, Nullable, orderByQuery, PageQuery } from '../../http/schemas.js';
-import { SUBSCRIPTION_STATUSES } from './lifecycle.js';
+import { SUBSCRIPTION_STATUSES } from '../../domain/index.js';
 import type { SubscriptionsService } from './service.js';
 import {
   AddOnRequest,

@@ -1,21 +1,21 @@
-import { compareDates, type LocalDate } from '../../domain/dates.js';
-import { currentPeriod, isLive, type PeriodView } from './lifecycle.js';
-import type { SubscriptionView } from './repository.js';
+// The domain's lifecycle rules (src/domain/subscription-lifecycle.ts) applied to a stored subscription.
+import { currentPeriod, type LifecycleDates, type LocalDate, type PeriodView } from '../../domain/index.js';
+import type { SubscriptionRecord } from './records.js';
+import type { SubscriptionRow } from './repository.js';
 
-/** The billing period containing `today` for a stored subscription (see lifecycle.currentPeriod). */
-export function currentPeriodOf(sub: SubscriptionView, today: LocalDate): PeriodView {
-  return currentPeriod({
-    startDate: sub.start_date, trialEndDate: sub.trial_end_date, endDate: sub.end_date, cancelEffectiveDate: sub.cancel_effective_date,
-    billingStartDate: sub.billing_start_date, anchorDay: sub.billing_day_anchor, term: sub.period, status: sub.status,
-  }, today);
+/** The dates that move a stored subscription's status. */
+export function lifecycleDatesOf(sub: SubscriptionRow): LifecycleDates {
+  return { startDate: sub.start_date, trialEndDate: sub.trial_end_date, endDate: sub.end_date, cancelEffectiveDate: sub.cancel_effective_date };
+}
+
+/** The period shown as current for a stored subscription (see the domain's `currentPeriod`). */
+export function currentPeriodOf(sub: SubscriptionRow, today: LocalDate): PeriodView {
+  return currentPeriod({ ...lifecycleDatesOf(sub), billingStartDate: sub.billing_start_date, anchorDay: sub.billing_day_anchor, term: sub.period, status: sub.status }, today);
 }
 
 /**
- * Advance billing: the next invoice comes when the next billed period starts; before billing
- * starts, on the billing start; none once the subscription has stopped.
+ * The date of the subscription's next invoice after `today`, or null when none will come. The
+ * billing engine decides it (`nextOccasion`), from the same mapping of the record that the billing
+ * run uses; the composition root passes it in (invoices come after subscriptions).
  */
-export function nextInvoiceDateOf(sub: SubscriptionView, today: LocalDate): LocalDate | null {
-  if (!isLive(sub.status)) return null;
-  if (compareDates(today, sub.billing_start_date) < 0) return sub.billing_start_date;
-  return currentPeriodOf(sub, today).end;
-}
+export type NextInvoiceDate = (record: SubscriptionRecord, today: LocalDate) => LocalDate | null;

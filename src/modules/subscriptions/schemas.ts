@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { iso, isoOrNull, Nullable, MAX_NET_TERMS_DAYS, MAX_TRIAL_DAYS } from '../../http/schemas.js';
 import { formatMinor } from '../../kernel/money.js';
-import { SUBSCRIPTION_STATUSES } from './lifecycle.js';
-import { currentPeriodOf, nextInvoiceDateOf } from './schedule.js';
+import { SUBSCRIPTION_STATUSES } from '../../domain/index.js';
+import { currentPeriodOf } from './schedule.js';
 import { EntitlementSchema } from '../features/index.js';
 import { BILLING_TERMS } from '../plans/index.js';
 import type { SubscriptionDetailsData } from './service.js';
@@ -165,7 +165,7 @@ export const SubscriptionDetails = Type.Object({
   trial_is_free: Type.Boolean(),
   trialing_plan_id: Nullable(Type.String()),
   skip_past_invoices: Type.Boolean(),
-  next_invoice_date: Nullable(Type.String({ format: 'date' })),
+  next_invoice_date: Nullable(Type.String({ format: 'date', description: 'The day the billing run will issue the next invoice (the engine decides which boundaries have something to bill); null when no invoice will come' })),
   scheduled_plan_change: Nullable(Type.Object({ plan_version_id: Type.String(), effective_date: Type.String({ format: 'date' }) })),
   checkout_url: Nullable(Type.String()),
   components: Type.Array(Type.Object({ id: Type.String(), price_component_id: Nullable(Type.String()), product_id: Nullable(Type.String()), name: Type.String(), period: Type.Enum(FeeTerms), fee: Fee, ...Dated })),
@@ -199,7 +199,7 @@ export function detailsToWire(d: SubscriptionDetailsData) {
     trial_is_free: sub.trial_is_free,
     trialing_plan_id: sub.trialing_plan_id,
     skip_past_invoices: sub.skip_past_invoices,
-    next_invoice_date: nextInvoiceDateOf(sub, d.today),
+    next_invoice_date: d.nextInvoiceDate,
     scheduled_plan_change: sub.scheduled_plan_change ? { plan_version_id: sub.scheduled_plan_change.plan_version_id, effective_date: sub.scheduled_plan_change.effective_date } : null,
     checkout_url: null,
     components: d.components.map((c) => ({ id: c.id, price_component_id: c.price_component_id, product_id: c.product_id, name: c.name, period: c.period, fee: c.fee as Static<typeof Fee>, effective_from: c.effective_from, effective_to: c.effective_to })),

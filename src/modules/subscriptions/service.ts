@@ -5,15 +5,14 @@ import type { Pool, Queryable } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
 import { scoped } from '../../db/tenant-scope.js';
-import { compareDates, parseLocalDate } from '../../domain/dates.js';
+import { compareDates, isInForce, isLive, LIVE_STATUSES, nextClockEventOn, parseLocalDate, statusOn, transitionEvent, SUBSCRIPTION_STATUSES, type LocalDate, type SubscriptionStatus } from '../../domain/index.js';
 import { findCustomer } from '../customers/index.js';
 import type { SubscriptionCatalog } from './catalog.js';
 import { createSubscriptionInTx, type CreateSubscriptionInput } from './create.js';
-import { currentPeriod, isLive, LIVE_STATUSES, nextTransitionOn, statusOn, transitionEvent, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './lifecycle.js';
 import * as repo from './repository.js';
-import type { AddOnRow, ComponentRow, CouponRow, SubscriptionOrderColumn, SubscriptionRow, SubscriptionView } from './repository.js';
+import type { AddOnRow, ComponentRow, CouponRow, SubscriptionOrderColumn, SubscriptionView } from './repository.js';
 import { subscriptionEventData } from './events.js';
-import { currentPeriodOf } from './schedule.js';
+import { currentPeriodOf, lifecycleDatesOf, type NextInvoiceDate } from './schedule.js';
 import { addAddOn, applyScheduledChange, changeAddOn, changePlan, changeSlots, dropScheduledChange, type ChangePlanInput } from './changes.js';
 
 export interface SubscriptionDetailsData {
@@ -24,6 +23,8 @@ export interface SubscriptionDetailsData {
   /** Entitlement values set on this subscription (overrides). */
   entitlements: Awaited<ReturnType<typeof repo.entitlementRowsOf>>;
   today: string;
+  /** The billing engine's next invoice date (after today), or null. */
+  nextInvoiceDate: LocalDate | null;
 }
 
 export interface ListSubscriptionsQuery {
@@ -35,25 +36,16 @@ export interface ListSubscriptionsQuery {
   per_page?: number;
 }
 
-export const lifecycleDates = (s: SubscriptionRow) => ({
-  startDate: s.start_date,
-  trialEndDate: s.trial_end_date,
-  endDate: s.end_date,
-  cancelEffectiveDate: s.cancel_effective_date,
-});
-
 /**
  * Moves one subscription along the status machine up to `todayDate`, writing the transition's
  * event. The row must be locked by the caller's transaction.
  */
 export async function advanceOne(tx: Queryable, clock: Clock, tenantId: string, sub: SubscriptionView, todayDate: string): Promise<SubscriptionView> {
-  const dates = lifecycleDates(sub);
+  const dates = lifecycleDatesOf(sub);
   const status = statusOn(dates, todayDate);
   // A plan change scheduled for the period end switches the plan fields on its date too.
   const applied = isLive(status) ? applyScheduledChange(sub, todayDate) : sub;
-  const scheduledOn = applied.scheduled_plan_change?.effective_date ?? null;
-  const nextOn = [nextTransitionOn(dates, todayDate), isLive(status) ? scheduledOn : null].filter((d): d is string => d !== null).sort(compareDates)[0] ?? null;
-  const next: SubscriptionView = { ...applied, status, next_transition_on: nextOn };
+  const next: SubscriptionView = { ...applied, status, next_transition_on: nextClockEventOn(dates, todayDate, applied.scheduled_plan_change?.effective_date) };
   if (status === sub.status && next.next_transition_on === sub.next_transition_on && applied === sub) return sub;
   const now = clock.now();
   if (sub.status === 'PENDING_ACTIVATION' && status !== 'PENDING_ACTIVATION' && !sub.activated_at) next.activated_at = now;
@@ -68,7 +60,14 @@ export async function advanceOne(tx: Queryable, clock: Clock, tenantId: string, 
   return next;
 }
 
-export function createSubscriptionsService(deps: { pool: Pool; clock: Clock; catalog: SubscriptionCatalog }) {
+export interface SubscriptionsDeps {
+  pool: Pool;
+  clock: Clock;
+  catalog: SubscriptionCatalog;
+  nextInvoiceDate: NextInvoiceDate;
+}
+
+export function createSubscriptionsService(deps: SubscriptionsDeps) {
   const { pool, clock } = deps;
 
   /** Applies clock-driven transitions that are due for the tenant (cheap: an indexed date). */
@@ -98,7 +97,9 @@ export function createSubscriptionsService(deps: { pool: Pool; clock: Clock; cat
       repo.couponsOf(db, tenantId, [subscription.id]),
       repo.entitlementRowsOf(db, tenantId, subscription.id),
     ]);
-    return { subscription, components, addOns, coupons, entitlements, today: today(clock) };
+    const todayDate = today(clock);
+    const nextInvoiceDate = deps.nextInvoiceDate({ subscription, components, addOns, coupons }, todayDate);
+    return { subscription, components, addOns, coupons, entitlements, today: todayDate, nextInvoiceDate };
   }
 
   /**
@@ -112,10 +113,8 @@ export function createSubscriptionsService(deps: { pool: Pool; clock: Clock; cat
     const todayDate = today(clock);
     const current = currentPeriodOf(sub, todayDate);
     const [components, addOns] = await Promise.all([repo.componentsOf(pool, tenantId, [sub.id]), repo.addOnsOf(pool, tenantId, [sub.id])]);
-    const inForce = (row: { effective_from: string; effective_to: string | null }) =>
-      compareDates(row.effective_from, todayDate) <= 0 && (row.effective_to === null || compareDates(todayDate, row.effective_to) < 0);
     const metricIds = [...components, ...addOns]
-      .filter(inForce)
+      .filter((row) => isInForce(row.effective_from, row.effective_to, todayDate))
       .flatMap((row) => (row.fee.type === 'USAGE' || row.fee.type === 'CAPACITY' ? [row.fee.metric_id] : []));
     return { customerId: sub.customer_id, currentPeriodStart: current.start, currentPeriodEnd: current.end ?? current.start, metricIds: [...new Set(metricIds)] };
   }
@@ -175,8 +174,7 @@ export function createSubscriptionsService(deps: { pool: Pool; clock: Clock; cat
         if (compareDates(input.effective_date, todayDate) < 0) throw badRequest('effective_date must not be in the past');
         effective = input.effective_date;
       } else {
-        const period = currentPeriod({ ...lifecycleDates(sub), billingStartDate: sub.billing_start_date, anchorDay: sub.billing_day_anchor, term: sub.period, status: sub.status }, todayDate);
-        effective = period.end ?? todayDate;
+        effective = currentPeriodOf(sub, todayDate).end ?? todayDate;
       }
       if (sub.end_date && compareDates(effective, sub.end_date) > 0) effective = sub.end_date;
       const now = clock.now();

@@ -133,3 +133,41 @@ describe('invoicesDue: one invoice per billing boundary', () => {
   });
 });
 
+
+// The subscription's next_invoice_date is nextOccasion; this table checks it against what the
+// billing run issues (invoicesDue over the next years), and states the date by hand.
+describe('nextOccasion: the next invoice the run will issue', () => {
+  const monthly = component('plan', rate('10.00'));
+  const annual = component('annual', rate('120.00'), { term: 'ANNUAL' });
+  const usage = component('api', perUnit('m1', '0.10'));
+  const oneTime = component('setup', { kind: 'ONE_TIME', quantity: '1', unitPrice: '50.00' });
+  const cases: [string, ReturnType<typeof snapshot>, string, string | null][] = [
+    ['monthly, mid-period', snapshot([monthly]), '2024-01-10', '2024-02-01'],
+    ['monthly, on a boundary: the following one', snapshot([monthly]), '2024-02-01', '2024-03-01'],
+    ['anchor 31 clamped to February', snapshot([monthly], { startDate: '2024-01-31', billingDayAnchor: 31 }), '2024-02-10', '2024-02-29'],
+    ['off-anchor start: the stub ends on the anchor', snapshot([monthly], { startDate: '2024-01-15' }), '2024-01-20', '2024-02-01'],
+    ['pending: the start', snapshot([monthly], { startDate: '2024-03-10', billingDayAnchor: 10 }), '2024-02-01', '2024-03-10'],
+    ['free trial: its end', snapshot([monthly], { trial: { endDate: '2024-01-15', isFree: true }, billingDayAnchor: 15 }), '2024-01-05', '2024-01-15'],
+    ['paid trial: billed like no trial', snapshot([monthly], { trial: { endDate: '2024-01-15', isFree: false } }), '2024-01-05', '2024-02-01'],
+    ['free trial of a usage-only plan: the first renewal (the trial end bills nothing)', snapshot([usage], { trial: { endDate: '2024-01-15', isFree: true }, billingDayAnchor: 15 }), '2024-01-05', '2024-02-15'],
+    ['mixed terms: the monthly boundary', snapshot([monthly, annual]), '2024-03-10', '2024-04-01'],
+    ['annual only', snapshot([annual]), '2024-03-10', '2025-01-01'],
+    [
+      'the monthly fee closed, an annual one left: its renewal, past empty monthly boundaries',
+      snapshot([{ ...monthly, effectiveTo: '2024-03-01' }, annual]),
+      '2024-03-10',
+      '2025-01-01',
+    ],
+    ['cancelled mid-period: the final invoice crediting the unused days', snapshot([monthly], { cancellation: { mode: 'IMMEDIATE', effectiveDate: '2024-03-20' } }), '2024-03-10', '2024-03-20'],
+    ['cancelled at a period end, advance fees only: no invoice left', snapshot([monthly], { cancellation: { mode: 'END_OF_PERIOD', effectiveDate: '2024-04-01' } }), '2024-03-10', null],
+    ['cancelled at a period end, with usage: the final arrears', snapshot([monthly, usage], { cancellation: { mode: 'END_OF_PERIOD', effectiveDate: '2024-04-01' } }), '2024-03-10', '2024-04-01'],
+    ['end date ahead, with usage: the final arrears on it', snapshot([monthly, usage], { endDate: '2024-04-15' }), '2024-04-05', '2024-04-15'],
+    ['ended', snapshot([monthly, usage], { endDate: '2024-03-01' }), '2024-03-10', null],
+    ['one-time fees only, after the first invoice', snapshot([oneTime]), '2024-01-10', null],
+  ];
+  it.each(cases)('%s', (_name, snap, asOf, expected) => {
+    const issued = invoicesDue(snap, [], '2027-01-01').find((occasion) => occasion.invoiceDate > asOf)?.invoiceDate ?? null;
+    expect(nextOccasion(snap, asOf)?.invoiceDate ?? null).toBe(expected);
+    expect(issued).toBe(expected);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mrrMinor, subscriptionTerm, type FeeTerm, type SubscriptionFee } from '../../../src/modules/subscriptions/fees.js';
+import { mrrMinor, type FeeTerm, type SubscriptionFee } from '../../../src/modules/subscriptions/fees.js';
 
 type Item = { fee: SubscriptionFee; period: FeeTerm; quantity?: number };
 
@@ -47,16 +47,5 @@ describe('MRR (monthly recurring revenue, minor units)', () => {
     ['USD, two digits like EUR', [rate('10.00', 'QUARTERLY')], 'USD', 333n],
   ])('%s', (_name, items, currency, expected) => {
     expect(mrrMinor(items, currency)).toBe(expected);
-  });
-});
-
-describe('subscription term', () => {
-  it.each<[string, FeeTerm[], string]>([
-    ['monthly when there are no fees', [], 'MONTHLY'],
-    ['monthly when every fee is one-time', ['ONE_TIME'], 'MONTHLY'],
-    ['the only recurring term', ['ANNUAL', 'ONE_TIME'], 'ANNUAL'],
-    ['the shortest recurring term', ['ANNUAL', 'QUARTERLY', 'SEMIANNUAL'], 'QUARTERLY'],
-  ])('%s', (_name, periods, expected) => {
-    expect(subscriptionTerm(periods)).toBe(expected);
   });
 });

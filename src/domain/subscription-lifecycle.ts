@@ -1,4 +1,4 @@
-// The subscription status machine, as pure functions of the subscription's dates and `today`.
+// A subscription's lifecycle and schedule rules, as pure functions of its dates and `today`.
 // Statuses move only with the clock (start, trial end, cancellation date, end date) or with an
 // explicit immediate cancellation; nothing else changes them.
 //
@@ -7,9 +7,15 @@
 //   any live status --cancel_effective_date--> CANCELLED   (terminal)
 //   any live status --end_date-->              COMPLETED   (terminal)
 // A cancellation dated on or before the end date wins over completion.
-import type { EventType } from '../../kernel/event-types.js';
-import { addDays, compareDates, type LocalDate } from '../../domain/dates.js';
-import { periodContaining, type BillingPeriod, type BillingTerm } from '../../domain/periods.js';
+//
+// The subscriptions module applies these to its stored rows; the billing engine
+// (src/domain/billing) takes the stop date, the fee ranges in force and the shortest term from
+// here too, so the status, the periods shown and the invoices cannot disagree about them. The
+// next invoice date is the engine's (`nextOccasion`), because only the engine knows which
+// occasions have something to bill.
+import type { EventType } from '../kernel/event-types.js';
+import { addDays, compareDates, earliestDate, type LocalDate } from './dates.js';
+import { periodContaining, TERM_MONTHS, type BillingPeriod, type BillingTerm } from './periods.js';
 
 export const SUBSCRIPTION_STATUSES = ['PENDING_ACTIVATION', 'TRIAL_ACTIVE', 'ACTIVE', 'CANCELLED', 'COMPLETED'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -27,6 +33,11 @@ export interface LifecycleDates {
 
 export function isLive(status: SubscriptionStatus): boolean {
   return LIVE_STATUSES.includes(status);
+}
+
+/** The exclusive date service and billing stop: the earlier of the cancellation and the end date, or null. */
+export function stopDate(dates: Pick<LifecycleDates, 'endDate' | 'cancelEffectiveDate'>): LocalDate | null {
+  return earliestDate(dates.cancelEffectiveDate, dates.endDate);
 }
 
 /** The status on `today`. */
@@ -50,6 +61,15 @@ export function nextTransitionOn(dates: LifecycleDates, today: LocalDate): Local
   return candidates.find((date) => statusOn(dates, date) !== current) ?? null;
 }
 
+/**
+ * The day the clock next has something to do to a live subscription (stored as its
+ * `next_transition_on`): its next status change, or a plan change scheduled for a period end
+ * when that comes first. Null once it has stopped.
+ */
+export function nextClockEventOn(dates: LifecycleDates, today: LocalDate, scheduledChangeOn: LocalDate | null | undefined): LocalDate | null {
+  return earliestDate(nextTransitionOn(dates, today), isLive(statusOn(dates, today)) ? scheduledChangeOn : null);
+}
+
 /** The outbox event kind for a move between two statuses (null when nothing moved). */
 export function transitionEvent(from: SubscriptionStatus, to: SubscriptionStatus): EventType | null {
   if (from === to) return null;
@@ -65,6 +85,24 @@ export function transitionEvent(from: SubscriptionStatus, to: SubscriptionStatus
     default:
       return null;
   }
+}
+
+/** True when a fee row effective over [from, to) (to exclusive, null = open) is in force on `date`. */
+export function isInForce(from: LocalDate, to: LocalDate | null | undefined, date: LocalDate): boolean {
+  return compareDates(from, date) <= 0 && (to == null || compareDates(date, to) < 0);
+}
+
+/**
+ * The subscription's term: the shortest recurring term among its fees (one-time fees have none;
+ * MONTHLY when no fee recurs). Every fee's boundary is then also a subscription boundary, since
+ * 1, 3, 6 and 12 months divide each other upwards.
+ */
+export function shortestTerm(terms: Iterable<BillingTerm | 'ONE_TIME'>): BillingTerm {
+  let shortest: BillingTerm | null = null;
+  for (const term of terms) {
+    if (term !== 'ONE_TIME' && (shortest === null || TERM_MONTHS[term] < TERM_MONTHS[shortest])) shortest = term;
+  }
+  return shortest ?? 'MONTHLY';
 }
 
 export interface PeriodView {
@@ -93,10 +131,4 @@ export function currentPeriod(
   const period: BillingPeriod | null = periodContaining(schedule, probe);
   if (!period) return { start: sub.billingStartDate, end: null };
   return { start: period.start, end: isLive(sub.status) ? period.end : null };
-}
-
-/** The exclusive date service stops: the earlier of the cancellation and the end date. */
-export function stopDate(dates: LifecycleDates): LocalDate | null {
-  const options = [dates.cancelEffectiveDate, dates.endDate].filter((d): d is LocalDate => d !== null).sort(compareDates);
-  return options[0] ?? null;
 }
