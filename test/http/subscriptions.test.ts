@@ -153,6 +153,19 @@ describe('list, update, cancel', () => {
     h.clock.set('2026-03-15T12:00:00Z');
   });
 
+  it('cancels a pending subscription at a date before its start: it ends on its start day and stays readable', async () => {
+    const { h, plan, customer } = await setup();
+    const sub = (await h.request('POST', '/api/v1/subscriptions', { body: { customer_id_or_alias: customer.id, plan_id: plan.planId, start_date: '2026-04-01' } })).json();
+    const res = await h.request('POST', `/api/v1/subscriptions/${sub.id}/cancel`, { body: { effective_date: '2026-03-20' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().subscription).toMatchObject({ status: 'PENDING_ACTIVATION', cancel_effective_date: '2026-04-01' });
+    const read = await h.request('GET', `/api/v1/subscriptions/${sub.id}`);
+    expect(read.statusCode, read.body).toBe(200);
+    h.clock.set('2026-04-02T00:00:00Z');
+    expect((await h.request('GET', `/api/v1/subscriptions/${sub.id}`)).json()).toMatchObject({ status: 'CANCELLED', cancel_effective_date: '2026-04-01' });
+    h.clock.set('2026-03-15T12:00:00Z');
+  });
+
   it('cancels immediately with today as the effective date', async () => {
     const { h, plan, customer } = await setup();
     const sub = (await h.request('POST', '/api/v1/subscriptions', { body: { customer_id_or_alias: customer.id, plan_id: plan.planId, start_date: '2026-03-01' } })).json();

@@ -177,6 +177,9 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
         effective = currentPeriodOf(sub, todayDate).end ?? todayDate;
       }
       if (sub.end_date && compareDates(effective, sub.end_date) > 0) effective = sub.end_date;
+      // A pending subscription cancelled before it starts ends on its start day: it never runs. A
+      // date before the start would make a schedule that ends before it begins.
+      if (compareDates(effective, sub.start_date) < 0) effective = sub.start_date;
       const now = clock.now();
       // A plan change that would start on or after the cancellation is dropped with its rows.
       const dropChange = sub.scheduled_plan_change !== null && compareDates(sub.scheduled_plan_change.effective_date, effective) >= 0;
