@@ -42,7 +42,7 @@ function toPayment(intent: Stripe.PaymentIntent): ProviderPayment {
     status: statusOf(intent),
     amountMinor: BigInt(intent.amount),
     currency: intent.currency.toUpperCase(),
-    failureCode: error ? (error.decline_code ?? error.code ?? 'payment_failed') : null,
+    failureCode: error ? (error.code ?? error.decline_code ?? 'payment_failed') : null,
     failureMessage: error?.message ?? null,
     metadata: { ...(intent.metadata ?? {}) },
   };
@@ -97,7 +97,7 @@ export function createStripeProvider(options: StripeAdapterOptions): PaymentProv
         };
       } catch (error) {
         if (error instanceof Stripe.errors.StripeCardError) {
-          return { status: 'FAILED', failureCode: error.decline_code ?? error.code ?? 'card_error', failureMessage: error.message };
+          return { status: 'FAILED', failureCode: error.code ?? error.decline_code ?? 'card_error', failureMessage: error.message };
         }
         throw error;
       }

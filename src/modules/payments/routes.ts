@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
+import { AppError } from '../../kernel/errors.js';
 import { authOf } from '../../http/auth.js';
 import { documented, errorResponses, examplePage, listResponse } from '../../http/schemas.js';
 import type { PaymentsService } from './service.js';
@@ -13,6 +14,9 @@ const MethodParams = Type.Object({
 });
 const InvoiceParams = Type.Object({ invoice_id: Type.String({ description: 'Invoice ID', examples: [s.INVOICE_ID] }) });
 const Received = Type.Object({ received: Type.Boolean(), duplicate: Type.Boolean({ description: 'true when this provider event id was processed before' }) });
+
+/** The exact bytes of each webhook request, for the signature check. */
+const rawBodies = new WeakMap<object, string>();
 
 const page = <T>(items: T[]) => ({ data: items, pagination_meta: { page: 0, per_page: Math.max(items.length, 1), total_items: items.length, total_pages: items.length ? 1 : 0 } });
 
@@ -83,7 +87,14 @@ export function paymentRoutes(service: PaymentsService) {
     // Provider webhooks read their raw body: the signature covers the exact bytes.
     await app.register(async (scope) => {
       scope.removeContentTypeParser('application/json');
-      scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+      scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+        rawBodies.set(request, body as string);
+        try {
+          done(null, JSON.parse(body as string));
+        } catch {
+          done(new AppError('BAD_REQUEST', 'webhook body must be JSON'), undefined);
+        }
+      });
       scope.post('/api/v1/payment-providers/:connection_id/webhooks', {
         config: { public: true },
         schema: {
@@ -99,7 +110,7 @@ export function paymentRoutes(service: PaymentsService) {
           response: { 200: documented(Received, 'Accepted', { received: true, duplicate: false }), ...errorResponses([400, 404]) },
         },
       }, async (request) => {
-        const result = await service.receiveWebhook((request.params as { connection_id: string }).connection_id, request.body as unknown as string, request.headers);
+        const result = await service.receiveWebhook((request.params as { connection_id: string }).connection_id, rawBodies.get(request) ?? '', request.headers);
         return { received: true, duplicate: result.duplicate };
       });
     });
