@@ -39,7 +39,7 @@ export interface Config {
   /** Base URL of the Stripe API (`STRIPE_API_BASE`); tests point it at a local fake. */
   stripeApiBase: string;
   /**
-   * Secret that keys the HMACs of the sign-in pages (CSRF tokens) and, later, encryption of stored
+   * Secret that keys the HMACs of the sign-in pages (CSRF tokens) and the encryption of stored
    * credentials. Unset: the embedded default generates one and keeps it in DATA_DIR
    * (`resolveSecretKey`); with DATABASE_URL it is required.
    */
