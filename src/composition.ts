@@ -21,6 +21,7 @@ import { createBatchJobsModule } from './modules/batch-jobs/index.js';
 import { createEntitlementsModule } from './modules/entitlements/index.js';
 import { createInvoicesModule, entityForCustomer, nextInvoiceDateOf, type Invoicing } from './modules/invoices/index.js';
 import { countOpenCreditNotes, createCreditNotesModule } from './modules/credit-notes/index.js';
+import { createPaymentsModule, type Payments } from './modules/payments/index.js';
 import { createEmailsModule, sqlEmailPorts, type EmailPorts } from './modules/emails/index.js';
 import { createWebhooksModule, type DeliveryService } from './modules/webhooks/index.js';
 import { createOAuthModule } from './modules/oauth/index.js';
@@ -37,6 +38,8 @@ export interface Composition {
   webhooks: DeliveryService;
   /** Invoices, invoicing entities and their jobs; tests create invoices through `invoicing.invoices`. */
   invoicing: Invoicing;
+  /** Payments: connections, methods, charging (tests reach its hooks and the sandbox provider). */
+  payments: Payments;
 }
 
 export interface CompositionDeps {
@@ -84,6 +87,8 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   // Each periodic billing run first moves subscriptions whose status is due (pending -> active...).
   const invoices = createInvoicesModule({ ...base, beforeRun: subscriptions.api.advanceAllDue, openCreditNotes: countOpenCreditNotes });
   const creditNotes = createCreditNotesModule(base);
+  // Payment providers and the charge of finalized invoices (docs/payments.md); credentials sealed with the service secret.
+  const payments = createPaymentsModule({ ...base, secretKey: config.secretKey, stripeApiBase: config.stripeApiBase });
   const emails = createEmailsModule({ ...base, mailer: deps.mailer ?? createSmtpMailer(config.smtp), ports: { ...sqlEmailPorts(pool), ...deps.emailPorts } });
   const webhooks = createWebhooksModule({
     ...base,
@@ -113,7 +118,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
 
   const modules: Module<unknown>[] = [
     accounts, catalog, metrics, features, coupons, plans, addOns, customers, subscriptions, checkout,
-    usage, batchJobs, entitlements, invoices, creditNotes, emails, webhooks, oauth, web, portal,
+    usage, batchJobs, entitlements, invoices, creditNotes, payments, emails, webhooks, oauth, web, portal,
   ];
   // The x-connected-account authenticator goes first: with that header an API key acts for the account.
   const authenticators: Authenticator[] = [oauth.api.connect.authenticateConnectedAccount, accounts.api.authenticateApiKey, oauth.api.tokens.authenticateAccessToken];
@@ -137,5 +142,5 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   app.addHook('onClose', async () => {
     await accounts.api.stopKeyCache();
   });
-  return { app, tasks, accounts: accounts.api, webhooks: webhooks.api.delivery, invoicing: invoices.api };
+  return { app, tasks, accounts: accounts.api, webhooks: webhooks.api.delivery, invoicing: invoices.api, payments: payments.api };
 }

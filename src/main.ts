@@ -9,6 +9,7 @@ import type { App } from './http/app.js';
 import { startWorker, type Worker } from './jobs/runtime.js';
 import type { AccountsService } from './modules/accounts/index.js';
 import { scheduleBillingRuns } from './modules/invoices/index.js';
+import { scheduleReconciliation } from './modules/payments/index.js';
 import { compose } from './composition.js';
 
 export { compose, type Composition } from './composition.js';
@@ -28,6 +29,8 @@ export async function serve(config: Config, clock: Clock = systemClock): Promise
   const worker: Worker | undefined = config.runWorker ? await startWorker(db.pool, tasks, config.workerConcurrency) : undefined;
   // The billing run reschedules itself; this queues the first one (a no-op if one is pending).
   if (worker) await scheduleBillingRuns(db.pool);
+  // Charges a crash left without our record of the answer are reconciled at start, then every minute.
+  if (worker) await scheduleReconciliation(db.pool);
   const firstAccount = await createFirstAccount(accounts);
   let listeningOn: string;
   try {

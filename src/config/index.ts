@@ -36,8 +36,10 @@ export interface Config {
   /** How long one webhook attempt may take (connect, response and body) before it counts as failed. */
   webhookTimeoutMs: number;
   smtp: { host: string; port: number; secure: boolean; user?: string; password?: string; from: string };
+  /** Base URL of the Stripe API (`STRIPE_API_BASE`); tests point it at a local fake. */
+  stripeApiBase: string;
   /**
-   * Secret that keys the HMACs of the sign-in pages (CSRF tokens) and, later, encryption of stored
+   * Secret that keys the HMACs of the sign-in pages (CSRF tokens) and the encryption of stored
    * credentials. Unset: the embedded default generates one and keeps it in DATA_DIR
    * (`resolveSecretKey`); with DATABASE_URL it is required.
    */
@@ -115,5 +117,6 @@ export function loadConfig(env: Env = process.env): Config {
       from: env.SMTP_FROM || 'billing@localhost',
     },
     secretKey: env.SECRET_KEY || undefined,
+    stripeApiBase: env.STRIPE_API_BASE || 'https://api.stripe.com',
   };
 }

@@ -46,6 +46,9 @@ export const ID_PREFIXES = {
   batchJobChunk: 'bjch',
   customProperty: 'cprop',
   customerBalanceTransaction: 'cbt',
+  paymentProviderConnection: 'ppc',
+  paymentMethod: 'pm',
+  paymentAttempt: 'ptx',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -136,6 +136,55 @@ async function enqueueJobsBulk(db: Queryable, task: string, jobs: { payload: Rec
   );
 }
 
+/**
+ * Adds a SETTLED payment of `amountMinor` to a finalized invoice the caller holds locked, in its
+ * tx: the payment transaction row, `amount_paid`, the payment status (PARTIALLY_PAID, or PAID with
+ * `invoice.paid`). The one path of manual payments (mark paid) and provider payments.
+ */
+async function applyPayment(
+  tx: Queryable, tenantId: string, clock: Clock, invoice: InvoiceRow, amountMinor: bigint, reference: string | null, paidAt: Date | undefined,
+): Promise<InvoiceRow> {
+  const now = clock.now();
+  const paidMinor = invoice.amount_paid_minor + amountMinor;
+  const fullyPaid = paidMinor >= invoice.amount_due_minor;
+  const next: InvoiceRow = {
+    ...invoice,
+    amount_paid_minor: paidMinor,
+    payment_status: fullyPaid ? 'PAID' : 'PARTIALLY_PAID',
+    paid_at: fullyPaid ? (invoice.paid_at ?? paidAt ?? now) : invoice.paid_at,
+    updated_at: now,
+  };
+  await repo.updateInvoice(tx, tenantId, next);
+  await repo.insertPaymentTransaction(tx, tenantId, {
+    id: newId('payment', now.getTime()),
+    invoice_id: invoice.id,
+    amount_minor: amountMinor,
+    currency: invoice.currency,
+    status: 'SETTLED',
+    payment_type: 'PAYMENT',
+    provider_transaction_id: reference,
+    error: null,
+    processed_at: paidAt ?? now,
+    created_at: now,
+  });
+  if (fullyPaid && invoice.payment_status !== 'PAID') await emit(tx, tenantId, clock, 'invoice.paid', next);
+  return next;
+}
+
+/**
+ * Records money a payment provider took for a finalized (or since uncollectible) invoice, in the
+ * caller's tx (payments module). Unlike mark paid it never refuses an amount: the money was
+ * taken, so even a payment arriving after the invoice was settled otherwise is recorded (and
+ * shows as paid beyond what is due). Returns the invoice as updated.
+ */
+export async function recordProviderPayment(
+  tx: Queryable, tenantId: string, clock: Clock, invoiceId: string, payment: { amountMinor: bigint; reference: string; paidAt: Date },
+): Promise<InvoiceRow> {
+  const invoice = await repo.findInvoice(tx, tenantId, invoiceId, true);
+  if (!invoice) throw notFound('invoice');
+  return applyPayment(tx, tenantId, clock, invoice, payment.amountMinor, payment.reference, payment.paidAt);
+}
+
 export interface MarkPaidInput {
   /** Decimal string; defaults to what is still due. */
   amount?: string;
@@ -225,31 +274,7 @@ export function createInvoiceLifecycle(deps: {
         if (amountMinor <= 0n) throw badRequest('amount must be above zero');
         if (amountMinor > remainingMinor) throw badRequest(`amount must not exceed what is still due`);
       }
-      const now = clock.now();
-      const paidMinor = invoice.amount_paid_minor + amountMinor;
-      const fullyPaid = paidMinor >= invoice.amount_due_minor;
-      const next: InvoiceRow = {
-        ...invoice,
-        amount_paid_minor: paidMinor,
-        payment_status: fullyPaid ? 'PAID' : 'PARTIALLY_PAID',
-        paid_at: fullyPaid ? (paidAt ?? now) : invoice.paid_at,
-        updated_at: now,
-      };
-      await repo.updateInvoice(tx, tenantId, next);
-      await repo.insertPaymentTransaction(tx, tenantId, {
-        id: newId('payment', now.getTime()),
-        invoice_id: invoice.id,
-        amount_minor: amountMinor,
-        currency: invoice.currency,
-        status: 'SETTLED',
-        payment_type: 'PAYMENT',
-        provider_transaction_id: input.reference ?? null,
-        error: null,
-        processed_at: paidAt ?? now,
-        created_at: now,
-      });
-      if (fullyPaid) await emit(tx, tenantId, clock, 'invoice.paid', next);
-      return next;
+      return applyPayment(tx, tenantId, clock, invoice, amountMinor, input.reference ?? null, paidAt);
     });
   }
 

@@ -1,0 +1,93 @@
+// The payment provider port (docs/payments.md). Every adapter (the built-in sandbox, Stripe)
+// implements it and passes the one contract suite (test/unit/adapters/payments/contract.ts).
+// Amounts are integers in the currency's minor unit, as providers take them.
+
+export type ProviderName = 'sandbox' | 'stripe';
+
+/**
+ * Where a charge stands at the provider. PENDING: accepted, not settled yet (delayed methods,
+ * provider still processing); REQUIRES_ACTION: the customer must authenticate (3-D Secure).
+ */
+export type ProviderPaymentStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'REQUIRES_ACTION';
+
+export interface ProviderPayment {
+  /** The provider's id of the payment (Stripe: the PaymentIntent id). */
+  id: string;
+  status: ProviderPaymentStatus;
+  amountMinor: bigint;
+  currency: string;
+  /** Machine reason of a failure or a needed action, e.g. `card_declined`, `authentication_required`. */
+  failureCode: string | null;
+  failureMessage: string | null;
+  /** What was sent with the charge (our attempt id...), echoed by lookups and webhooks. */
+  metadata: Record<string, string>;
+}
+
+export interface SavedPaymentMethod {
+  id: string;
+  type: 'CARD';
+  cardBrand: string | null;
+  cardLast4: string | null;
+  expMonth: number | null;
+  expYear: number | null;
+}
+
+/** The result of saving a method: saved, or refused with the provider's reason. */
+export type SetupResult =
+  | { status: 'SUCCEEDED'; method: SavedPaymentMethod }
+  | { status: 'FAILED' | 'REQUIRES_ACTION'; failureCode: string; failureMessage: string };
+
+export interface ChargeRequest {
+  customerId: string;
+  paymentMethodId: string;
+  amountMinor: bigint;
+  currency: string;
+  /** Same key, same answer, at most one charge: derived from our attempt id. */
+  idempotencyKey: string;
+  description: string;
+  metadata: Record<string, string>;
+}
+
+export interface ProviderRefund {
+  id: string;
+  paymentId: string;
+  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+  amountMinor: bigint;
+}
+
+/** A verified provider webhook, reduced to what the payments module acts on. */
+export interface ProviderEvent {
+  /** The provider's event id: each is processed once. */
+  id: string;
+  /** The provider's own event type, e.g. `payment_intent.succeeded`. */
+  type: string;
+  /** The payment the event is about, when it is about one. */
+  payment: ProviderPayment | null;
+}
+
+/** A webhook whose signature does not verify (or that cannot be read). */
+export class WebhookSignatureError extends Error {}
+
+/** The provider refused the credentials (verify action). */
+export class ProviderAuthenticationError extends Error {}
+
+export interface PaymentProvider {
+  readonly name: ProviderName;
+  /** Checks the credentials with one read-only call. Throws ProviderAuthenticationError when refused. */
+  verify(): Promise<void>;
+  /** Creates the provider's customer for one of ours; `idempotencyKey` makes a retry return the same one. */
+  createCustomer(input: { name: string; email: string | null; reference: string; idempotencyKey: string }): Promise<{ id: string }>;
+  /**
+   * Saves a payment method on the provider's customer for later off-session charges. `method` is
+   * what the customer's browser obtained from the provider (Stripe: a PaymentMethod id; sandbox: a
+   * test card number).
+   */
+  setupPaymentMethod(input: { customerId: string; method: string; idempotencyKey: string }): Promise<SetupResult>;
+  /** Charges a saved method off-session. Declines are answers (status FAILED), not exceptions. */
+  charge(request: ChargeRequest): Promise<ProviderPayment>;
+  /** The payment as the provider has it now. */
+  getPayment(paymentId: string): Promise<ProviderPayment>;
+  refund(input: { paymentId: string; amountMinor: bigint; idempotencyKey: string }): Promise<ProviderRefund>;
+  /** Verifies the signature of a webhook over its raw body and reads it. Throws WebhookSignatureError. */
+  parseWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>): ProviderEvent;
+}

@@ -1,0 +1,149 @@
+// Stripe behind the payment provider port, through the official SDK (docs/payments.md, "Stripe").
+// Off-session charges are PaymentIntents confirmed at once on a saved method; methods are saved
+// with SetupIntents (usage off_session); webhooks are verified with the SDK's signature check.
+import Stripe from 'stripe';
+import {
+  ProviderAuthenticationError, WebhookSignatureError,
+  type ChargeRequest, type PaymentProvider, type ProviderEvent, type ProviderPayment, type ProviderPaymentStatus, type SetupResult,
+} from './provider.js';
+
+/** The Stripe API version requests are pinned to: the one the pinned SDK (stripe 23.1.0) is generated for. */
+export const STRIPE_API_VERSION = '2026-10-28.endive';
+
+export interface StripeAdapterOptions {
+  secretKey: string;
+  /** Webhook signing secret (`whsec_...`); without it webhooks are refused. */
+  webhookSecret: string | null;
+  /** API base, e.g. `https://api.stripe.com` (default) or a local fake's `http://127.0.0.1:PORT`. */
+  apiBase: string;
+}
+
+/** `requires_action` and friends, mapped onto our four statuses. */
+function statusOf(intent: Stripe.PaymentIntent): ProviderPaymentStatus {
+  switch (intent.status) {
+    case 'succeeded':
+      return 'SUCCEEDED';
+    case 'requires_action':
+    case 'requires_confirmation':
+      return 'REQUIRES_ACTION';
+    case 'requires_payment_method':
+    case 'canceled':
+      // an off-session charge the card refused for want of authentication can still be paid by the customer on-session
+      return intent.last_payment_error?.code === 'authentication_required' ? 'REQUIRES_ACTION' : 'FAILED';
+    default:
+      return 'PENDING';
+  }
+}
+
+function toPayment(intent: Stripe.PaymentIntent): ProviderPayment {
+  const error = intent.last_payment_error;
+  return {
+    id: intent.id,
+    status: statusOf(intent),
+    amountMinor: BigInt(intent.amount),
+    currency: intent.currency.toUpperCase(),
+    failureCode: error ? (error.code ?? error.decline_code ?? 'payment_failed') : null,
+    failureMessage: error?.message ?? null,
+    metadata: { ...(intent.metadata ?? {}) },
+  };
+}
+
+export function createStripeProvider(options: StripeAdapterOptions): PaymentProvider {
+  const base = new URL(options.apiBase);
+  const stripe = new Stripe(options.secretKey, {
+    apiVersion: STRIPE_API_VERSION as Stripe.LatestApiVersion,
+    host: base.hostname,
+    port: Number(base.port || (base.protocol === 'http:' ? 80 : 443)),
+    protocol: base.protocol === 'http:' ? 'http' : 'https',
+    // retries are ours (same idempotency key); the SDK's own would hide a crash window
+    maxNetworkRetries: 0,
+    telemetry: false,
+    timeout: 30_000,
+  });
+
+  function isStripeError(error: unknown): error is Stripe.errors.StripeError {
+    return error instanceof Stripe.errors.StripeError;
+  }
+
+  return {
+    name: 'stripe',
+    async verify() {
+      try {
+        await stripe.balance.retrieve();
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError) {
+          throw new ProviderAuthenticationError(error.message);
+        }
+        throw error;
+      }
+    },
+    async createCustomer({ name, email, reference, idempotencyKey }) {
+      const customer = await stripe.customers.create({ name, ...(email ? { email } : {}), metadata: { billing_customer_id: reference } }, { idempotencyKey });
+      return { id: customer.id };
+    },
+    async setupPaymentMethod({ customerId, method, idempotencyKey }): Promise<SetupResult> {
+      try {
+        const intent = await stripe.setupIntents.create(
+          { customer: customerId, payment_method: method, confirm: true, usage: 'off_session' },
+          { idempotencyKey },
+        );
+        if (intent.status !== 'succeeded') {
+          return { status: 'REQUIRES_ACTION', failureCode: 'authentication_required', failureMessage: `the setup is ${intent.status}; the customer must complete it` };
+        }
+        const pm = await stripe.paymentMethods.retrieve(typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method!.id);
+        return {
+          status: 'SUCCEEDED',
+          method: { id: pm.id, type: 'CARD', cardBrand: pm.card?.brand ?? null, cardLast4: pm.card?.last4 ?? null, expMonth: pm.card?.exp_month ?? null, expYear: pm.card?.exp_year ?? null },
+        };
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeCardError) {
+          return { status: 'FAILED', failureCode: error.code ?? error.decline_code ?? 'card_error', failureMessage: error.message };
+        }
+        throw error;
+      }
+    },
+    async charge(request: ChargeRequest) {
+      try {
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount: Number(request.amountMinor),
+            currency: request.currency.toLowerCase(),
+            customer: request.customerId,
+            payment_method: request.paymentMethodId,
+            off_session: true,
+            confirm: true,
+            description: request.description,
+            metadata: request.metadata,
+          },
+          { idempotencyKey: request.idempotencyKey },
+        );
+        return toPayment(intent);
+      } catch (error) {
+        // a decline is an answer: Stripe puts the PaymentIntent it created on the error
+        if (isStripeError(error) && error.type === 'StripeCardError' && error.payment_intent) return toPayment(error.payment_intent);
+        throw error;
+      }
+    },
+    async getPayment(paymentId) {
+      return toPayment(await stripe.paymentIntents.retrieve(paymentId));
+    },
+    async refund({ paymentId, amountMinor, idempotencyKey }) {
+      const refund = await stripe.refunds.create({ payment_intent: paymentId, amount: Number(amountMinor) }, { idempotencyKey });
+      const status = refund.status === 'succeeded' ? 'SUCCEEDED' : refund.status === 'failed' || refund.status === 'canceled' ? 'FAILED' : 'PENDING';
+      return { id: refund.id, paymentId, status, amountMinor: BigInt(refund.amount) };
+    },
+    parseWebhook(rawBody, headers): ProviderEvent {
+      if (!options.webhookSecret) throw new WebhookSignatureError('this connection has no webhook secret');
+      const signature = headers['stripe-signature'];
+      if (typeof signature !== 'string') throw new WebhookSignatureError('missing Stripe-Signature header');
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret);
+      } catch (error) {
+        throw new WebhookSignatureError(error instanceof Error ? error.message : 'signature does not verify');
+      }
+      const object = event.data.object as { object?: string };
+      return { id: event.id, type: event.type, payment: object.object === 'payment_intent' ? toPayment(object as Stripe.PaymentIntent) : null };
+    },
+  };
+}

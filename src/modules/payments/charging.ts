@@ -1,0 +1,161 @@
+// The money loop, part 1 (docs/payments.md, "Charging"): a finalized invoice's amount still due
+// is charged to the customer's default method. Every request of an attempt carries the attempt's
+// idempotency key, so a retry, a reconciliation or a crash between the provider's answer and our
+// write never takes the money twice.
+import type { Clock } from '../../kernel/clock.js';
+import { MS_PER_MINUTE } from '../../kernel/clock.js';
+import { newId } from '../../kernel/ids.js';
+import type { Pool, Queryable } from '../../db/pool.js';
+import { withTx } from '../../db/tx.js';
+import type { OutboxConsumer, OutboxRecord } from '../../db/outbox.js';
+import { enqueueJob } from '../../jobs/queue.js';
+import { findInvoice, recordProviderPayment } from '../invoices/index.js';
+import type { ProviderPayment } from '../../adapters/payments/provider.js';
+import type { Providers } from './providers.js';
+import * as repo from './repository.js';
+import type { AttemptRow, AttemptStatus } from './repository.js';
+
+export const CHARGE_TASK = 'payments.charge';
+export const RECONCILE_TASK = 'payments.reconcile';
+/** An attempt asked of the provider this long ago without our record of the answer is reconciled. */
+export const RECONCILE_AFTER_MS = 5 * MS_PER_MINUTE;
+
+/** Where an attempt may go from where it is. SUCCEEDED is final; money taken always wins. */
+const NEXT: Record<AttemptStatus, readonly AttemptStatus[]> = {
+  PENDING: ['PENDING', 'SUCCEEDED', 'FAILED', 'REQUIRES_ACTION'],
+  REQUIRES_ACTION: ['SUCCEEDED', 'FAILED'],
+  FAILED: ['SUCCEEDED'],
+  SUCCEEDED: [],
+};
+
+/** Test seams: `afterProviderAnswer` runs between the provider's answer and our write (a crash there is what reconciliation is for). */
+export interface ChargingHooks {
+  afterProviderAnswer?: (attempt: AttemptRow, payment: ProviderPayment) => void | Promise<void>;
+}
+
+export const idempotencyKeyOf = (attemptId: string) => `charge:${attemptId}`;
+
+export function createCharging(deps: { pool: Pool; clock: Clock; providers: Providers }) {
+  const { pool, clock, providers } = deps;
+  const hooks: ChargingHooks = {};
+
+  /**
+   * In the relay's tx: on `invoice.finalized`, one FINALIZATION attempt when something is still
+   * due, auto_charge is on and the customer has a default method of the tenant's current
+   * provider; the charge itself runs as a job after commit.
+   */
+  async function onInvoiceFinalized(tx: Queryable, event: OutboxRecord): Promise<void> {
+    const tenantId = event.tenant_id;
+    const invoice = await findInvoice(tx, tenantId, event.object_id ?? '');
+    if (!invoice || invoice.status !== 'FINALIZED') return;
+    const dueMinor = invoice.amount_due_minor - invoice.amount_paid_minor;
+    if (dueMinor <= 0n) return;
+    const settings = await repo.findCustomerSettings(tx, tenantId, invoice.customer_id);
+    if (!settings.auto_charge || !settings.default_payment_method_id) return;
+    const method = await repo.findPaymentMethod(tx, tenantId, settings.default_payment_method_id);
+    const provider = await providers.forTenant(tx, tenantId);
+    if (!method || !provider || provider.name !== method.provider) return;
+    const now = clock.now();
+    const id = newId('paymentAttempt', now.getTime());
+    const inserted = await repo.insertAttempt(tx, {
+      id, tenant_id: tenantId, invoice_id: invoice.id, customer_id: invoice.customer_id, payment_method_id: method.id, provider: method.provider,
+      occasion: 'FINALIZATION', amount_minor: dueMinor, currency: invoice.currency, status: 'PENDING', idempotency_key: idempotencyKeyOf(id),
+      provider_payment_id: null, failure_code: null, failure_message: null, requested_at: null, settled_at: null, created_at: now, updated_at: now,
+    });
+    if (inserted) await enqueueJob(tx, CHARGE_TASK, { tenant_id: tenantId, attempt_id: id }, { jobKey: `${CHARGE_TASK}:${id}` });
+  }
+
+  /**
+   * Applies what the provider says about an attempt's payment, in the caller's tx with the
+   * attempt locked; a SUCCEEDED payment is recorded on the invoice through the invoices module.
+   * Answers arriving late or out of order never move an attempt backwards (NEXT).
+   */
+  async function applyPayment(tx: Queryable, attempt: AttemptRow, payment: ProviderPayment): Promise<AttemptRow> {
+    if (!NEXT[attempt.status].includes(payment.status)) return attempt;
+    const now = clock.now();
+    const next: AttemptRow = {
+      ...attempt,
+      status: payment.status,
+      provider_payment_id: payment.id,
+      failure_code: payment.status === 'SUCCEEDED' || payment.status === 'PENDING' ? null : payment.failureCode,
+      failure_message: payment.status === 'SUCCEEDED' || payment.status === 'PENDING' ? null : payment.failureMessage,
+      settled_at: payment.status === 'SUCCEEDED' ? now : attempt.settled_at,
+      updated_at: now,
+    };
+    await repo.updateAttempt(tx, next);
+    if (payment.status === 'SUCCEEDED') {
+      await recordProviderPayment(tx, attempt.tenant_id, clock, attempt.invoice_id, { amountMinor: attempt.amount_minor, reference: payment.id, paidAt: now });
+    }
+    return next;
+  }
+
+  /** Asks the provider (charge, same key) and records the answer. Safe to run again at any point. */
+  async function charge(tenantId: string, attemptId: string): Promise<AttemptRow | undefined> {
+    const attempt = await withTx(pool, async (tx) => {
+      const row = await repo.findAttempt(tx, tenantId, attemptId, true);
+      if (!row || row.status !== 'PENDING') return undefined;
+      // recorded before the request: from here on a missing answer is the reconciler's to find
+      if (!row.requested_at) {
+        row.requested_at = clock.now();
+        row.updated_at = row.requested_at;
+        await repo.updateAttempt(tx, row);
+      }
+      return row;
+    });
+    if (!attempt) return repo.findAttempt(pool, tenantId, attemptId);
+    const provider = await providers.byName(pool, tenantId, attempt.provider);
+    if (!provider) return attempt;
+    const payment = attempt.provider_payment_id
+      ? await provider.getPayment(attempt.provider_payment_id)
+      : await provider.charge({
+          customerId: (await repo.findProviderCustomer(pool, tenantId, attempt.customer_id, attempt.provider))!,
+          paymentMethodId: (await repo.findPaymentMethod(pool, tenantId, attempt.payment_method_id!))!.provider_method_id,
+          amountMinor: attempt.amount_minor,
+          currency: attempt.currency,
+          idempotencyKey: attempt.idempotency_key,
+          description: `Invoice ${attempt.invoice_id}`,
+          metadata: { tenant_id: tenantId, attempt_id: attempt.id, invoice_id: attempt.invoice_id },
+        });
+    await hooks.afterProviderAnswer?.(attempt, payment);
+    return withTx(pool, async (tx) => {
+      const locked = (await repo.findAttempt(tx, tenantId, attemptId, true))!;
+      return applyPayment(tx, locked, payment);
+    });
+  }
+
+  /**
+   * PENDING attempts asked of the provider RECONCILE_AFTER_MS ago or more (by the clock): a
+   * process that died between the answer and the write, or a payment still processing. Each is
+   * asked again with the same idempotency key (or looked up by its payment id), so the provider
+   * answers what it did the first time. Returns how many it looked at.
+   */
+  async function reconcile(limit = 500): Promise<number> {
+    const open = await repo.openAttempts(pool, new Date(clock.now().getTime() - RECONCILE_AFTER_MS), limit);
+    for (const { tenant_id: tenantId, id } of open) await charge(tenantId, id);
+    return open.length;
+  }
+
+  /** Applies a verified provider event once per provider event id; false for a replay. */
+  async function applyEvent(tenantId: string, provider: AttemptRow['provider'], event: { id: string; type: string; payment: ProviderPayment | null }): Promise<boolean> {
+    return withTx(pool, async (tx) => {
+      if (!(await repo.claimWebhookEvent(tx, tenantId, provider, event.id, event.type, clock.now()))) return false;
+      const payment = event.payment;
+      if (!payment) return true;
+      const byMetadata = payment.metadata.tenant_id === tenantId && payment.metadata.attempt_id ? await repo.findAttempt(tx, tenantId, payment.metadata.attempt_id, true) : undefined;
+      const attempt = byMetadata ?? (await repo.findAttemptByProviderPayment(tx, tenantId, provider, payment.id));
+      if (attempt && attempt.provider === provider) await applyPayment(tx, attempt, payment);
+      return true;
+    });
+  }
+
+  const outboxConsumer: OutboxConsumer = {
+    name: 'payments',
+    handle: async (tx, event) => {
+      if (event.event_type === 'invoice.finalized') await onInvoiceFinalized(tx, event);
+    },
+  };
+
+  return { hooks, charge, reconcile, applyEvent, outboxConsumer };
+}
+
+export type Charging = ReturnType<typeof createCharging>;
