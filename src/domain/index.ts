@@ -11,3 +11,4 @@ export * from './tax.js';
 export * from './invoice.js';
 export * from './credit-notes.js';
 export * from './billing/index.js';
+export * from './dunning.js';

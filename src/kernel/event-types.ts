@@ -14,8 +14,11 @@ export const EMITTED_EVENT_TYPES = [
   'subscription.created', 'subscription.updated',
   'subscription.trial_started', 'subscription.trial_ended', 'subscription.activated', 'subscription.cancelled', 'subscription.completed',
   'subscription.cancellation_scheduled', 'subscription.plan_changed', 'subscription.plan_change_scheduled', 'subscription.slots_changed',
+  'subscription.past_due',
   'subscription.add_on_added', 'subscription.add_on_changed', 'subscription.add_on_removed', 'subscription.entitlements_updated',
   'invoice.created', 'invoice.finalized', 'invoice.paid', 'invoice.voided', 'invoice.accounting_pdf_generated',
+  'invoice.payment_failed', 'invoice.overdue',
+  'payment.succeeded', 'payment.failed',
   'credit_note.created', 'credit_note.finalized', 'credit_note.voided',
   // ours: an endpoint was disabled after failing for days (sent to the tenant's other endpoints)
   'webhook_endpoint.disabled',

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { iso, isoOrNull, Nullable } from '../../http/schemas.js';
 import type { EmailRow } from './repository.js';
 
-export const EMAIL_KINDS = ['INVOICE', 'PAYMENT_RECEIPT', 'CREDIT_NOTE'] as const;
+export const EMAIL_KINDS = ['INVOICE', 'PAYMENT_RECEIPT', 'CREDIT_NOTE', 'PAYMENT_FAILED'] as const;
 export const EMAIL_STATUSES = ['PENDING', 'SENT', 'SKIPPED', 'FAILED'] as const;
 
 export const EmailMessage = Type.Object({

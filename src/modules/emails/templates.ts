@@ -1,5 +1,5 @@
 /** What each kind of customer e-mail says. Rendered from the event data stored with the message. */
-export type EmailKind = 'INVOICE' | 'PAYMENT_RECEIPT' | 'CREDIT_NOTE';
+export type EmailKind = 'INVOICE' | 'PAYMENT_RECEIPT' | 'CREDIT_NOTE' | 'PAYMENT_FAILED';
 
 export interface RenderedEmail {
   subject: string;
@@ -56,6 +56,22 @@ export function renderEmail(kind: EmailKind, data: Record<string, unknown>, send
         senderName,
       );
     }
+    case 'PAYMENT_FAILED': {
+      // dunning (payments): sent after each failed automatic charge, with the pay link
+      const number = str(data.invoice_number) ?? str(data.invoice_id) ?? '';
+      const next = str(data.next_retry_at);
+      const payUrl = str(data.pay_url);
+      const closing = next
+        ? `We will try again on ${next.slice(0, 10)}. To pay now, or with another card, open ${payUrl ?? 'your customer portal'}.`
+        : payUrl ? `We will not try again automatically. Please pay at ${payUrl}.` : 'We will not try again automatically.';
+      return render(
+        `Payment failed for invoice ${number} from ${senderName}`,
+        `We could not collect the payment for invoice ${number}.`,
+        [['Invoice number', number], ['Amount due', amount(data, 'amount_remaining')], ['Reason', str(data.failure_message) ?? str(data.failure_code)], ['Pay now', payUrl]],
+        closing,
+        senderName,
+      );
+    }
     case 'CREDIT_NOTE': {
       const number = str(data.credit_note_number) ?? str(data.credit_note_id) ?? '';
       return render(
@@ -73,5 +89,6 @@ export function renderEmail(kind: EmailKind, data: Record<string, unknown>, send
 export const EMAIL_KIND_BY_EVENT: Record<string, EmailKind> = {
   'invoice.finalized': 'INVOICE',
   'invoice.paid': 'PAYMENT_RECEIPT',
+  'invoice.payment_failed': 'PAYMENT_FAILED',
   'credit_note.finalized': 'CREDIT_NOTE',
 };

@@ -185,6 +185,19 @@ export async function recordProviderPayment(
   return applyPayment(tx, tenantId, clock, invoice, payment.amountMinor, payment.reference, payment.paidAt);
 }
 
+/** Writes off a FINALIZED, not fully paid invoice (final), in the caller's tx (also dunning's final action). */
+export async function markUncollectibleInTx(tx: Queryable, tenantId: string, clock: Clock, invoiceId: string): Promise<InvoiceRow> {
+  const invoice = await repo.findInvoice(tx, tenantId, invoiceId, true);
+  if (!invoice) throw notFound('invoice');
+  if (invoice.status === 'UNCOLLECTIBLE') return invoice;
+  if (invoice.status !== 'FINALIZED') throw conflict(`invoice is ${invoice.status}; only a FINALIZED invoice can be marked uncollectible`);
+  if (invoice.payment_status === 'PAID') throw conflict('invoice is PAID; nothing left to collect');
+  const now = clock.now();
+  const next: InvoiceRow = { ...invoice, status: 'UNCOLLECTIBLE', marked_as_uncollectible_at: now, updated_at: now };
+  await repo.updateInvoice(tx, tenantId, next);
+  return next;
+}
+
 export interface MarkPaidInput {
   /** Decimal string; defaults to what is still due. */
   amount?: string;
@@ -243,16 +256,7 @@ export function createInvoiceLifecycle(deps: {
   }
 
   async function markUncollectible(tenantId: string, invoiceId: string): Promise<InvoiceRow> {
-    return withTx(pool, async (tx) => {
-      const invoice = await locked(tx, tenantId, invoiceId);
-      if (invoice.status === 'UNCOLLECTIBLE') return invoice;
-      if (invoice.status !== 'FINALIZED') throw conflict(`invoice is ${invoice.status}; only a FINALIZED invoice can be marked uncollectible`);
-      if (invoice.payment_status === 'PAID') throw conflict('invoice is PAID; nothing left to collect');
-      const now = clock.now();
-      const next: InvoiceRow = { ...invoice, status: 'UNCOLLECTIBLE', marked_as_uncollectible_at: now, updated_at: now };
-      await repo.updateInvoice(tx, tenantId, next);
-      return next;
-    });
+    return withTx(pool, (tx) => markUncollectibleInTx(tx, tenantId, clock, invoiceId));
   }
 
   /** Records a payment received outside the service (bank transfer, cheque). */

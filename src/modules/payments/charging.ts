@@ -7,7 +7,9 @@ import { MS_PER_MINUTE } from '../../kernel/clock.js';
 import { newId } from '../../kernel/ids.js';
 import type { Pool, Queryable } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
-import type { OutboxConsumer, OutboxRecord } from '../../db/outbox.js';
+import { writeOutboxEvent, type OutboxConsumer, type OutboxRecord } from '../../db/outbox.js';
+import { scoped } from '../../db/tenant-scope.js';
+import { formatMinor } from '../../kernel/money.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import { findInvoice, recordProviderPayment } from '../invoices/index.js';
 import type { ProviderPayment } from '../../adapters/payments/provider.js';
@@ -35,7 +37,24 @@ export interface ChargingHooks {
 
 export const idempotencyKeyOf = (attemptId: string) => `charge:${attemptId}`;
 
-export function createCharging(deps: { pool: Pool; clock: Clock; providers: Providers }) {
+/** `data` of payment.* events: one payment transaction (attempt) as the API shows it. */
+export function paymentEventData(attempt: AttemptRow): Record<string, unknown> {
+  return {
+    payment_id: attempt.id, invoice_id: attempt.invoice_id, customer_id: attempt.customer_id, payment_method_id: attempt.payment_method_id,
+    provider: attempt.provider, provider_payment_id: attempt.provider_payment_id, occasion: attempt.occasion, retry_number: attempt.retry_number,
+    status: attempt.status, amount: formatMinor(attempt.amount_minor, attempt.currency), currency: attempt.currency,
+    failure_code: attempt.failure_code, failure_message: attempt.failure_message, created_at: attempt.created_at.toISOString(),
+  };
+}
+
+export function createCharging(deps: {
+  pool: Pool; clock: Clock; providers: Providers;
+  /** Dunning's turn after a charge failed or needs the customer (in the same tx). */
+  onFailed?: (tx: Queryable, attempt: AttemptRow) => Promise<void>;
+  /** Dunning's turn on other invoice events (invoice.paid, invoice.voided), in the relay's tx. */
+  onInvoiceEvent?: (tx: Queryable, event: OutboxRecord) => Promise<void>;
+}) {
+  const { onInvoiceEvent } = deps;
   const { pool, clock, providers } = deps;
   const hooks: ChargingHooks = {};
 
@@ -59,7 +78,7 @@ export function createCharging(deps: { pool: Pool; clock: Clock; providers: Prov
     const id = newId('paymentAttempt', now.getTime());
     const inserted = await repo.insertAttempt(tx, {
       id, tenant_id: tenantId, invoice_id: invoice.id, customer_id: invoice.customer_id, payment_method_id: method.id, provider: method.provider,
-      occasion: 'FINALIZATION', amount_minor: dueMinor, currency: invoice.currency, status: 'PENDING', idempotency_key: idempotencyKeyOf(id),
+      occasion: 'FINALIZATION', retry_number: 0, amount_minor: dueMinor, currency: invoice.currency, status: 'PENDING', idempotency_key: idempotencyKeyOf(id),
       provider_payment_id: null, failure_code: null, failure_message: null, requested_at: null, settled_at: null, created_at: now, updated_at: now,
     });
     if (inserted) await enqueueJob(tx, CHARGE_TASK, { tenant_id: tenantId, attempt_id: id }, { jobKey: `${CHARGE_TASK}:${id}` });
@@ -85,6 +104,12 @@ export function createCharging(deps: { pool: Pool; clock: Clock; providers: Prov
     await repo.updateAttempt(tx, next);
     if (payment.status === 'SUCCEEDED') {
       await recordProviderPayment(tx, attempt.tenant_id, clock, attempt.invoice_id, { amountMinor: attempt.amount_minor, reference: payment.id, paidAt: now });
+    }
+    // events for a move into an outcome (PENDING -> PENDING, and REQUIRES_ACTION -> FAILED, say nothing new to the customer)
+    const outcome = payment.status === 'SUCCEEDED' || (attempt.status === 'PENDING' && payment.status !== 'PENDING');
+    if (outcome) {
+      await writeOutboxEvent(scoped(tx, attempt.tenant_id), clock, { type: payment.status === 'SUCCEEDED' ? 'payment.succeeded' : 'payment.failed', objectId: attempt.id, data: paymentEventData(next) });
+      if (payment.status !== 'SUCCEEDED') await deps.onFailed?.(tx, next);
     }
     return next;
   }
@@ -152,6 +177,7 @@ export function createCharging(deps: { pool: Pool; clock: Clock; providers: Prov
     name: 'payments',
     handle: async (tx, event) => {
       if (event.event_type === 'invoice.finalized') await onInvoiceFinalized(tx, event);
+      else await onInvoiceEvent?.(tx, event);
     },
   };
 

@@ -2,6 +2,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { ProviderName, ProviderPaymentStatus } from '../../adapters/payments/provider.js';
+import type { DunningFinalAction } from '../../domain/index.js';
 
 export type ConnectionStatus = 'UNVERIFIED' | 'VERIFIED' | 'INVALID';
 
@@ -140,7 +141,9 @@ export interface AttemptRow {
   customer_id: string;
   payment_method_id: string | null;
   provider: ProviderName;
-  occasion: 'FINALIZATION';
+  occasion: 'FINALIZATION' | 'RETRY';
+  /** 0 for the finalization charge; n for dunning's n-th retry. */
+  retry_number: number;
   amount_minor: bigint;
   currency: string;
   status: AttemptStatus;
@@ -155,16 +158,16 @@ export interface AttemptRow {
 }
 
 const ATTEMPT_COLUMNS =
-  'id, tenant_id, invoice_id, customer_id, payment_method_id, provider, occasion, amount_minor, currency, status, idempotency_key, provider_payment_id, failure_code, failure_message, requested_at, settled_at, created_at, updated_at';
+  'id, tenant_id, invoice_id, customer_id, payment_method_id, provider, occasion, retry_number, amount_minor, currency, status, idempotency_key, provider_payment_id, failure_code, failure_message, requested_at, settled_at, created_at, updated_at';
 
-/** Inserts the attempt unless the invoice already has one for this occasion; true when inserted. */
+/** Inserts the attempt unless the invoice already has one for this occasion (and retry number); true when inserted. */
 export async function insertAttempt(db: Queryable, row: AttemptRow): Promise<boolean> {
   const rows = await scoped(db, row.tenant_id).query(
-    `INSERT INTO payment_attempts (tenant_id, id, invoice_id, customer_id, payment_method_id, provider, occasion, amount_minor, currency, status, idempotency_key,
+    `INSERT INTO payment_attempts (tenant_id, id, invoice_id, customer_id, payment_method_id, provider, occasion, retry_number, amount_minor, currency, status, idempotency_key,
        provider_payment_id, failure_code, failure_message, requested_at, settled_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
-     ON CONFLICT (tenant_id, invoice_id, occasion) DO NOTHING RETURNING id`,
-    [row.id, row.invoice_id, row.customer_id, row.payment_method_id, row.provider, row.occasion, row.amount_minor, row.currency, row.status, row.idempotency_key,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+     ON CONFLICT (tenant_id, invoice_id, occasion, retry_number) DO NOTHING RETURNING id`,
+    [row.id, row.invoice_id, row.customer_id, row.payment_method_id, row.provider, row.occasion, row.retry_number, row.amount_minor, row.currency, row.status, row.idempotency_key,
       row.provider_payment_id, row.failure_code, row.failure_message, row.requested_at, row.settled_at, row.created_at, row.updated_at],
   );
   return rows.length > 0;
@@ -212,4 +215,78 @@ export async function claimWebhookEvent(db: Queryable, tenantId: string, provide
     [provider, eventId, eventType, at],
   );
   return rows.length > 0;
+}
+
+export interface DunningSettingsRow {
+  retry_days: number[];
+  final_action: DunningFinalAction;
+}
+
+export async function findDunningSettings(db: Queryable, tenantId: string): Promise<DunningSettingsRow | undefined> {
+  return scoped(db, tenantId).one<DunningSettingsRow>(`SELECT retry_days, final_action FROM payment_dunning_settings WHERE tenant_id = $1`);
+}
+
+export async function upsertDunningSettings(db: Queryable, tenantId: string, row: DunningSettingsRow, at: Date): Promise<void> {
+  await scoped(db, tenantId).query(
+    `INSERT INTO payment_dunning_settings (tenant_id, retry_days, final_action, updated_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (tenant_id) DO UPDATE SET retry_days = EXCLUDED.retry_days, final_action = EXCLUDED.final_action, updated_at = EXCLUDED.updated_at`,
+    [row.retry_days, row.final_action, at],
+  );
+}
+
+export type DunningStatus = 'ACTIVE' | 'EXHAUSTED' | 'RECOVERED' | 'STOPPED';
+
+export interface DunningRow {
+  tenant_id: string;
+  invoice_id: string;
+  customer_id: string;
+  subscription_id: string | null;
+  status: DunningStatus;
+  failed_at: Date;
+  retry_days: number[];
+  final_action: DunningFinalAction;
+  retries_done: number;
+  next_retry_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const DUNNING_COLUMNS = 'tenant_id, invoice_id, customer_id, subscription_id, status, failed_at, retry_days, final_action, retries_done, next_retry_at, created_at, updated_at';
+
+export function findDunning(db: Queryable, tenantId: string, invoiceId: string, lock = false): Promise<DunningRow | undefined> {
+  return scoped(db, tenantId).one<DunningRow>(`SELECT ${DUNNING_COLUMNS} FROM payment_dunnings WHERE tenant_id = $1 AND invoice_id = $2${lock ? ' FOR UPDATE' : ''}`, [invoiceId]);
+}
+
+export async function insertDunning(db: Queryable, row: DunningRow): Promise<boolean> {
+  const rows = await scoped(db, row.tenant_id).query(
+    `INSERT INTO payment_dunnings (tenant_id, invoice_id, customer_id, subscription_id, status, failed_at, retry_days, final_action, retries_done, next_retry_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING RETURNING invoice_id`,
+    [row.invoice_id, row.customer_id, row.subscription_id, row.status, row.failed_at, row.retry_days, row.final_action, row.retries_done, row.next_retry_at, row.created_at, row.updated_at],
+  );
+  return rows.length > 0;
+}
+
+export async function updateDunning(db: Queryable, row: DunningRow): Promise<void> {
+  await scoped(db, row.tenant_id).query(
+    `UPDATE payment_dunnings SET status = $3, retries_done = $4, next_retry_at = $5, updated_at = $6 WHERE tenant_id = $1 AND invoice_id = $2`,
+    [row.invoice_id, row.status, row.retries_done, row.next_retry_at, row.updated_at],
+  );
+}
+
+/** Dunnings of every tenant whose next retry is due by `now` (the retry sweep's work list). */
+export async function dueDunnings(db: Queryable, now: Date, limit: number): Promise<{ tenant_id: string; invoice_id: string }[]> {
+  const result = await db.query<{ tenant_id: string; invoice_id: string }>(
+    `SELECT tenant_id, invoice_id FROM payment_dunnings WHERE status = 'ACTIVE' AND next_retry_at IS NOT NULL AND next_retry_at <= $1 ORDER BY next_retry_at LIMIT $2`,
+    [now, limit],
+  );
+  return result.rows;
+}
+
+/** How many other invoices of the subscription are still overdue (dunning open or exhausted and unpaid). */
+export async function countOverdueOfSubscription(db: Queryable, tenantId: string, subscriptionId: string, exceptInvoiceId: string): Promise<number> {
+  const row = await scoped(db, tenantId).one<{ n: number }>(
+    `SELECT count(*)::int AS n FROM payment_dunnings WHERE tenant_id = $1 AND subscription_id = $2 AND invoice_id <> $3 AND status IN ('ACTIVE', 'EXHAUSTED')`,
+    [subscriptionId, exceptInvoiceId],
+  );
+  return row?.n ?? 0;
 }

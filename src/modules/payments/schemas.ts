@@ -89,6 +89,8 @@ export const PaymentTransaction = Type.Object({
   amount: DecimalString('Amount asked of the provider, decimal string, e.g. "144.00"'),
   currency: Type.String(),
   status: Type.String({ enum: ['PENDING', 'SUCCEEDED', 'FAILED', 'REQUIRES_ACTION'] }),
+  occasion: Type.String({ enum: ['FINALIZATION', 'RETRY'], description: 'FINALIZATION: the charge at finalization; RETRY: a dunning retry' }),
+  retry_number: Type.Integer({ description: '0 for the finalization charge, n for the n-th dunning retry' }),
   provider: Type.String({ enum: ['sandbox', 'stripe'] }),
   provider_transaction_id: Nullable(Type.String({ description: 'The provider\'s payment id (Stripe: PaymentIntent id)' })),
   payment_method_id: Nullable(Type.String()),
@@ -100,7 +102,7 @@ export const PaymentTransaction = Type.Object({
 });
 
 export const transactionExample = {
-  id: ATTEMPT_ID, invoice_id: INVOICE_ID, amount: '144.00', currency: 'EUR', status: 'FAILED', provider: 'sandbox', provider_transaction_id: 'pi_sbx_d0_14400_EUR_3f1c2b7a9d0e4c11',
+  id: ATTEMPT_ID, invoice_id: INVOICE_ID, amount: '144.00', currency: 'EUR', status: 'FAILED', occasion: 'FINALIZATION', retry_number: 0, provider: 'sandbox', provider_transaction_id: 'pi_sbx_d0_14400_EUR_3f1c2b7a9d0e4c11',
   payment_method_id: METHOD_ID, payment_method_info: { payment_method_type: 'CARD', card_brand: 'visa', card_last4: '0002' }, error: 'card_declined',
   error_message: 'Your card was declined.', processed_at: null, created_at: '2026-04-01T10:00:00.000Z',
 };
@@ -108,8 +110,8 @@ export const transactionExample = {
 export function transactionToWire(row: AttemptRow, methods: Map<string, PaymentMethodRow>) {
   const method = row.payment_method_id ? methods.get(row.payment_method_id) : undefined;
   return {
-    id: row.id, invoice_id: row.invoice_id, amount: formatMinor(row.amount_minor, row.currency), currency: row.currency, status: row.status, provider: row.provider,
-    provider_transaction_id: row.provider_payment_id, payment_method_id: row.payment_method_id,
+    id: row.id, invoice_id: row.invoice_id, amount: formatMinor(row.amount_minor, row.currency), currency: row.currency, status: row.status,
+    occasion: row.occasion, retry_number: row.retry_number, provider: row.provider, provider_transaction_id: row.provider_payment_id, payment_method_id: row.payment_method_id,
     payment_method_info: method ? { payment_method_type: method.method_type, card_brand: method.card_brand, card_last4: method.card_last4 } : null,
     error: row.failure_code, error_message: row.failure_message, processed_at: isoOrNull(row.settled_at), created_at: iso(row.created_at),
   };

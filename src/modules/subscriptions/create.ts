@@ -212,7 +212,7 @@ export async function prepareSubscription(
     charge_automatically: input.charge_automatically ?? false, payment_methods_config: input.payment_methods_config ?? null,
     mrr_minor: mrrMinor([...components, ...addOns], version.currency),
     activated_at: status === 'PENDING_ACTIVATION' ? null : now, cancel_requested_at: null, cancel_effective_date: null, cancellation_reason: null,
-    ended_at: status === 'COMPLETED' ? now : null, scheduled_plan_change: null, checkout_session_id: origin.checkoutSessionId ?? null,
+    ended_at: status === 'COMPLETED' ? now : null, scheduled_plan_change: null, checkout_session_id: origin.checkoutSessionId ?? null, past_due_since: null,
     created_at: now, updated_at: now,
   };
 

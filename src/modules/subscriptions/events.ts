@@ -1,4 +1,5 @@
 import { formatMinor } from '../../kernel/money.js';
+import { shownSubscriptionStatus } from '../../domain/index.js';
 import type { SubscriptionView } from './repository.js';
 
 /** `data` of subscription.* events, in the reference's SubscriptionEventData shape (MRR as a decimal string). */
@@ -22,7 +23,7 @@ export function subscriptionEventData(sub: SubscriptionView): Record<string, unk
     invoice_threshold: null,
     mrr: formatMinor(sub.mrr_minor, sub.currency),
     period: sub.period,
-    status: sub.status,
+    status: shownSubscriptionStatus(sub.status, sub.past_due_since !== null),
     trial_duration: sub.trial_duration_days,
   };
 }

@@ -19,3 +19,5 @@ export { overridesOf as entitlementOverridesOf, upsertOverride as upsertEntitlem
 export type { OverrideRow as EntitlementOverrideRow } from './repository.js';
 export { loadSubscriptionRecords, loadSubscriptionRecord } from './records.js';
 export type { SubscriptionRecord } from './records.js';
+/** Dunning (payments) marks a subscription past due, paid up, or cancels it for non-payment. */
+export { setPastDue, cancelForNonPayment } from './payment-standing.js';

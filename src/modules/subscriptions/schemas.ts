@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { iso, isoOrNull, Nullable, MAX_NET_TERMS_DAYS, MAX_TRIAL_DAYS } from '../../http/schemas.js';
 import { formatMinor } from '../../kernel/money.js';
-import { SUBSCRIPTION_STATUSES } from '../../domain/index.js';
+import { shownSubscriptionStatus, SUBSCRIPTION_STATUSES } from '../../domain/index.js';
 import { currentPeriodOf } from './schedule.js';
 import { EntitlementSchema } from '../features/index.js';
 import { BILLING_TERMS } from '../plans/index.js';
@@ -136,7 +136,7 @@ const listFields = {
   plan_version: Type.Integer(),
   plan_version_id: Type.String(),
   currency: Type.String(),
-  status: Type.Enum(SUBSCRIPTION_STATUSES),
+  status: Type.Enum([...SUBSCRIPTION_STATUSES, 'PAST_DUE'], { description: 'PAST_DUE: running (ACTIVE or in trial) with an overdue invoice that automatic payment failed to collect; it returns when the invoice is paid' }),
   start_date: Type.String({ format: 'date' }),
   end_date: Nullable(Type.String({ format: 'date' })),
   billing_start_date: Nullable(Type.String({ format: 'date' })),
@@ -181,7 +181,7 @@ export function subscriptionToWire(sub: SubscriptionView, todayDate: string) {
   const current = currentPeriodOf(sub, todayDate);
   return {
     id: sub.id, customer_id: sub.customer_id, customer_name: sub.customer_name, customer_alias: sub.customer_alias, plan_id: sub.plan_id,
-    plan_name: sub.plan_name, plan_description: sub.plan_description ?? null, plan_version: sub.plan_version, plan_version_id: sub.plan_version_id, currency: sub.currency, status: sub.status,
+    plan_name: sub.plan_name, plan_description: sub.plan_description ?? null, plan_version: sub.plan_version, plan_version_id: sub.plan_version_id, currency: sub.currency, status: shownSubscriptionStatus(sub.status, sub.past_due_since !== null),
     start_date: sub.start_date, end_date: sub.end_date, billing_start_date: sub.billing_start_date, billing_day_anchor: sub.billing_day_anchor,
     current_period_start: current.start, current_period_end: current.end, period: sub.period, net_terms: sub.net_terms,
     trial_duration: sub.trial_duration_days, invoice_memo: sub.invoice_memo, purchase_order: sub.purchase_order,
