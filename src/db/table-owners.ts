@@ -61,6 +61,7 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   payment_webhook_events: { owner: 'payments', why: 'provider webhook event ids already applied' },
   payment_dunning_settings: { owner: 'payments', why: 'a tenant\'s dunning schedule and final action' },
   payment_dunnings: { owner: 'payments', why: 'the dunning of one invoice after a failed automatic charge' },
+  payment_refunds: { owner: 'payments', why: 'provider refunds of payments, one per credit note and payment' },
   web_sessions: { owner: 'web', why: 'browser sessions of the sign-in pages' },
   oauth_apps: { owner: 'oauth', why: 'OAuth client applications' },
   connected_accounts: { owner: 'oauth', why: 'accounts connected to a platform (standard and express)' },

@@ -36,6 +36,8 @@ export interface StripeFake {
   apiBase: string;
   /** PaymentIntents created (idempotent replays do not count): what was really charged. */
   charges: number;
+  /** Refunds created (idempotent replays do not count): what was really given back. */
+  refunds: number;
   /** Requests seen, `METHOD /path`, in order. */
   requests: string[];
   /** Secret keys the fake accepts; others answer 401 like Stripe. */
@@ -54,7 +56,7 @@ export async function startStripeFake(): Promise<StripeFake> {
   const intents = new Map<string, Json>();
   const refunds = new Map<string, Json>();
   const idempotency = new Map<string, { params: string; status: number; body: Json }>();
-  const fake = { charges: 0, requests: [] as string[], keys: new Set<string>() };
+  const fake = { charges: 0, refunds: 0, requests: [] as string[], keys: new Set<string>() };
   const now = () => Math.floor(Date.now() / 1000);
 
   const error = (status: number, body: Json) => ({ status, body: { error: body } });
@@ -121,6 +123,7 @@ export async function startStripeFake(): Promise<StripeFake> {
       }
       const refund = { id: id('re'), object: 'refund', amount, currency: intent.currency, payment_intent: intent.id, status: 'succeeded', created: now() };
       refunds.set(refund.id, refund);
+      fake.refunds += 1;
       return { status: 200, body: refund };
     }
     return error(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` });

@@ -34,6 +34,7 @@ export const draftCreditNoteExample: Note = {
   debt_cancelled_amount: '0.00',
   credited_amount: '0.00',
   refunded_amount: '0.00',
+  refund_status: null,
   line_items: [{ id: `${CREDIT_NOTE_ID}_1`, invoice_line_id: PLATFORM_LINE_ID, name: 'Platform', taxable_amount: '10.00', tax_rate: '0.2', tax_amount: '2.00', amount_total: '12.00' }],
   tax_breakdown: [{ name: 'VAT 20% (FR)', tax_rate: '0.2', taxable_amount: '10.00', tax_amount: '2.00', exemption_type: null }],
   created_at: '2026-04-06T13:27:50.615Z',

@@ -5,6 +5,13 @@ import type { PageRequest } from '../../kernel/paging.js';
 export type CreditNoteStatus = 'DRAFT' | 'FINALIZED' | 'VOIDED';
 export type CreditType = 'CREDIT_TO_BALANCE' | 'REFUND';
 export const CREDIT_NOTE_STATUSES: readonly CreditNoteStatus[] = ['DRAFT', 'FINALIZED', 'VOIDED'];
+/**
+ * Where the money of a finalized REFUND note is (docs/payments.md, "Refunds"): PENDING until the
+ * payments module asked the provider, then REFUNDED or FAILED; MANUAL when the invoice was not
+ * paid through a provider (paying out is the merchant's). Null: nothing to refund.
+ */
+export type RefundStatus = 'PENDING' | 'REFUNDED' | 'FAILED' | 'MANUAL';
+export const REFUND_STATUSES: readonly RefundStatus[] = ['PENDING', 'REFUNDED', 'FAILED', 'MANUAL'];
 
 export interface CreditNoteRow {
   id: string;
@@ -23,6 +30,7 @@ export interface CreditNoteRow {
   debt_cancelled_minor: bigint;
   credited_minor: bigint;
   refunded_minor: bigint;
+  refund_status: RefundStatus | null;
   pdf_document_id: string | null;
   created_at: Date;
   updated_at: Date;
@@ -51,16 +59,16 @@ export interface CreditNoteDetail {
 
 const COLUMNS = `id, invoice_id, invoicing_entity_id, customer_id, credit_note_number, status, credit_type, reason, memo, currency,
   subtotal_minor, tax_minor, total_minor, debt_cancelled_minor, credited_minor, refunded_minor, pdf_document_id, created_at, updated_at,
-  finalized_at, voided_at`;
+  finalized_at, voided_at, refund_status`;
 
 export async function insertCreditNote(db: Queryable, tenantId: string, note: CreditNoteRow, lines: CreditNoteLineRow[]): Promise<void> {
   const s = scoped(db, tenantId);
   await s.query(
     `INSERT INTO credit_notes (tenant_id, ${COLUMNS.replace(/\s+/g, ' ')})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)`,
     [note.id, note.invoice_id, note.invoicing_entity_id, note.customer_id, note.credit_note_number, note.status, note.credit_type,
       note.reason, note.memo, note.currency, note.subtotal_minor, note.tax_minor, note.total_minor, note.debt_cancelled_minor,
-      note.credited_minor, note.refunded_minor, note.pdf_document_id, note.created_at, note.updated_at, note.finalized_at, note.voided_at],
+      note.credited_minor, note.refunded_minor, note.pdf_document_id, note.created_at, note.updated_at, note.finalized_at, note.voided_at, note.refund_status],
   );
   for (const line of lines) {
     await s.query(
@@ -76,10 +84,10 @@ export async function insertCreditNote(db: Queryable, tenantId: string, note: Cr
 export async function updateCreditNote(db: Queryable, tenantId: string, note: CreditNoteRow): Promise<void> {
   await scoped(db, tenantId).query(
     `UPDATE credit_notes SET credit_note_number = $3, status = $4, debt_cancelled_minor = $5, credited_minor = $6, refunded_minor = $7,
-       pdf_document_id = $8, updated_at = $9, finalized_at = $10, voided_at = $11
+       pdf_document_id = $8, updated_at = $9, finalized_at = $10, voided_at = $11, refund_status = $12
      WHERE tenant_id = $1 AND id = $2`,
     [note.id, note.credit_note_number, note.status, note.debt_cancelled_minor, note.credited_minor, note.refunded_minor,
-      note.pdf_document_id, note.updated_at, note.finalized_at, note.voided_at],
+      note.pdf_document_id, note.updated_at, note.finalized_at, note.voided_at, note.refund_status],
   );
 }
 
@@ -131,4 +139,9 @@ export async function listCreditNotes(
   const params = [filter.invoiceId ?? null, filter.customerId ?? null, filter.statuses?.length ? filter.statuses : null];
   const dir = direction === 'desc' ? 'DESC' : 'ASC';
   return scoped(db, tenantId).page<CreditNoteRow>({ columns: COLUMNS, from: 'credit_notes', where, orderBy: `created_at ${dir}, id ${dir}` }, params, page);
+}
+
+/** The payments module reports where a REFUND note's money is (in its tx). */
+export async function setRefundStatus(db: Queryable, tenantId: string, id: string, status: RefundStatus, at: Date): Promise<void> {
+  await scoped(db, tenantId).query(`UPDATE credit_notes SET refund_status = $3, updated_at = $4 WHERE tenant_id = $1 AND id = $2`, [id, status, at]);
 }

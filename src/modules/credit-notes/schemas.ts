@@ -28,6 +28,10 @@ export const CreditNote = Type.Object({
   debt_cancelled_amount: Type.String({ description: 'Part of the total that cancelled what the invoice still owed' }),
   credited_amount: Type.String({ description: 'Part of the total added to the customer balance' }),
   refunded_amount: Type.String({ description: 'Part of the total to pay back to the customer' }),
+  refund_status: Nullable(Type.String({
+    enum: ['PENDING', 'REFUNDED', 'FAILED', 'MANUAL'],
+    description: 'Where the refunded amount is: PENDING (being refunded through the payment provider), REFUNDED, FAILED (the provider refused; pay it out yourself), MANUAL (the invoice was not paid through a provider: paying out is yours); null when nothing is refunded',
+  })),
   line_items: Type.Array(Type.Object({
     id: Type.String(),
     invoice_line_id: Type.String(),
@@ -93,6 +97,7 @@ export function creditNoteToWire({ note, lines }: CreditNoteDetail) {
     debt_cancelled_amount: money(note.debt_cancelled_minor),
     credited_amount: money(note.credited_minor),
     refunded_amount: money(note.refunded_minor),
+    refund_status: note.refund_status,
     line_items: lines.map((line) => ({
       id: line.id,
       invoice_line_id: line.invoice_line_id,

@@ -98,6 +98,7 @@ export function createCreditNotesService(deps: { pool: Pool; clock: Clock }) {
         debt_cancelled_minor: 0n,
         credited_minor: 0n,
         refunded_minor: 0n,
+        refund_status: null,
         pdf_document_id: null,
         created_at: now,
         updated_at: now,
@@ -172,6 +173,8 @@ export function createCreditNotesService(deps: { pool: Pool; clock: Clock }) {
         debt_cancelled_minor: cancelMinor,
         credited_minor: note.credit_type === 'CREDIT_TO_BALANCE' ? restMinor : 0n,
         refunded_minor: note.credit_type === 'REFUND' ? restMinor : 0n,
+        // the payments module refunds through the provider and moves it on (REFUNDED, FAILED or MANUAL)
+        refund_status: note.credit_type === 'REFUND' && restMinor > 0n ? 'PENDING' : null,
         finalized_at: now,
         updated_at: now,
       };

@@ -51,10 +51,10 @@ export function createCharging(deps: {
   pool: Pool; clock: Clock; providers: Providers;
   /** Dunning's turn after a charge failed or needs the customer (in the same tx). */
   onFailed?: (tx: Queryable, attempt: AttemptRow) => Promise<void>;
-  /** Dunning's turn on other invoice events (invoice.paid, invoice.voided), in the relay's tx. */
-  onInvoiceEvent?: (tx: Queryable, event: OutboxRecord) => Promise<void>;
+  /** Dunning's and refunds' turn on the other events (invoice.paid, invoice.voided, credit_note.finalized), in the relay's tx. */
+  onOtherEvent?: (tx: Queryable, event: OutboxRecord) => Promise<void>;
 }) {
-  const { onInvoiceEvent } = deps;
+  const { onOtherEvent } = deps;
   const { pool, clock, providers } = deps;
   const hooks: ChargingHooks = {};
 
@@ -177,7 +177,7 @@ export function createCharging(deps: {
     name: 'payments',
     handle: async (tx, event) => {
       if (event.event_type === 'invoice.finalized') await onInvoiceFinalized(tx, event);
-      else await onInvoiceEvent?.(tx, event);
+      else await onOtherEvent?.(tx, event);
     },
   };
 

@@ -8,6 +8,7 @@ import { createProviders, type Providers } from './providers.js';
 import { CHARGE_TASK, createCharging, idempotencyKeyOf, RECONCILE_TASK, type Charging } from './charging.js';
 import { createDunning, DUNNING_TASK, type Dunning } from './dunning.js';
 import { dunningRoutes } from './dunning-routes.js';
+import { createRefunds, REFUND_TASK, type Refunds } from './refunds.js';
 import { createPaymentsService, type PaymentsService } from './service.js';
 import { paymentRoutes } from './routes.js';
 
@@ -19,12 +20,20 @@ export interface Payments {
   charging: Charging;
   providers: Providers;
   dunning: Dunning;
+  refunds: Refunds;
 }
 
 export function createPaymentsModule(deps: { pool: Pool; clock: Clock; secretKey: string; stripeApiBase: string; publicBaseUrl: string | undefined }): Module<Payments> {
   const providers = createProviders(deps);
   const dunning = createDunning({ ...deps, providers, chargeTask: CHARGE_TASK, idempotencyKeyOf });
-  const charging = createCharging({ ...deps, providers, onFailed: dunning.onAttemptFailed, onInvoiceEvent: dunning.onInvoiceEvent });
+  const refunds = createRefunds({ ...deps, providers });
+  const charging = createCharging({
+    ...deps, providers, onFailed: dunning.onAttemptFailed,
+    onOtherEvent: async (tx, event) => {
+      if (event.event_type === 'credit_note.finalized') await refunds.onCreditNoteFinalized(tx, event);
+      else await dunning.onInvoiceEvent(tx, event);
+    },
+  });
   const service = createPaymentsService({ ...deps, providers, charging });
   return {
     routes: async (app) => {
@@ -34,6 +43,9 @@ export function createPaymentsModule(deps: { pool: Pool; clock: Clock; secretKey
     tasks: {
       [CHARGE_TASK]: async (payload) => {
         await charging.charge(String(payload.tenant_id), String(payload.attempt_id));
+      },
+      [REFUND_TASK]: async (payload) => {
+        await refunds.refund(String(payload.tenant_id), String(payload.refund_id));
       },
       [DUNNING_TASK]: async (payload) => {
         try {
@@ -51,7 +63,7 @@ export function createPaymentsModule(deps: { pool: Pool; clock: Clock; secretKey
       },
     },
     outboxConsumers: [charging.outboxConsumer],
-    api: { service, charging, providers, dunning },
+    api: { service, charging, providers, dunning, refunds },
   };
 }
 

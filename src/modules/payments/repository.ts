@@ -290,3 +290,58 @@ export async function countOverdueOfSubscription(db: Queryable, tenantId: string
   );
   return row?.n ?? 0;
 }
+
+export type RefundStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+export interface RefundRow {
+  id: string;
+  tenant_id: string;
+  credit_note_id: string;
+  attempt_id: string;
+  provider: ProviderName;
+  amount_minor: bigint;
+  currency: string;
+  status: RefundStatus;
+  idempotency_key: string;
+  provider_refund_id: string | null;
+  requested_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const REFUND_COLUMNS = 'id, tenant_id, credit_note_id, attempt_id, provider, amount_minor, currency, status, idempotency_key, provider_refund_id, requested_at, created_at, updated_at';
+
+/** Inserts the refund unless this note already has one for this payment; true when inserted. */
+export async function insertRefund(db: Queryable, row: RefundRow): Promise<boolean> {
+  const rows = await scoped(db, row.tenant_id).query(
+    `INSERT INTO payment_refunds (tenant_id, id, credit_note_id, attempt_id, provider, amount_minor, currency, status, idempotency_key, provider_refund_id, requested_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (tenant_id, credit_note_id, attempt_id) DO NOTHING RETURNING id`,
+    [row.id, row.credit_note_id, row.attempt_id, row.provider, row.amount_minor, row.currency, row.status, row.idempotency_key, row.provider_refund_id, row.requested_at, row.created_at, row.updated_at],
+  );
+  return rows.length > 0;
+}
+
+export function findRefund(db: Queryable, tenantId: string, id: string, lock = false): Promise<RefundRow | undefined> {
+  return scoped(db, tenantId).one<RefundRow>(`SELECT ${REFUND_COLUMNS} FROM payment_refunds WHERE tenant_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [id]);
+}
+
+export function refundsOfCreditNote(db: Queryable, tenantId: string, creditNoteId: string): Promise<RefundRow[]> {
+  return scoped(db, tenantId).query<RefundRow>(`SELECT ${REFUND_COLUMNS} FROM payment_refunds WHERE tenant_id = $1 AND credit_note_id = $2 ORDER BY created_at, id`, [creditNoteId]);
+}
+
+/** What is already refunded (or being refunded) of each attempt of an invoice. */
+export async function refundedByAttempt(db: Queryable, tenantId: string, attemptIds: string[]): Promise<Map<string, bigint>> {
+  if (attemptIds.length === 0) return new Map();
+  const rows = await scoped(db, tenantId).query<{ attempt_id: string; total: bigint }>(
+    `SELECT attempt_id, sum(amount_minor)::bigint AS total FROM payment_refunds WHERE tenant_id = $1 AND attempt_id = ANY($2) AND status <> 'FAILED' GROUP BY attempt_id`,
+    [attemptIds],
+  );
+  return new Map(rows.map((r) => [r.attempt_id, BigInt(r.total)]));
+}
+
+export async function updateRefund(db: Queryable, row: RefundRow): Promise<void> {
+  await scoped(db, row.tenant_id).query(
+    `UPDATE payment_refunds SET status = $3, provider_refund_id = $4, requested_at = $5, updated_at = $6 WHERE tenant_id = $1 AND id = $2`,
+    [row.id, row.status, row.provider_refund_id, row.requested_at, row.updated_at],
+  );
+}
