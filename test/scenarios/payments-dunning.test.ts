@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { createHarness, type Harness } from '../harness/app.js';
+import { startStripeFake, type StripeFake } from '../harness/stripe-fake.js';
 import { createCustomer, createDraft, outbox } from '../http/invoices-support.js';
 import { seedPlan } from '../http/subscription-fixtures.js';
 import { DUNNING_TASK, invoiceOfPayToken } from '../../src/modules/payments/index.js';
@@ -25,15 +26,22 @@ const smtp = new SMTPServer({
   },
 });
 let h: Harness;
+let fake: StripeFake;
+const STRIPE_KEY = 'sk_live_51HxDunningScenarioKey9f2A';
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const port = (smtp.server.address() as AddressInfo).port;
-  h = await createHarness({ smtp: { host: '127.0.0.1', port, secure: false, from: 'billing@tally.test' }, publicBaseUrl: 'https://billing.example.test' });
+  fake = await startStripeFake();
+  fake.keys.add(STRIPE_KEY);
+  h = await createHarness({
+    smtp: { host: '127.0.0.1', port, secure: false, from: 'billing@tally.test' }, publicBaseUrl: 'https://billing.example.test', stripeApiBase: fake.apiBase,
+  });
 });
 afterAll(async () => {
   await h.service.app.close();
   await h.db.drop();
+  await fake.close();
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
 });
 
@@ -110,6 +118,9 @@ describe('dunning', () => {
     const [first] = await transactions(invoiceId);
     expect(first).toMatchObject({ status: 'FAILED', occasion: 'FINALIZATION', retry_number: 0, error: 'card_declined' });
     expect(await subscriptionStatus(subscriptionId)).toBe('PAST_DUE');
+    const listed = async (status: string) => ((await h.request('GET', '/api/v1/subscriptions', { query: { customer_id: customerId, statuses: status } })).json().data as { id: string }[]).map((s) => s.id);
+    expect(await listed('PAST_DUE')).toEqual([subscriptionId]);
+    expect(await listed('ACTIVE')).toEqual([]);
     expect(await eventTypes(invoiceId)).toEqual(expect.arrayContaining(['invoice.finalized', 'invoice.overdue', 'invoice.payment_failed']));
     expect(await eventTypes(first!.id as string)).toEqual(['payment.failed']);
     expect(await eventTypes(subscriptionId)).toContain('subscription.past_due');
@@ -140,6 +151,7 @@ describe('dunning', () => {
     expect(all.map((t) => [t.retry_number, t.status])).toEqual([[0, 'FAILED'], [1, 'FAILED'], [2, 'SUCCEEDED']]);
     expect(await invoice(invoiceId)).toMatchObject({ payment_status: 'PAID', status: 'FINALIZED' });
     expect(await subscriptionStatus(subscriptionId)).toBe('ACTIVE');
+    expect(await listed('ACTIVE')).toEqual([subscriptionId]);
     expect(await eventTypes(all[2]!.id as string)).toEqual(['payment.succeeded']);
     expect(await eventTypes(invoiceId)).toContain('invoice.paid');
     expect((await eventTypes(subscriptionId)).slice(-1)).toEqual(['subscription.updated']);
@@ -202,5 +214,30 @@ describe('dunning', () => {
     } finally {
       await h.request('PATCH', '/api/v1/tenant', { body: { disable_emails: false } });
     }
+  });
+
+  it('stripe: a declined PaymentIntent is retried on day 3 with the card saved since, one charge per attempt', async () => {
+    await setDunning({ retry_days: [3, 5, 7], final_action: 'NONE' });
+    const key = h.production.apiKey;
+    expect((await h.request('POST', '/api/v1/payment-providers', { key, body: { provider: 'stripe', secret_key: STRIPE_KEY } })).statusCode).toBe(201);
+    // the production tenant has its own settings: the default
+    expect((await h.request('GET', '/api/v1/dunning-settings', { key })).json()).toEqual({ retry_days: [3, 5, 7], final_action: 'NONE' });
+    const customer = await createCustomer(h, { billing_email: 'stripe-payer@dunning.test' }, key);
+    const save = (method: string) => h.request('POST', `/api/v1/customers/${customer.id}/payment-methods`, { key, body: { provider_payment_method_id: method, set_default: true } });
+    expect((await save('pm_card_chargeCustomerFail')).statusCode).toBe(201);
+    const before = fake.charges;
+    const draft = await createDraft(h, customer.id, { tenantId: h.production.id });
+    expect((await h.request('POST', `/api/v1/invoices/${draft.invoice.id}/finalize`, { key })).statusCode).toBe(200);
+    await settle();
+    const list = async () => ((await h.request('GET', `/api/v1/invoices/${draft.invoice.id}/payment-transactions`, { key })).json().data as Record<string, unknown>[]).map((t) => [t.retry_number, t.status, t.error]);
+    expect(await list()).toEqual([[0, 'FAILED', 'card_declined']]);
+    expect((await save('pm_card_visa')).statusCode).toBe(201);
+    h.clock.advance(3 * DAY);
+    await sweep();
+    await sweep();
+    expect(await list()).toEqual([[0, 'FAILED', 'card_declined'], [1, 'SUCCEEDED', null]]);
+    expect(fake.charges - before).toBe(2);
+    expect((await h.request('GET', `/api/v1/invoices/${draft.invoice.id}`, { key })).json()).toMatchObject({ payment_status: 'PAID' });
+    await expect.poll(() => mailsTo('stripe-payer@dunning.test').map((m) => (/Payment failed/.test(m.raw) ? 'failed' : /Receipt for invoice/.test(m.raw) ? 'receipt' : 'invoice')).sort()).toEqual(['failed', 'invoice', 'receipt']);
   });
 });

@@ -137,6 +137,9 @@ export async function findByCheckoutSession(db: Queryable, tenantId: string, ses
   return scoped(db, tenantId).one<SubscriptionView>(`SELECT ${COLUMNS} FROM ${FROM} WHERE s.tenant_id = $1 AND s.checkout_session_id = $2`, [sessionId]);
 }
 
+/** The status a subscription shows (shownSubscriptionStatus in SQL): list filters match what the answers say. */
+const SHOWN_STATUS_SQL = `(CASE WHEN s.past_due_since IS NOT NULL AND s.status IN ('ACTIVE', 'TRIAL_ACTIVE') THEN 'PAST_DUE' ELSE s.status END)`;
+
 export type SubscriptionOrderColumn = 'customer_name' | 'plan_name' | 'mrr' | 'billing_start_date' | 'end_date' | 'status' | 'created_at';
 const ORDER_SQL: Record<SubscriptionOrderColumn, string> = {
   customer_name: 'lower(c.name)',
@@ -156,7 +159,7 @@ export async function listSubscriptions(
   page: PageRequest,
 ): Promise<{ rows: SubscriptionView[]; total: number }> {
   const where = `s.tenant_id = $1 AND ($2::text IS NULL OR s.customer_id = $2) AND ($3::text IS NULL OR s.plan_id = $3)
-    AND ($4::text[] IS NULL OR s.status = ANY($4))`;
+    AND ($4::text[] IS NULL OR ${SHOWN_STATUS_SQL} = ANY($4))`;
   const params = [filter.customerId ?? null, filter.planId ?? null, filter.statuses?.length ? filter.statuses : null];
   const direction = order.direction === 'desc' ? 'DESC' : 'ASC';
   const rows = await scoped(db, tenantId).query<SubscriptionView>(

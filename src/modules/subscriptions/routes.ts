@@ -38,13 +38,14 @@ export function subscriptionRoutes(service: SubscriptionsService) {
         summary: 'List subscriptions',
         description:
           'The tenant\'s subscriptions, newest first unless `order_by` says otherwise (`mrr_cents` is accepted for `mrr`). `customer_id` takes an id or an alias; ' +
-          'an unknown customer lists nothing. `statuses` may be repeated; a value outside the status list, a bad `order_by` or paging value is a 400. ' +
+          'an unknown customer lists nothing. `statuses` may be repeated and matches the status shown: PAST_DUE lists running subscriptions with an overdue invoice ' +
+          '(ACTIVE and TRIAL_ACTIVE then leave them out); a value outside the status list, a bad `order_by` or paging value is a 400. ' +
           'Statuses move with the clock (start, trial end, cancellation, end date) and are brought up to date before the list is read. ' +
           'Paged with `page` (0-based) and `per_page` (1-100, default 10).',
         querystring: Type.Object({
           customer_id: Type.Optional(Type.String({ description: 'Filter by customer ID or alias' })),
           plan_id: Type.Optional(Type.String()),
-          statuses: Type.Optional(Type.Array(Type.Enum(SUBSCRIPTION_STATUSES))),
+          statuses: Type.Optional(Type.Array(Type.Enum([...SUBSCRIPTION_STATUSES, 'PAST_DUE']))),
           order_by: orderByQuery(ORDER_COLUMNS, 'created_at.desc'),
           ...PageQuery,
         }),

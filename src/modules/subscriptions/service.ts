@@ -60,6 +60,9 @@ export async function advanceOne(tx: Queryable, clock: Clock, tenantId: string, 
   return next;
 }
 
+/** What a list may filter on: the statuses shown, PAST_DUE included. */
+const SHOWN_STATUSES = [...SUBSCRIPTION_STATUSES, 'PAST_DUE'] as const;
+
 export interface SubscriptionsDeps {
   pool: Pool;
   clock: Clock;
@@ -141,7 +144,7 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
     const orderBy = query.order_by?.replace(/^mrr_cents\./, 'mrr.');
     const order = parseOrderBy<SubscriptionOrderColumn>(orderBy, ['customer_name', 'plan_name', 'mrr', 'billing_start_date', 'end_date', 'status', 'created_at'], { column: 'created_at', direction: 'desc' });
     for (const [i, status] of (query.statuses ?? []).entries()) {
-      if (!(SUBSCRIPTION_STATUSES as readonly string[]).includes(status)) throw badRequest(`statuses[${i}] must be one of ${SUBSCRIPTION_STATUSES.join(', ')}`);
+      if (!(SHOWN_STATUSES as readonly string[]).includes(status)) throw badRequest(`statuses[${i}] must be one of ${SHOWN_STATUSES.join(', ')}`);
     }
     let customerId: string | undefined;
     if (query.customer_id) {
