@@ -94,7 +94,8 @@ export function createDunning(deps: {
     }
     await repo.updateDunning(tx, row);
     let invoice = (await findInvoice(tx, row.tenant_id, row.invoice_id))!;
-    if (finalAction === 'MARK_UNCOLLECTIBLE') {
+    // written off only while still owed: a void or a payment that raced the last retry wins
+    if (finalAction === 'MARK_UNCOLLECTIBLE' && invoice.status === 'FINALIZED' && invoice.payment_status !== 'PAID') {
       invoice = await markUncollectibleInTx(tx, row.tenant_id, clock, row.invoice_id);
       await releaseSubscription(tx, row);
     } else if (finalAction === 'CANCEL_SUBSCRIPTION' && row.subscription_id) {
