@@ -109,7 +109,7 @@ describe('GET /api/v1/usage/customer/{customer_id}', () => {
     const h = harness();
     await h.drainJobs();
     const late = ev('q-e9', '2026-03-03T01:00:00Z', { bytes: '0.5', user: 'u5', region: 'eu' });
-    expect(await ingest([late, ev('q-e2', '2026-03-02T05:30:00Z', { bytes: '2.5', user: 'u2', region: 'eu' })])).toEqual({ ingested: 1, duplicates: 1 });
+    expect(await ingest([late, ev('q-e2', '2026-03-02T05:30:00Z', { bytes: '2.5', user: 'u2', region: 'eu' })])).toEqual({ ingested: 1, duplicates: 1, in_finalized_periods: 0, unknown_customer_events: 0 });
     const before = byMetric(await usage(customerId, '2026-03-01', '2026-04-01'));
     expect(before.sum).toEqual({ total: '32', groups: { eu: '13', us: '19' } });
     expect(before.mean.total).toBe('4.571428571429');

@@ -34,7 +34,7 @@ export function createInvoicing(deps: InvoicingDeps) {
   const billing = createBillingRun(deps);
   const entities = createInvoicingEntitiesService(deps);
   const invoices = createInvoicesService(deps);
-  const lifecycle = createInvoiceLifecycle({ ...deps, refresh: billing.refreshDrafts });
+  const lifecycle = createInvoiceLifecycle({ ...deps, refresh: billing.refreshForFinalization });
   const tasks: Record<string, TaskHandler> = {
     [RENDER_PDF_TASK]: (payload) => invoices.renderPdfJob(payload),
     [FINALIZE_DUE_TASK]: async () => {

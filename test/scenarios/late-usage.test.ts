@@ -1,0 +1,110 @@
+// No accepted event left unbilled (issue 15; docs/usage.md, "Late usage"): usage that arrives for
+// a period whose invoice is already finalized is billed on the next invoice, as the difference of
+// prices, or on an adjustment invoice once the subscription has ended. The plan
+// (billing-support.ts): Platform 49.00 and 1 seat at 10.00 per month in advance, API calls in
+// arrears, graduated: 0.10 each up to 100, then 0.05; 20 % VAT; drafts finalize 24 h after their
+// invoice date.
+import { describe, expect, it } from 'vitest';
+import { useHarness, type Harness } from '../harness/app.js';
+import { backdatedSubscription, foldUsage, invoicesOf, lineSummary, sendCalls } from './billing-support.js';
+
+const harness = useHarness();
+const run = async (h: Harness) => h.service.tasks['billing.run']!({ once: true });
+const totals = (invoices: Record<string, any>[]) => invoices.map((i) => [i.invoice_type, i.invoice_date, i.status, i.subtotal, i.tax_amount, i.total]);
+
+async function usageOf(h: Harness, customerId: string, start: string, end: string, metricId: string): Promise<string> {
+  const res = await h.request('GET', `/api/v1/usage/customer/${customerId}?start_date=${start}&end_date=${end}&metric_id=${metricId}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().usage[0].total_value;
+}
+
+describe('late usage', () => {
+  it('bills usage of finalized periods on the next invoice, as price(all usage) - price(billed), once', async () => {
+    const h = harness();
+    h.clock.set('2026-03-15T12:00:00.000Z');
+    const { customerId, subscriptionId, metricId } = await backdatedSubscription(h, { name: 'Late Co' });
+    await sendCalls(h, customerId, '2026-02-10', 80, 'ontime'); // 80 x 0.10 = 8.00, on March's invoice
+    await run(h); // January, February and March, finalized at once (their grace periods are over)
+    expect(totals(await invoicesOf(h, subscriptionId))).toEqual([
+      ['RECURRING', '2026-01-01', 'FINALIZED', '59.00', '11.80', '70.80'],
+      ['RECURRING', '2026-02-01', 'FINALIZED', '59.00', '11.80', '70.80'],
+      ['RECURRING', '2026-03-01', 'FINALIZED', '67.00', '13.40', '80.40'],
+    ]);
+
+    // sent after those invoices were finalized (the report: answered {"ingested":1} and never billed)
+    expect(await sendCalls(h, customerId, '2026-01-20', 150, 'late')).toEqual({ ingested: 150, in_finalized_periods: 150, unknown_customer_events: 0 });
+    expect(await sendCalls(h, customerId, '2026-02-11', 40, 'late')).toEqual({ ingested: 40, in_finalized_periods: 40, unknown_customer_events: 0 });
+    // an event of the running period is not late
+    expect(await sendCalls(h, customerId, '2026-03-14', 1, 'now')).toEqual({ ingested: 1, in_finalized_periods: 0, unknown_customer_events: 0 });
+    await foldUsage(h);
+    // usage queries show them in the period they belong to
+    expect(await usageOf(h, customerId, '2026-01-01', '2026-02-01', metricId)).toBe('150');
+    expect(await usageOf(h, customerId, '2026-02-01', '2026-03-01', metricId)).toBe('120');
+
+    // the preview already shows them
+    const upcoming = (await h.request('GET', `/api/v1/subscriptions/${subscriptionId}/upcoming-invoice`)).json();
+    expect(upcoming.line_items.map((l: Record<string, string>) => [l.name, l.amount_subtotal])).toContainEqual(['API calls: late usage of 2026-01-01 to 2026-01-31', '12.50']);
+
+    h.clock.set('2026-04-02T00:00:00.000Z'); // April's invoice is created and, its grace period over, finalized
+    await run(h);
+    const invoices = await invoicesOf(h, subscriptionId);
+    const april = invoices[3]!;
+    expect(lineSummary(april)).toEqual([
+      ['Platform', '2026-04-01', '2026-04-30', '49.00', '9.80'],
+      ['Seats (seat)', '2026-04-01', '2026-04-30', '10.00', '2.00'],
+      ['API calls', '2026-03-01', '2026-03-31', '0.10', '0.02'],
+      // January: price(150) = 100 x 0.10 + 50 x 0.05 = 12.50, nothing billed before
+      ['API calls: late usage of 2026-01-01 to 2026-01-31', '2026-01-01', '2026-01-31', '12.50', '2.50'],
+      // February: price(120) = 100 x 0.10 + 20 x 0.05 = 11.00, minus the 8.00 billed: 3.00 (not 40 x 0.10 = 4.00)
+      ['API calls: late usage of 2026-02-01 to 2026-02-28', '2026-02-01', '2026-02-28', '3.00', '0.60'],
+    ]);
+    expect(april.line_items[4]).toMatchObject({ quantity: '40', description: 'Usage of 2026-02-01 to 2026-02-28 received after its invoice was finalized: 120 in all, 80 billed before' });
+    expect(totals([april])).toEqual([['RECURRING', '2026-04-01', 'FINALIZED', '74.60', '14.92', '89.52']]);
+
+    // billed once: May's invoice has no late line, and more late usage is billed as the new difference
+    await sendCalls(h, customerId, '2026-02-12', 100, 'later'); // price(220) = 10.00 + 120 x 0.05 = 16.00, minus 11.00 billed: 5.00
+    await foldUsage(h);
+    h.clock.set('2026-05-02T00:00:00.000Z');
+    await run(h);
+    h.clock.set('2026-06-02T00:00:00.000Z');
+    await run(h);
+    const [may, june] = (await invoicesOf(h, subscriptionId)).slice(4);
+    expect(lineSummary(may!).slice(2)).toEqual([
+      ['API calls', '2026-04-01', '2026-04-30', '0.00', '0.00'],
+      ['API calls: late usage of 2026-02-01 to 2026-02-28', '2026-02-01', '2026-02-28', '5.00', '1.00'],
+    ]);
+    expect(lineSummary(june!).slice(2)).toEqual([['API calls', '2026-05-01', '2026-05-31', '0.00', '0.00']]);
+    h.clock.set('2026-03-15T12:00:00.000Z');
+  });
+
+  it('bills late usage of an ended subscription on an adjustment invoice', async () => {
+    const h = harness();
+    h.clock.set('2026-01-01T09:00:00.000Z');
+    const { customerId, subscriptionId } = await backdatedSubscription(h, { name: 'Leaver' });
+    await run(h);
+    h.clock.set('2026-01-21T09:00:00.000Z');
+    await sendCalls(h, customerId, '2026-01-05', 10, 'leave'); // 1.00 on the final invoice
+    expect((await h.request('POST', `/api/v1/subscriptions/${subscriptionId}/cancel`, { body: { effective_date: '2026-01-21' } })).statusCode).toBe(200);
+    await run(h);
+    h.clock.set('2026-01-22T09:00:00.000Z'); // the final invoice is finalized
+    await run(h);
+    expect((await invoicesOf(h, subscriptionId)).map((i) => i.status)).toEqual(['FINALIZED', 'FINALIZED']);
+
+    h.clock.set('2026-01-25T09:00:00.000Z');
+    expect(await sendCalls(h, customerId, '2026-01-10', 30, 'after')).toMatchObject({ in_finalized_periods: 30 });
+    await foldUsage(h);
+    await run(h);
+    h.clock.set('2026-01-26T09:00:00.000Z'); // its grace period is over
+    await run(h);
+    const invoices = await invoicesOf(h, subscriptionId);
+    expect(totals(invoices.slice(2))).toEqual([['ADJUSTMENT', '2026-01-25', 'FINALIZED', '3.00', '0.60', '3.60']]);
+    // price(40) = 4.00 - 1.00 billed on the final invoice
+    expect(lineSummary(invoices[2]!)).toEqual([['API calls: late usage of 2026-01-01 to 2026-01-20', '2026-01-01', '2026-01-20', '3.00', '0.60']]);
+    expect(invoices[2]!.coupons).toEqual([]);
+
+    h.clock.set('2026-03-02T09:00:00.000Z');
+    await run(h);
+    expect(await invoicesOf(h, subscriptionId)).toHaveLength(3);
+    h.clock.set('2026-03-15T12:00:00.000Z');
+  });
+});
