@@ -181,6 +181,43 @@ describe('POST /api/v1/events/ingest', () => {
     expect(counted).toHaveLength(0); // no metric reads api_call yet; the link is checked in usage-query tests
   });
 
+  it('counts a batch once when its write died after the events were received and the client retries', async () => {
+    const h = harness();
+    const c = await customer();
+    const events = Array.from({ length: 5 }, (_, i) => ev(`k1-${i}`, c.id));
+    // A transaction of the test holds one id of the batch in the dedup ledger, so the batch's
+    // statement waits mid-write; then its connection is killed, as a crash or failover would.
+    const holder = await h.db.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`INSERT INTO usage_event_ids (tenant_key, event_id, payload_hash) VALUES ((SELECT key FROM tenants WHERE id = $1), 'k1-3', '\\x00')`, [h.tenant.id]);
+      const first = ingest({ events });
+      let pid: number | undefined;
+      await expect.poll(async () => {
+        const waiting = await h.db.pool.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO usage_event_ids%' AND pid <> pg_backend_pid()`,
+        );
+        pid = waiting.rows[0]?.pid;
+        return pid;
+      }, { timeout: 30_000 }).toBeDefined();
+      await h.db.pool.query('SELECT pg_terminate_backend($1)', [pid]);
+      const answer = await first;
+      expect(answer.statusCode).toBe(500);
+      expect(answer.json()).toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    expect(await storedIds('k1-')).toEqual([]); // the statement died: nothing of it was stored
+
+    // the client retries: every event counts once, not zero times; a second retry changes nothing
+    expect((await ingest({ events })).json()).toEqual({ ingested: 5, duplicates: 0, ...none });
+    expect((await ingest({ events })).json()).toEqual({ ingested: 0, duplicates: 5, ...none });
+    expect(await storedIds('k1-')).toEqual(['k1-0', 'k1-1', 'k1-2', 'k1-3', 'k1-4']);
+    const ledger = await h.db.pool.query(`SELECT count(*)::int AS n FROM usage_event_ids WHERE event_id LIKE 'k1-%'`);
+    expect(ledger.rows[0].n).toBe(5);
+  });
+
   it('keeps tenants apart: same event ids are independent, another tenant\'s customer is unknown', async () => {
     const h = harness();
     const mine = await customer();

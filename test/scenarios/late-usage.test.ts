@@ -5,6 +5,7 @@
 // arrears, graduated: 0.10 each up to 100, then 0.05; 20 % VAT; drafts finalize 24 h after their
 // invoice date.
 import { describe, expect, it } from 'vitest';
+import { Dec } from '../../src/kernel/money.js';
 import { useHarness, type Harness } from '../harness/app.js';
 import { backdatedSubscription, foldUsage, invoicesOf, lineSummary, sendCalls } from './billing-support.js';
 
@@ -105,6 +106,47 @@ describe('late usage', () => {
     h.clock.set('2026-03-02T09:00:00.000Z');
     await run(h);
     expect(await invoicesOf(h, subscriptionId)).toHaveLength(3);
+    h.clock.set('2026-03-15T12:00:00.000Z');
+  });
+  it('an event in flight while its period is finalized lands in that invoice or late in the next one, never both, never neither', async () => {
+    const h = harness();
+    h.clock.set('2026-03-31T12:00:00.000Z');
+    const { customerId, subscriptionId } = await backdatedSubscription(h, { name: 'Racer', startDate: '2026-03-01' });
+    await run(h);
+    await sendCalls(h, customerId, '2026-03-20', 10, 'race-before');
+    h.clock.set('2026-04-01T06:00:00.000Z'); // April's draft, in its grace period, bills March's usage
+    await run(h);
+    const april = (await invoicesOf(h, subscriptionId))[1]!;
+    const call = (id: string) => ({ event_id: id, code: 'api_call', customer_id: customerId, timestamp: '2026-03-31T10:00:00Z' });
+
+    // One ingest statement starts before the finalization and commits after it: a transaction of
+    // the test holds its event id in the dedup ledger, so the statement waits mid-write.
+    const holder = await h.db.pool.connect();
+    await holder.query('BEGIN');
+    await holder.query(`INSERT INTO usage_event_ids (tenant_key, event_id, payload_hash) VALUES ((SELECT key FROM tenants WHERE id = $1), 'race-held', '\\x00')`, [h.tenant.id]);
+    const held = h.request('POST', '/api/v1/events/ingest', { body: { events: [call('race-held')] } });
+    await expect.poll(async () => (await h.db.pool.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO usage_event_ids%'`,
+    )).rows[0].n, { timeout: 30_000 }).toBe(1);
+    // and 6 more batches race with the finalization itself
+    const racing = Array.from({ length: 6 }, (_, b) => h.request('POST', '/api/v1/events/ingest', { body: { events: Array.from({ length: 5 }, (_, i) => call(`race-${b}-${i}`)) } }));
+    const finalized = await h.request('POST', `/api/v1/invoices/${april.id}/finalize`, { body: {} });
+    expect(finalized.statusCode, finalized.body).toBe(200);
+    await holder.query('ROLLBACK');
+    holder.release();
+    for (const answer of await Promise.all([held, ...racing])) expect(answer.json()).toMatchObject({ ingested: expect.any(Number) });
+    expect((await held).json().ingested).toBe(1);
+
+    await foldUsage(h);
+    h.clock.set('2026-05-02T00:00:00.000Z');
+    await run(h);
+    const [aprilNow, may] = (await invoicesOf(h, subscriptionId)).slice(1);
+    const usageLine = aprilNow!.line_items.find((l: { name: string }) => l.name === 'API calls');
+    const lateLine = may!.line_items.find((l: { name: string }) => l.name === 'API calls: late usage of 2026-03-01 to 2026-03-31');
+    // 41 events of March in all: those April's invoice saw, and the rest (the held one at least) late on May's
+    expect(lateLine).toBeDefined();
+    expect(new Dec(usageLine.quantity).plus(lateLine.quantity).toString()).toBe('41');
+    expect(new Dec(usageLine.amount_subtotal).plus(lateLine.amount_subtotal).toFixed(2)).toBe('4.10'); // 41 x 0.10
     h.clock.set('2026-03-15T12:00:00.000Z');
   });
 });

@@ -50,15 +50,12 @@ export interface IngestResult {
   inFinalizedPeriods: number;
   /** Of the stored events, those naming a customer reference (alias) no customer has yet. */
   unknownCustomers: number;
-  /** The unknown references of those, at most UNKNOWN_REFS_SHOWN of them, for the warning. */
+  /** The distinct unknown references of those. */
   unknownCustomerRefs: string[];
   failures: IngestFailure[];
   /** False when a bad event made the whole batch refused (nothing stored). */
   accepted: boolean;
 }
-
-/** Unknown customer references an answer names (the list operation has them all). */
-const UNKNOWN_REFS_SHOWN = 5;
 
 function cache<V>() {
   const entries = new Map<string, { value: V; until: number }>();
@@ -312,7 +309,7 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
       if (stored > 0) await wakeRollups(tenantId);
     }
     const all = [...failures, ...conflicts].sort((a, b) => a.index - b.index);
-    return { ingested: stored, duplicates, inFinalizedPeriods, unknownCustomers, unknownCustomerRefs: [...unknown].slice(0, UNKNOWN_REFS_SHOWN), failures: all, accepted: true };
+    return { ingested: stored, duplicates, inFinalizedPeriods, unknownCustomers, unknownCustomerRefs: [...unknown], failures: all, accepted: true };
   }
 
   /**

@@ -86,11 +86,14 @@ export function unresolvedToWire(row: UnresolvedCustomerRow) {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** Unknown customer aliases a warning names (the list operation has them all). */
+const UNKNOWN_REFS_SHOWN = 5;
+
 /** What stored events under an unknown customer alias mean, in words; null when there are none. */
 export function unknownCustomerWarning(result: IngestResult): string | null {
   if (result.unknownCustomers === 0) return null;
-  const refs = result.unknownCustomerRefs.map((ref) => `'${ref}'`).join(', ');
-  const more = result.unknownCustomerRefs.length < result.unknownCustomers ? ', ...' : '';
+  const refs = result.unknownCustomerRefs.slice(0, UNKNOWN_REFS_SHOWN).map((ref) => `'${ref}'`).join(', ');
+  const more = result.unknownCustomerRefs.length > UNKNOWN_REFS_SHOWN ? `, and ${result.unknownCustomerRefs.length - UNKNOWN_REFS_SHOWN} more` : '';
   return `${plural(result.unknownCustomers, 'event names', 'events name')} a customer alias no customer has yet (${refs}${more}): ` +
     'kept, and counted once a customer takes that alias; look for a typo with GET /api/v1/events/unresolved-customers';
 }
