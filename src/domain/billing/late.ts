@@ -5,10 +5,10 @@
 // package pricing included, rounded once), and a window billed up to date bills nothing more.
 import type { Decimal } from 'decimal.js';
 import { Dec, minorToDecimal, toMinor } from '../../kernel/money.js';
-import { addDays } from '../dates.js';
+import { addDays, daysBetween } from '../dates.js';
 import { BillingRuleError } from '../errors.js';
 import { isUsageCharge, priceCharge, type BilledUsage, type ComponentUsage, type PricedLine } from './compute.js';
-import { planCharges } from './plan.js';
+import { planCharges, type PlannedCharge } from './plan.js';
 import type { SubscriptionSnapshot } from './snapshot.js';
 
 export interface LateUsage {
@@ -23,6 +23,25 @@ export interface LateUsageResult {
   readonly lines: readonly PricedLine[];
   /** Every window as billed once these lines are (its usage now, its whole price). */
   readonly billed: readonly BilledUsage[];
+}
+
+/**
+ * The charge that billed the window, from the plan of its occasion. When the subscription changed
+ * since so that the plan no longer holds that window (a cancellation backdated into it), the
+ * component's fee over the window as billed: usage is never prorated, and a capacity's included
+ * quantity is then the full one.
+ */
+function chargeOf(snapshot: SubscriptionSnapshot, billed: BilledUsage): PlannedCharge {
+  const planned = planCharges(snapshot, billed.occasion).find(
+    (c) => c.component.id === billed.componentId && isUsageCharge(c) && c.periodStart === billed.periodStart && c.periodEnd === billed.periodEnd,
+  );
+  if (planned) return planned;
+  const component = snapshot.components.find((c) => c.id === billed.componentId);
+  if (!component || (component.fee.kind !== 'USAGE' && component.fee.kind !== 'CAPACITY')) {
+    throw new BillingRuleError('INVALID_PERIOD', `late usage of component ${billed.componentId} for [${billed.periodStart}, ${billed.periodEnd}) cannot be priced: the subscription no longer has that fee`);
+  }
+  const days = daysBetween(billed.periodStart, billed.periodEnd);
+  return { component, part: component.fee.kind === 'CAPACITY' ? 'CAPACITY_OVERAGE' : 'USAGE', timing: 'ARREARS', periodStart: billed.periodStart, periodEnd: billed.periodEnd, days, fullPeriodDays: days };
 }
 
 function totalOf(usage: ComponentUsage): Decimal {
@@ -40,12 +59,7 @@ export function lateUsageLines(snapshot: SubscriptionSnapshot, late: readonly La
   const lines: PricedLine[] = [];
   const billed: BilledUsage[] = [];
   for (const { billed: before, usage } of late) {
-    const charge = planCharges(snapshot, before.occasion).find(
-      (c) => c.component.id === before.componentId && isUsageCharge(c) && c.periodStart === before.periodStart && c.periodEnd === before.periodEnd,
-    );
-    if (!charge) {
-      throw new BillingRuleError('INVALID_PERIOD', `late usage of component ${before.componentId} for [${before.periodStart}, ${before.periodEnd}) cannot be priced: the subscription no longer has that charge`);
-    }
+    const charge = chargeOf(snapshot, before);
     const priced = priceCharge(charge, { [before.componentId]: usage }, snapshot.currency, []);
     const nowMinor = toMinor(priced.input.amount, snapshot.currency);
     billed.push({ ...before, usage, billedMinor: nowMinor });
