@@ -149,4 +149,32 @@ describe('late usage', () => {
     expect(new Dec(usageLine.amount_subtotal).plus(lateLine.amount_subtotal).toFixed(2)).toBe('4.10'); // 41 x 0.10
     h.clock.set('2026-03-15T12:00:00.000Z');
   });
+  it('waits the tenant\'s grace period for late usage before finalizing: usage within it is billed on time', async () => {
+    const h = harness();
+    h.clock.set('2026-03-31T12:00:00.000Z');
+    const { customerId, subscriptionId } = await backdatedSubscription(h, { name: 'Patient', startDate: '2026-03-01' });
+    const entity = (await h.request('GET', '/api/v1/invoicing-entities')).json().data[0];
+    const patched = await h.request('PATCH', `/api/v1/invoicing-entities/${entity.id}`, { body: { grace_period_hours: 72 } });
+    expect(patched.statusCode, patched.body).toBe(200);
+    try {
+      await run(h);
+      h.clock.set('2026-04-03T12:00:00.000Z'); // April's draft waits until 2026-04-04 00:00 UTC
+      await run(h);
+      expect((await invoicesOf(h, subscriptionId))[1]).toMatchObject({ invoice_date: '2026-04-01', status: 'DRAFT' });
+      expect(await sendCalls(h, customerId, '2026-03-30', 30, 'grace')).toEqual({ ingested: 30, in_finalized_periods: 0, unknown_customer_events: 0 });
+      h.clock.set('2026-04-04T00:00:00.000Z');
+      await run(h);
+      const april = (await invoicesOf(h, subscriptionId))[1]!;
+      expect(april.status).toBe('FINALIZED');
+      expect(lineSummary(april)[2]).toEqual(['API calls', '2026-03-01', '2026-03-31', '3.00', '0.60']);
+      // nothing of March is late: May has no late line
+      await foldUsage(h);
+      h.clock.set('2026-05-04T00:00:00.000Z');
+      await run(h);
+      expect(lineSummary((await invoicesOf(h, subscriptionId))[2]!).map((l) => l[0])).toEqual(['Platform', 'Seats (seat)', 'API calls']);
+    } finally {
+      await h.request('PATCH', `/api/v1/invoicing-entities/${entity.id}`, { body: { grace_period_hours: 24 } });
+      h.clock.set('2026-03-15T12:00:00.000Z');
+    }
+  });
 });
