@@ -44,6 +44,8 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   usage_rollups: { owner: 'usage', why: 'hourly aggregates of usage events' },
   usage_rollup_distinct: { owner: 'usage', why: 'the values behind COUNT_DISTINCT rollups' },
   usage_rollup_state: { owner: 'usage', why: 'per metric: the definition rolled up and the transaction watermark covered' },
+  usage_billed_periods: { owner: 'usage', why: 'usage periods invoices billed, with the snapshot billed and late-usage flags; invoicing records them through usage (recordBilledPeriods)' },
+  usage_unresolved_customers: { owner: 'usage', why: 'customer aliases events were stored under before any customer had them, with their event counts' },
   invoicing_entities: { owner: 'invoices', why: 'the seller of invoices and credit notes, and their number sequences (takeDocumentNumbers)' },
   documents: { owner: 'invoices', why: 'stored PDFs of invoices and credit notes' },
   invoices: { owner: 'invoices', why: 'invoices; credit notes change what is due through adjustAmountDue' },

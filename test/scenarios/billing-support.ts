@@ -7,7 +7,7 @@ import { seedPlan } from '../http/subscription-fixtures.js';
  * at 10.00 in advance and API calls in arrears (graduated: 0.10 up to 100 calls, then 0.05),
  * for a French customer of a French entity (20 % VAT).
  */
-export async function backdatedSubscription(h: Harness, options: { name?: string; startDate?: string; skipPastInvoices?: boolean; couponCodes?: string[] } = {}) {
+export async function backdatedSubscription(h: Harness, options: { name?: string; alias?: string; startDate?: string; skipPastInvoices?: boolean; couponCodes?: string[] } = {}) {
   const key = h.tenant.apiKey;
   const entity = (await h.request('GET', '/api/v1/invoicing-entities')).json().data[0];
   await h.request('PATCH', `/api/v1/invoicing-entities/${entity.id}`, { body: { country: 'FR', legal_name: 'Seller SAS' } });
@@ -29,7 +29,7 @@ export async function backdatedSubscription(h: Harness, options: { name?: string
     }), metricId],
   );
   const customer = await h.request('POST', '/api/v1/customers', {
-    body: { name: options.name ?? 'Client SARL', currency: 'EUR', billing_address: { line1: '2 rue X', city: 'Lyon', zip_code: '69001', country: 'FR' } },
+    body: { name: options.name ?? 'Client SARL', currency: 'EUR', billing_address: { line1: '2 rue X', city: 'Lyon', zip_code: '69001', country: 'FR' }, ...(options.alias ? { alias: options.alias } : {}) },
   });
   expect(customer.statusCode, customer.body).toBe(201);
   const sub = await h.request('POST', '/api/v1/subscriptions', {
@@ -40,13 +40,16 @@ export async function backdatedSubscription(h: Harness, options: { name?: string
   return { customerId: customer.json().id as string, subscriptionId: sub.json().id as string, metricId, plan };
 }
 
-/** `count` api_call events on `day` (YYYY-MM-DD) for the customer. */
+/** `count` api_call events on `day` (YYYY-MM-DD) for the customer (id or alias); the answers, summed. */
 export async function sendCalls(h: Harness, customerId: string, day: string, count: number, prefix: string) {
   const events = Array.from({ length: count }, (_, i) => ({ event_id: `${prefix}-${day}-${i}`, code: 'api_call', customer_id: customerId, timestamp: `${day}T10:00:00Z`, properties: {} }));
+  const sum = { ingested: 0, in_finalized_periods: 0, unknown_customer_events: 0 };
   for (let i = 0; i < events.length; i += 500) {
     const res = await h.request('POST', '/api/v1/events/ingest', { body: { events: events.slice(i, i + 500), allow_backfilling: true } });
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    for (const key of Object.keys(sum) as (keyof typeof sum)[]) sum[key] += res.json()[key];
   }
+  return sum;
 }
 
 /** The subscription's invoices, oldest first, as the API lists them. */
@@ -59,4 +62,21 @@ export async function invoicesOf(h: Harness, subscriptionId: string) {
 /** [name, start, end, category-free amounts] of an invoice's lines. */
 export function lineSummary(invoice: Record<string, any>): string[][] {
   return invoice.line_items.map((l: Record<string, string>) => [l.name, l.start_date, l.end_date, l.amount_subtotal, l.tax_amount]);
+}
+
+/**
+ * Runs the rollup fold (ingestion wakes it within a second) until every event of the tenant is
+ * folded: a transaction open elsewhere on a shared server holds the fold's watermark back for a
+ * while. The fold is what flags billed periods that late events fall in.
+ */
+export async function foldUsage(h: Harness): Promise<void> {
+  await expect.poll(async () => {
+    await h.service.tasks['usage.rollup']!({ tenant_id: h.tenant.id });
+    const tail = await h.db.pool.query<{ left: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM usage_events WHERE tenant_key = (SELECT key FROM tenants WHERE id = $1)
+         AND xid >= (SELECT min(watermark) FROM usage_rollup_state WHERE tenant_id = $1)) AS left`,
+      [h.tenant.id],
+    );
+    return tail.rows[0]!.left;
+  }, { timeout: 60_000, interval: 200 }).toBe(false);
 }

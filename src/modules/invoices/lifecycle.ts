@@ -19,8 +19,9 @@ import type { InvoiceRow } from './repository.js';
 export const RENDER_PDF_TASK = 'invoices.render_pdf';
 
 /**
- * Recomputes drafts of one tenant from current data (late usage) in the caller's tx, same order
- * in and out; supplied by billing. One draft is refreshed as a batch of one.
+ * Recomputes drafts of one tenant about to be finalized from current data (usage arrived since,
+ * late usage of earlier periods) in the caller's tx, same order in and out, and records the usage
+ * they bill with the usage module; supplied by billing. One draft is refreshed as a batch of one.
  */
 export type DraftRefresher = (tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[]) => Promise<InvoiceRow[]>;
 

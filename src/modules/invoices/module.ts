@@ -45,7 +45,7 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
   // changing an entity refreshes its drafts through the same refresher as finalization
   const entities = createInvoicingEntitiesService({ ...deps, refresh: billing.refreshDrafts });
   const invoices = createInvoicesService(deps);
-  const lifecycle = createInvoiceLifecycle({ ...deps, refresh: billing.refreshDrafts });
+  const lifecycle = createInvoiceLifecycle({ ...deps, refresh: billing.refreshForFinalization });
   const tasks: TaskRegistry = {
     [RENDER_PDF_TASK]: (payload) => invoices.renderPdfJob(payload),
     [FINALIZE_DUE_TASK]: async () => {

@@ -17,6 +17,7 @@ export const MAX_BATCH_EVENTS = 10_000;
 /** Positive customer and code look-ups are reused this long (a hot path for single events). */
 const LOOKUP_CACHE_MS = 30_000;
 const ROLLUP_WAKEUP_EVERY_MS = 1_000;
+const ROLLUP_TRAILING_MARGIN_MS = 200;
 /**
  * Group commit of single events: statements in flight at once, and events per statement. Fewer
  * statements in flight make larger groups; measured at 50 connections here: 4 in flight
@@ -42,9 +43,15 @@ export interface IngestOptions {
 }
 
 export interface IngestResult {
-  /** True when something was stored or every event was a duplicate (nothing refused). */
+  /** Events stored by this call. */
   ingested: number;
   duplicates: number;
+  /** Of the stored events, those inside a period an invoice has already billed: billed later as late usage. */
+  inFinalizedPeriods: number;
+  /** Of the stored events, those naming a customer reference (alias) no customer has yet. */
+  unknownCustomers: number;
+  /** The distinct unknown references of those. */
+  unknownCustomerRefs: string[];
   failures: IngestFailure[];
   /** False when a bad event made the whole batch refused (nothing stored). */
   accepted: boolean;
@@ -71,6 +78,8 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
   const knownCodes = cache<true>();
   const knownMonths = new Set<number>(); // year * 12 + month (UTC)
   const lastWakeup = new Map<string, number>();
+  /** Tenants whose wake-up for the end of the current second is queued. */
+  const trailingWakeup = new Set<string>();
 
   /** The stored reference of a customer id or alias, or undefined when no customer has it. */
   async function resolveCustomer(tenantId: string, ref: string): Promise<string | undefined> {
@@ -99,14 +108,29 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     }
   }
 
-  /** Wakes the rollup worker for this tenant at most once a second (it is idempotent). */
+  /**
+   * Wakes the rollup worker for this tenant at most once a second (it is idempotent): at once
+   * when the last wake-up is a second old, else once more at the end of that second, so events
+   * stored meanwhile are folded too. The fold is what flags late usage for billing (docs/usage.md,
+   * "Late usage"), so no batch may be left waiting for the tenant's next one.
+   */
   async function wakeRollups(tenantId: string): Promise<void> {
     const nowMs = performance.now();
-    if (nowMs - (lastWakeup.get(tenantId) ?? -Infinity) < ROLLUP_WAKEUP_EVERY_MS) return;
-    lastWakeup.set(tenantId, nowMs);
+    const last = lastWakeup.get(tenantId) ?? -Infinity;
     // Outside the ingest transaction on purpose: the wake-up is not state, and one shared job
     // row updated by every ingest transaction would serialise them.
-    await enqueueJob(pool, 'usage.rollup', { tenant_id: tenantId }, { jobKey: `usage.rollup:${tenantId}` }).catch(() => lastWakeup.delete(tenantId));
+    const enqueue = (runAt?: Date) => enqueueJob(pool, 'usage.rollup', { tenant_id: tenantId }, { jobKey: `usage.rollup:${tenantId}`, ...(runAt ? { runAt } : {}) });
+    if (nowMs - last >= ROLLUP_WAKEUP_EVERY_MS) {
+      lastWakeup.set(tenantId, nowMs);
+      trailingWakeup.delete(tenantId);
+      await enqueue().catch(() => lastWakeup.delete(tenantId));
+      return;
+    }
+    if (trailingWakeup.has(tenantId)) return;
+    trailingWakeup.add(tenantId);
+    // A margin past the second, so a job clock slightly ahead of ours does not fold before this batch's commit.
+    const runAt = new Date(Date.now() + (last + ROLLUP_WAKEUP_EVERY_MS - nowMs) + ROLLUP_TRAILING_MARGIN_MS);
+    await enqueue(runAt).catch(() => trailingWakeup.delete(tenantId));
   }
 
   /**
@@ -142,21 +166,24 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     const indexes: number[] = [];
     const positionById = new Map<string, number>();
     let duplicates = 0;
+    let unresolvedRows = 0;
     const fail = (index: number, event: CheckedEvent, reason: string) => failures.push({ index, event_id: event.eventId, reason, kind: 'INVALID_EVENT' });
     for (let i = 0; i < checked.length; i++) {
       if (i % EVENTS_PER_SLICE === EVENTS_PER_SLICE - 1) await yieldToEventLoop();
       const event = checked[i]!;
       const index = checkedIndexes[i]!;
       let customerRef = refs.get(event.customerRef);
+      let unresolved = false;
       if (customerRef === undefined) {
-        // A migration may send historical events before the customer exists: with backfilling,
-        // an alias (anything not shaped like one of our customer ids) is kept and matched when
-        // a customer with that alias appears. Otherwise an unknown customer is refused.
-        if (!options.allowBackfilling || isIdOf('customer', event.customerRef)) {
-          fail(index, event, `customer '${event.customerRef}' not found (customer_id takes a customer id or alias)`);
+        // Events may arrive before their customer (a migration, a signup processed later): an
+        // alias (anything not shaped like one of our customer ids) is kept and counts once a
+        // customer takes it. An unknown id of our shape is a mistake: no customer can get it.
+        if (isIdOf('customer', event.customerRef)) {
+          fail(index, event, `customer '${event.customerRef}' not found (customer_id takes a customer id or alias; an unknown alias is kept, an unknown id is refused)`);
           continue;
         }
         customerRef = event.customerRef;
+        unresolved = true;
       }
       if (options.strict && !codes.get(event.code)) {
         fail(index, event, `code '${event.code}' is not the code of any billable metric`);
@@ -171,16 +198,18 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
         continue;
       }
       positionById.set(event.eventId, rows.length);
-      rows.push({ eventId: event.eventId, code: event.code, customerRef, timestamp: event.timestamp, properties: event.properties, payloadHash });
+      rows.push({ eventId: event.eventId, code: event.code, customerRef, timestamp: event.timestamp, properties: event.properties, payloadHash, ...(unresolved ? { unresolved } : {}) });
       indexes.push(index);
+      if (unresolved) unresolvedRows += 1;
     }
     failures.sort((a, b) => a.index - b.index);
-    return { failures, rows, indexes, duplicates };
+    return { failures, rows, indexes, duplicates, unresolvedRows };
   }
 
   /**
    * Writes rows with distinct ids in one statement (atomic on its own) and tells, for each id,
-   * whether it was stored, a duplicate (same payload already stored) or a conflict.
+   * whether it was stored (and then whether in a billed period), a duplicate (same payload
+   * already stored) or a conflict.
    */
   async function writeRows(db: Queryable, tenantId: string, rows: readonly EventRow[], now: Date): Promise<Map<string, SingleOutcome>> {
     const outcomes = new Map<string, SingleOutcome>();
@@ -188,28 +217,36 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     const seen = rows.filter((r) => !stored.has(r.eventId));
     const hashes = seen.length > 0 ? await findPayloadHashes(db, tenantId, seen.map((r) => r.eventId)) : new Map<string, string>();
     for (const row of rows) {
-      if (stored.has(row.eventId)) outcomes.set(row.eventId, { kind: 'stored' });
+      const written = stored.get(row.eventId);
+      if (written) outcomes.set(row.eventId, { kind: 'stored', late: written.late });
       else if (hashes.get(row.eventId) === row.payloadHash) outcomes.set(row.eventId, { kind: 'duplicate' });
       else outcomes.set(row.eventId, { kind: 'conflict', reason: `event_id '${row.eventId}' was already ingested with a different payload` });
     }
     return outcomes;
   }
 
+  /** Usual case first (no id seen before): one autocommit statement; else the statement that sorts out seen ids. */
+  async function writeAll(tenantId: string, rows: readonly EventRow[], now: Date): Promise<Map<string, SingleOutcome>> {
+    const fast = await insertAllNewEvents(pool, tenantId, rows, now);
+    if (fast) {
+      const late = new Set(fast.late);
+      return new Map(rows.map((row) => [row.eventId, { kind: 'stored', late: late.has(row.eventId) }]));
+    }
+    return writeRows(pool, tenantId, rows, now);
+  }
+
   const singles = createGroupCommitter(
     async (tenantId, rows) => {
       await ensurePartitions(rows);
-      const now = clock.now();
-      // Usual case first (no id seen before), outside a transaction: a failed statement would abort it.
-      if (await insertAllNewEvents(pool, tenantId, rows, now)) {
-        await wakeRollups(tenantId);
-        return new Map(rows.map((row) => [row.eventId, { kind: 'stored' }]));
-      }
-      const outcomes = await writeRows(pool, tenantId, rows, now);
+      // outside a transaction: a failed statement would abort it
+      const outcomes = await writeAll(tenantId, rows, clock.now());
       if ([...outcomes.values()].some((o) => o.kind === 'stored')) await wakeRollups(tenantId);
       return outcomes;
     },
     { maxInFlight: SINGLE_MAX_IN_FLIGHT, maxGroup: SINGLE_MAX_GROUP },
   );
+
+  const refusedResult = (failures: IngestFailure[]): IngestResult => ({ ingested: 0, duplicates: 0, inFinalizedPeriods: 0, unknownCustomers: 0, unknownCustomerRefs: [], failures, accepted: false });
 
   /**
    * Checks, resolves and stores a batch. Without partial failures, one bad event refuses the
@@ -221,49 +258,58 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     const prepared = await prepare(tenantId, raws, options, now);
     const { failures, rows, indexes } = prepared;
     let duplicates = prepared.duplicates;
-    if (failures.length > 0 && !options.allowPartialFailures) return { ingested: 0, duplicates: 0, failures, accepted: false };
-    if (rows.length === 0) return { ingested: 0, duplicates, failures, accepted: true };
-    await ensurePartitions(rows);
-
-    // Usual case first: no id seen before. One autocommit statement, no transaction round trips.
-    if (await insertAllNewEvents(pool, tenantId, rows, now)) {
-      await wakeRollups(tenantId);
-      return { ingested: rows.length, duplicates, failures, accepted: true };
-    }
-
+    if (failures.length > 0 && !options.allowPartialFailures) return refusedResult(failures);
+    let stored = 0;
+    let inFinalizedPeriods = 0;
+    const unknown = new Set<string>();
+    let unknownCustomers = 0;
+    const conflicts: IngestFailure[] = [];
     const resolve = (outcomes: Map<string, SingleOutcome>) => {
-      let stored = 0;
-      const conflicts: IngestFailure[] = [];
       rows.forEach((row, i) => {
         const outcome = outcomes.get(row.eventId)!;
-        if (outcome.kind === 'stored') stored += 1;
-        else if (outcome.kind === 'duplicate') duplicates += 1;
+        if (outcome.kind === 'stored') {
+          stored += 1;
+          if (outcome.late) inFinalizedPeriods += 1;
+          if (row.unresolved) {
+            unknownCustomers += 1;
+            unknown.add(row.customerRef);
+          }
+        } else if (outcome.kind === 'duplicate') duplicates += 1;
         else conflicts.push({ index: indexes[i]!, event_id: row.eventId, reason: outcome.reason, kind: 'PAYLOAD_CONFLICT' });
       });
-      return { stored, conflicts };
     };
-    let outcome: { stored: number; conflicts: IngestFailure[] };
-    if (options.allowPartialFailures) {
-      // One statement is atomic on its own; conflicting ids were simply not inserted.
-      outcome = resolve(await writeRows(pool, tenantId, rows, now));
-    } else {
-      // Some ids were seen: a conflict among them refuses the batch, so write in a transaction.
-      const refused = new Error('refused');
-      try {
-        outcome = await withTx(pool, async (tx) => {
-          const result = resolve(await writeRows(tx, tenantId, rows, now));
-          if (result.conflicts.length > 0) throw Object.assign(refused, { result });
-          return result;
-        });
-      } catch (error) {
-        if (error !== refused) throw error;
-        const conflicts = (error as unknown as { result: { conflicts: IngestFailure[] } }).result.conflicts;
-        return { ingested: 0, duplicates: 0, failures: conflicts, accepted: false };
+    if (rows.length > 0) {
+      await ensurePartitions(rows);
+      const fast = await insertAllNewEvents(pool, tenantId, rows, now);
+      if (fast) {
+        // every row stored: the usual case, counted without a per-row outcome
+        stored = rows.length;
+        inFinalizedPeriods = fast.late.length;
+        for (const row of prepared.unresolvedRows > 0 ? rows : []) {
+          if (!row.unresolved) continue;
+          unknownCustomers += 1;
+          unknown.add(row.customerRef);
+        }
+      } else if (options.allowPartialFailures) {
+        // One statement is atomic on its own; conflicting ids were simply not inserted.
+        resolve(await writeRows(pool, tenantId, rows, now));
+      } else {
+        // Some ids were seen: a conflict among them refuses the batch, so write in a transaction.
+        const refused = new Error('refused');
+        try {
+          await withTx(pool, async (tx) => {
+            resolve(await writeRows(tx, tenantId, rows, now));
+            if (conflicts.length > 0) throw refused;
+          });
+        } catch (error) {
+          if (error !== refused) throw error;
+          return refusedResult(conflicts);
+        }
       }
+      if (stored > 0) await wakeRollups(tenantId);
     }
-    if (outcome.stored > 0) await wakeRollups(tenantId);
-    const all = [...failures, ...outcome.conflicts].sort((a, b) => a.index - b.index);
-    return { ingested: outcome.stored, duplicates, failures: all, accepted: true };
+    const all = [...failures, ...conflicts].sort((a, b) => a.index - b.index);
+    return { ingested: stored, duplicates, inFinalizedPeriods, unknownCustomers, unknownCustomerRefs: [...unknown], failures: all, accepted: true };
   }
 
   /**
@@ -274,10 +320,20 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     const options = { allowBackfilling: false, allowPartialFailures: false, strict: false };
     const { failures, rows } = await prepare(tenantId, [raw], options, clock.now());
     const row = rows[0];
-    if (!row) return { ingested: 0, duplicates: 0, failures, accepted: false };
+    if (!row) return refusedResult(failures);
     const outcome = await singles.submit(tenantId, row);
-    if (outcome.kind === 'conflict') return { ingested: 0, duplicates: 0, failures: [{ index: 0, event_id: row.eventId, reason: outcome.reason, kind: 'PAYLOAD_CONFLICT' }], accepted: false };
-    return { ingested: outcome.kind === 'stored' ? 1 : 0, duplicates: outcome.kind === 'duplicate' ? 1 : 0, failures: [], accepted: true };
+    if (outcome.kind === 'conflict') return refusedResult([{ index: 0, event_id: row.eventId, reason: outcome.reason, kind: 'PAYLOAD_CONFLICT' }]);
+    const storedNow = outcome.kind === 'stored';
+    const unknownCustomers = storedNow && row.unresolved ? 1 : 0;
+    return {
+      ingested: storedNow ? 1 : 0,
+      duplicates: outcome.kind === 'duplicate' ? 1 : 0,
+      inFinalizedPeriods: storedNow && outcome.late ? 1 : 0,
+      unknownCustomers,
+      unknownCustomerRefs: unknownCustomers ? [row.customerRef] : [],
+      failures: [],
+      accepted: true,
+    };
   }
 
   return { ingest, ingestOne };

@@ -22,7 +22,9 @@ import type { InvoiceRow, NewLine, TaxBreakdownDbRow } from '../repository.js';
 import {
   deleteContentBulk, insertContentBulk, insertInvoicesBulk, invoicesOfSubscriptions, occasionsOf, tryLockSubscriptions, updateInvoicesBulk,
 } from './bulk-repository.js';
-import { computePlanned, occasionsDue, type BillingSubject, type ComputedDraft, type PlannedWork, type StoredInvoiceRef } from './compute.js';
+import { computePlanned, occasionsDue, type BillingSubject, type ComputedDraft, type LateWindows, type PlannedWork, type StoredInvoiceRef } from './compute.js';
+import { lateWindowsOf } from './late-usage.js';
+import { lockUsageForBilling, recordBilledPeriods } from '../../usage/index.js';
 import { loadCustomers, planTermsOf } from './context.js';
 import { toEngineSnapshot, type PlanTerms } from './mapping.js';
 
@@ -110,20 +112,30 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
   }
 
   /** Computes, keeping the subscriptions the engine refuses out of the batch instead of failing it. */
-  async function computeSafely(tenantId: string, work: PlannedWork[], failures: RunResult['failures']): Promise<ComputedDraft[]> {
+  async function computeSafely(tenantId: string, work: PlannedWork[], failures: RunResult['failures'], late: LateWindows): Promise<ComputedDraft[]> {
     try {
-      return await computePlanned(pool, tenantId, work);
+      return await computePlanned(pool, tenantId, work, late);
     } catch {
       const out: ComputedDraft[] = [];
       for (const item of work) {
         try {
-          out.push(...(await computePlanned(pool, tenantId, [item])));
+          out.push(...(await computePlanned(pool, tenantId, [item], late)));
         } catch (error) {
           failures.push({ subscriptionId: item.subject.source.subscription.id, message: error instanceof Error ? error.message : String(error) });
         }
       }
       return out;
     }
+  }
+
+  /**
+   * The invoice that carries late usage of a subscription that has ended: an ADJUSTMENT dated
+   * `asOf`, when no invoice of it is due or waiting as a draft and the engine has no next one.
+   */
+  function lateAdjustmentOccasion(subject: BillingSubject, stored: readonly StoredInvoiceRef[], asOf: LocalDate): BillingOccasion | null {
+    if (subject.source.subscription.status === 'PENDING_ACTIVATION' || stored.some((invoice) => invoice.status === 'DRAFT')) return null;
+    if (nextOccasion(toEngineSnapshot(subject.source, subject.plan).snapshot, asOf) !== null) return null;
+    return { kind: 'ADJUSTMENT', invoiceType: 'ADJUSTMENT', invoiceDate: asOf, periodStart: asOf, periodEnd: asOf, cycleIndex: null, adjustmentDates: [] };
   }
 
   /** One batch in one transaction; returns how many invoices it created. */
@@ -134,6 +146,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
       if (mine.length === 0) return 0;
       // read after the locks: whatever another process committed for these is visible now
       const stored = groupBy(await invoicesOfSubscriptions(tx, tenantId, mine.map((s) => s.subscription.id)), (row) => row.subscription_id);
+      const late = await lateWindowsOf(tx, tenantId, mine.map((s) => s.subscription.id), false);
       const subjects = await subjectsOf(tx, tenantId, mine);
       const work: PlannedWork[] = [];
       for (const source of mine) {
@@ -142,13 +155,15 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
         const own = stored.get(source.subscription.id) ?? [];
         try {
           const occasions = occasionsDue(subject, own, asOf);
+          const lateOccasion = occasions.length === 0 && late.has(source.subscription.id) ? lateAdjustmentOccasion(subject, own, asOf) : null;
+          if (lateOccasion) occasions.push(lateOccasion);
           if (occasions.length > 0) work.push({ subject, occasions, stored: own });
         } catch (error) {
           failures.push({ subscriptionId: source.subscription.id, message: error instanceof Error ? error.message : String(error) });
         }
       }
       if (work.length === 0) return 0;
-      return storeDrafts(tx, tenantId, await computeSafely(tenantId, work, failures));
+      return storeDrafts(tx, tenantId, await computeSafely(tenantId, work, failures, late));
     });
   }
 
@@ -184,25 +199,37 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
    * The one draft refresher, in the caller's tx (finalization, a change of the invoicing entity):
    * every draft takes its entity as it is now (seller details), and drafts of a subscription are
    * recomputed (late usage, tax of the entity's current country) for the occasion each was
-   * created for. Writes what changed; same order in and out.
+   * created for. Writes what changed; same order in and out. When `finalizing`, the usage windows
+   * each draft bills are then recorded with the usage module as billed (docs/usage.md, "Late
+   * usage"): an event of such a window that this computation did not see is billed late on a
+   * later invoice. A refresh that does not finalize records nothing, so its drafts stay open to
+   * the usage that arrives before they are finalized.
    */
-  async function refreshDrafts(tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[]): Promise<InvoiceRow[]> {
+  async function refreshDrafts(tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[], finalizing = false): Promise<InvoiceRow[]> {
     const seller = await withCurrentSeller(tx, tenantId, drafts);
-    const recomputed = await recomputeDrafts(tx, tenantId, seller.rows);
+    const recomputed = await recomputeDrafts(tx, tenantId, seller.rows, finalizing);
     const now = clock.now();
     await updateInvoicesBulk(tx, tenantId, recomputed.rows.filter((row) => seller.changed.has(row.id) && !recomputed.written.has(row.id)).map((row) => ({ ...row, updated_at: now })));
     return recomputed.rows;
   }
 
+  /** The last refresh of drafts about to be finalized (see refreshDrafts). */
+  function refreshForFinalization(tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[]): Promise<InvoiceRow[]> {
+    return refreshDrafts(tx, tenantId, drafts, true);
+  }
+
   /** Recomputes subscription drafts and writes those whose content changed (`written`); drafts without a stored occasion (one-off invoices) are kept. */
-  async function recomputeDrafts(tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[]): Promise<{ rows: InvoiceRow[]; written: Set<string> }> {
+  async function recomputeDrafts(tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[], finalizing: boolean): Promise<{ rows: InvoiceRow[]; written: Set<string> }> {
     const unchanged = { rows: [...drafts], written: new Set<string>() };
     const candidates = drafts.filter((d) => d.subscription_id !== null && d.status === 'DRAFT');
     if (candidates.length === 0) return unchanged;
     const occasions = await occasionsOf(tx, tenantId, candidates.map((d) => d.id));
     const withOccasion = candidates.filter((d) => occasions.has(d.id));
     if (withOccasion.length === 0) return unchanged;
+    // before any usage is read: the rollup fold, which flags late events against recorded windows, waits for a finalizing transaction
+    if (finalizing) await lockUsageForBilling(tx, tenantId);
     const subscriptionIds = [...new Set(withOccasion.map((d) => d.subscription_id!))];
+    const late = await lateWindowsOf(tx, tenantId, subscriptionIds, finalizing);
     const sources = await loadSubscriptionRecords(pool, tenantId, { ids: subscriptionIds });
     const stored = groupBy(await invoicesOfSubscriptions(tx, tenantId, subscriptionIds), (row) => row.subscription_id);
     // a draft keeps the entity it was created for (its number comes from that entity)
@@ -215,7 +242,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
       work.push({ draft, subject: { ...subject, entity }, occasions: [occasions.get(draft.id)!.occasion as BillingOccasion], stored: (stored.get(draft.subscription_id!) ?? []) as StoredInvoiceRef[], excludeInvoiceId: draft.id });
     }
     const failures: RunResult['failures'] = [];
-    const computed = await computeSafely(tenantId, work, failures);
+    const computed = await computeSafely(tenantId, work, failures, late);
     // the invoice date identifies an invoice of a subscription
     const draftByKey = new Map(work.map((w) => [`${w.draft.subscription_id}|${w.draft.invoice_date}`, w.draft.id]));
     const byDraft = new Map<string, ComputedDraft>();
@@ -246,6 +273,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     await deleteContentBulk(tx, tenantId, changed.map((row) => row.id));
     await insertContentBulk(tx, tenantId, lines, breakdown);
     await updateInvoicesBulk(tx, tenantId, changed);
+    if (finalizing) await recordBilledPeriods(tx, tenantId, [...byDraft.values()].flatMap((item) => item.billedPeriods), now);
     return { rows: drafts.map((d) => updated.get(d.id) ?? d), written: new Set(changed.map((row) => row.id)) };
   }
 
@@ -265,11 +293,12 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
       occasion = nextOccasion(toEngineSnapshot(source, subject.plan).snapshot, todayDate);
     }
     if (occasion === null) return null;
-    const [computed] = await computePlanned(pool, tenantId, [{ subject, occasions: [occasion], stored }]);
+    const late = await lateWindowsOf(pool, tenantId, [subscriptionId], false);
+    const [computed] = await computePlanned(pool, tenantId, [{ subject, occasions: [occasion], stored }], late);
     return computed ?? null;
   }
 
-  return { runAll, billSubscription, billBatch, refreshDrafts, upcoming };
+  return { runAll, billSubscription, billBatch, refreshDrafts, refreshForFinalization, upcoming };
 }
 
 export type BillingRun = ReturnType<typeof createBillingRun>;
