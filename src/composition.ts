@@ -26,6 +26,7 @@ import { createWebhooksModule, type DeliveryService } from './modules/webhooks/i
 import { createOAuthModule } from './modules/oauth/index.js';
 import { createWebModule } from './modules/web/index.js';
 import { createPortalModule } from './modules/portal/index.js';
+import { createTestClocksModule, testClockTime } from './modules/test-clocks/index.js';
 import { createSmtpMailer, type Mailer } from './adapters/email/mailer.js';
 
 /** Everything the service is made of, wired once: config -> db -> services -> http + jobs. */
@@ -73,10 +74,12 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     subscriptions: countSubscriptionsOfCustomer,
     // a customer's invoicing entity is checked (active, of the tenant) or defaulted by invoices, a later module
     entities: (db, tenantId, requested, field) => entityForCustomer(db, tenantId, clock, requested, field),
+    // a customer created on a test clock takes the clock's time (docs/test-clocks.md), as do the requests about it below
+    testClockTime,
   });
-  const subscriptions = createSubscriptionsModule({ ...base, catalog: plansCatalog });
+  const subscriptions = createSubscriptionsModule({ ...base, catalog: plansCatalog, testClockTime });
   const checkout = createCheckoutModule({ ...base, catalog: plansCatalog });
-  const usage = createUsageModule({ ...base, metrics: metrics.api, findSubscription: subscriptions.api.usageScope });
+  const usage = createUsageModule({ ...base, metrics: metrics.api, findSubscription: subscriptions.api.usageScope, testClockTime });
   // CSV imports (docs/batch-jobs.md): events through usage ingestion, customers through the customers service.
   const batchJobs = createBatchJobsModule({ ...base, ports: { ingestEvents: usage.api.ingest.ingest, createCustomer: customers.api.createCustomer } });
   const entitlements = createEntitlementsModule({ ...base, catalog: plansCatalog, advanceDue: subscriptions.api.advanceDue, consumed: usage.api.consumed });
@@ -108,11 +111,14 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     advanceDue: subscriptions.api.advanceDue,
     subscriptionUsage: usage.api.queries.subscriptionUsage,
     invoices: invoices.api.invoices,
+    testClockTime,
   });
+  // Sandbox test clocks: their advance runs the clock-driven work of subscriptions and invoices for one clock's customers.
+  const testClocks = createTestClocksModule({ ...base, work: { subscriptionsAt: subscriptions.api.atTestClock, invoicingAt: invoices.api.atTestClock } });
 
   const modules: Module<unknown>[] = [
     accounts, catalog, metrics, features, coupons, plans, addOns, customers, subscriptions, checkout,
-    usage, batchJobs, entitlements, invoices, creditNotes, emails, webhooks, oauth, web, portal,
+    usage, batchJobs, entitlements, invoices, creditNotes, emails, webhooks, oauth, web, portal, testClocks,
   ];
   // The x-connected-account authenticator goes first: with that header an API key acts for the account.
   const authenticators: Authenticator[] = [oauth.api.connect.authenticateConnectedAccount, accounts.api.authenticateApiKey, oauth.api.tokens.authenticateAccessToken];

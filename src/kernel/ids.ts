@@ -45,6 +45,7 @@ export const ID_PREFIXES = {
   batchJobChunk: 'bjch',
   customProperty: 'cprop',
   customerBalanceTransaction: 'cbt',
+  testClock: 'clock',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

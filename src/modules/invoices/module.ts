@@ -25,6 +25,8 @@ export interface Invoicing {
   invoices: InvoicesService;
   billing: BillingRun;
   lifecycle: InvoiceLifecycle;
+  /** The billing run and the grace-period finalizer at `clock`, serving this test clock's customers only (its advance runs them step by step). */
+  atTestClock(clock: Clock, testClockId: string): { billing: BillingRun; lifecycle: InvoiceLifecycle };
 }
 
 export interface InvoicingDeps {
@@ -41,11 +43,15 @@ export interface InvoicingDeps {
  * refreshes drafts (late usage) through the billing run's batch refresh.
  */
 export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
-  const billing = createBillingRun(deps);
+  // the clock-driven pair, for one population: customers on no test clock, or one clock's (its advance)
+  const clockDriven = (clock: Clock, testClockId?: string) => {
+    const billing = createBillingRun({ ...deps, clock, testClockId });
+    return { billing, lifecycle: createInvoiceLifecycle({ ...deps, clock, testClockId, refresh: billing.refreshDrafts }) };
+  };
+  const { billing, lifecycle } = clockDriven(deps.clock);
   // changing an entity refreshes its drafts through the same refresher as finalization
   const entities = createInvoicingEntitiesService({ ...deps, refresh: billing.refreshDrafts });
   const invoices = createInvoicesService(deps);
-  const lifecycle = createInvoiceLifecycle({ ...deps, refresh: billing.refreshDrafts });
   const tasks: TaskRegistry = {
     [RENDER_PDF_TASK]: (payload) => invoices.renderPdfJob(payload),
     [FINALIZE_DUE_TASK]: async () => {
@@ -67,7 +73,7 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
     await invoiceRoutesOf(app);
     await entityRoutes(entities)(app);
   };
-  return { routes, tasks, api: { entities, invoices, billing, lifecycle } };
+  return { routes, tasks, api: { entities, invoices, billing, lifecycle, atTestClock: clockDriven } };
 }
 
 

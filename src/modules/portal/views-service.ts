@@ -2,7 +2,7 @@ import { today, type Clock } from '../../kernel/clock.js';
 import { notFound } from '../../kernel/errors.js';
 import { pageRequest, paginationMeta, type Page } from '../../kernel/paging.js';
 import type { Pool } from '../../db/pool.js';
-import { findCustomer, type CustomerRow } from '../customers/index.js';
+import { clockOfCustomer, findCustomer, type CustomerRow, type TestClockTime } from '../customers/index.js';
 import { currentPeriodOf, loadSubscriptionSnapshots, LIVE_STATUSES, nextInvoiceDateOf, type SubscriptionView } from '../subscriptions/index.js';
 import type { MetricUsageResult } from '../usage/index.js';
 import { findInvoice, type InvoicesService, type InvoiceDetail } from '../invoices/index.js';
@@ -22,6 +22,8 @@ export interface PortalViewsDeps {
   advanceDue: (tenantId: string) => Promise<unknown>;
   subscriptionUsage: SubscriptionUsageReport;
   invoices: Pick<InvoicesService, 'list' | 'pdf'>;
+  /** A customer on a test clock sees its subscriptions at the clock's time (test-clocks). */
+  testClockTime?: TestClockTime;
 }
 
 export interface PortalSubscription {
@@ -54,7 +56,7 @@ export function createPortalViewsService(deps: PortalViewsDeps) {
   async function subscriptions(principal: PortalPrincipal): Promise<PortalSubscription[]> {
     await deps.advanceDue(principal.tenantId);
     const snapshots = await loadSubscriptionSnapshots(pool, principal.tenantId, { customerId: principal.customerId });
-    const todayDate = today(clock);
+    const todayDate = today(await clockOfCustomer(pool, principal.tenantId, await customer(principal), clock, deps.testClockTime));
     return snapshots.map(({ subscription: sub }) => {
       const current = currentPeriodOf(sub, todayDate);
       return { subscription: sub, currentPeriodStart: current.start, currentPeriodEnd: current.end, nextInvoiceDate: nextInvoiceDateOf(sub, todayDate) };

@@ -5,6 +5,7 @@ import type { AddOnRow, ComponentRow, CouponRow, SubscriptionView } from './repo
 
 export { advanceOne, countSubscriptionsOfCustomer } from './service.js';
 export type { SubscriptionsService } from './service.js';
+export type { RoutedSubscriptionsService } from './test-clocks.js';
 export { createSubscriptionsModule } from './module.js';
 /** Request schemas shared with checkout sessions. */
 export { AddOnRequest, PriceComponentsRequest, PaymentMethodsConfig } from './schemas.js';
@@ -19,6 +20,8 @@ export type { SubscriptionStatus } from './lifecycle.js';
 export type { SubscriptionView, ComponentRow as SubscriptionComponentRow, AddOnRow as SubscriptionAddOnRow, CouponRow as SubscriptionCouponRow };
 // Entitlement overrides are stored with the subscription; the entitlements module sets and reads them here.
 export { overridesOf as entitlementOverridesOf, upsertOverride as upsertEntitlementOverride, deleteOverride as deleteEntitlementOverride, tenantsWithSubscriptions } from './repository.js';
+/** A test clock's deletion removes its customers' subscriptions (with everything stored under them); returns their ids. */
+export { deleteSubscriptionsOfCustomers } from './repository.js';
 export type { OverrideRow as EntitlementOverrideRow } from './repository.js';
 
 /**
@@ -93,17 +96,18 @@ function snapshotOf(subscription: SubscriptionView, components: ComponentRow[], 
 
 /**
  * Which subscriptions to load: by id (`lock` holds their rows for the caller's transaction), one
- * customer's, or every one of the tenant; the last two optionally only in these statuses.
+ * customer's, or every one of the customers on one test clock (null: on none, what the periodic
+ * billing run bills); the last two optionally only in these statuses.
  */
 export type SnapshotFilter =
   | { ids: readonly string[]; lock?: boolean }
   | { customerId: string; statuses?: readonly string[] }
-  | { statuses?: readonly string[] };
+  | { testClockId: string | null; statuses?: readonly string[] };
 
 function subscriptionsMatching(db: Queryable, tenantId: string, filter: SnapshotFilter): Promise<SubscriptionView[]> {
   if ('ids' in filter) return repo.subscriptionsByIds(db, tenantId, filter.ids, filter.lock ?? false);
   if ('customerId' in filter) return repo.subscriptionsOfCustomer(db, tenantId, filter.customerId, filter.statuses);
-  return repo.allSubscriptions(db, tenantId, filter.statuses);
+  return repo.allSubscriptions(db, tenantId, filter.testClockId, filter.statuses);
 }
 
 /** Snapshots of the subscriptions a filter selects, oldest first, in four statements whatever their number. */

@@ -8,3 +8,4 @@ export type { UsageQueryService, FindSubscriptionScope, SubscriptionUsageScope, 
 export { customerMetricUsage } from './customer-usage.js';
 export { customersMetricUsage } from './bulk-usage.js';
 export type { BulkUsageCustomer } from './bulk-usage.js';
+export { deleteUsageOfCustomers } from './erase.js';
