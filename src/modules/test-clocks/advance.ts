@@ -13,7 +13,7 @@ import { scoped } from '../../db/tenant-scope.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
 import { nextDraftFinalization } from '../invoices/index.js';
 import * as repo from './repository.js';
-import { testClockToWire } from './schemas.js';
+import { testClockEventData } from './events.js';
 
 export const ADVANCE_TASK = 'test_clocks.advance';
 
@@ -74,7 +74,7 @@ export function createAdvanceRunner(deps: { pool: Pool; clock: Clock; work: Cloc
         const reached = stop.getTime() >= target.getTime();
         const next: repo.TestClockRow = { ...current, frozen_time: stop, status: reached ? 'READY' : 'ADVANCING', target_frozen_time: reached ? null : target, updated_at: deps.clock.now() };
         await repo.updateTestClock(tx, tenantId, next);
-        if (reached) await writeOutboxEvent(scoped(tx, tenantId), deps.clock, { type: 'test_clock.ready', objectId: testClockId, data: testClockToWire(next) });
+        if (reached) await writeOutboxEvent(scoped(tx, tenantId), deps.clock, { type: 'test_clock.ready', objectId: testClockId, data: testClockEventData(next) });
         return next;
       });
     }

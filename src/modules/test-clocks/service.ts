@@ -12,7 +12,7 @@ import { ADVANCE_TASK } from './advance.js';
 import { deleteObjectsOfTestClock, type DeletedObjects } from './delete.js';
 import * as repo from './repository.js';
 import type { TestClockOrderColumn, TestClockRow } from './repository.js';
-import { testClockToWire } from './schemas.js';
+import { testClockEventData } from './events.js';
 
 /** Earliest and (exclusive) latest frozen time: usage events before 2000 are refused, and billing dates stay four-digit years. */
 export const EARLIEST_FROZEN_TIME = new Date('2000-01-01T00:00:00.000Z');
@@ -62,7 +62,7 @@ export function createTestClocksService(deps: { pool: Pool; clock: Clock }) {
     const row: TestClockRow = { id: newId('testClock', now.getTime()), name, frozen_time: frozen, status: 'READY', target_frozen_time: null, created_at: now, updated_at: now };
     return withTx(pool, async (tx) => {
       await repo.insertTestClock(tx, tenantId, row);
-      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'test_clock.created', objectId: row.id, data: testClockToWire(row) });
+      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'test_clock.created', objectId: row.id, data: testClockEventData(row) });
       return row;
     });
   }
@@ -102,7 +102,7 @@ export function createTestClocksService(deps: { pool: Pool; clock: Clock }) {
       const next: TestClockRow = { ...current, status: 'ADVANCING', target_frozen_time: target, updated_at: clock.now() };
       await repo.updateTestClock(tx, tenantId, next);
       await enqueueJob(tx, ADVANCE_TASK, { tenant_id: tenantId, test_clock_id: id }, { jobKey: `${ADVANCE_TASK}:${id}` });
-      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'test_clock.advancing', objectId: id, data: testClockToWire(next) });
+      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'test_clock.advancing', objectId: id, data: testClockEventData(next) });
       return next;
     });
   }
@@ -116,7 +116,7 @@ export function createTestClocksService(deps: { pool: Pool; clock: Clock }) {
       const deleted = await deleteObjectsOfTestClock(tx, tenantId, id);
       await deleteOutboxEventsOf(scoped(tx, tenantId), [id]);
       await repo.deleteTestClock(tx, tenantId, id);
-      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'test_clock.deleted', objectId: id, data: testClockToWire({ ...current, updated_at: clock.now() }) });
+      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'test_clock.deleted', objectId: id, data: testClockEventData({ ...current, updated_at: clock.now() }) });
       return { id, deleted: true as const, deleted_objects: deleted };
     });
   }
