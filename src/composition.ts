@@ -84,7 +84,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const batchJobs = createBatchJobsModule({ ...base, ports: { ingestEvents: usage.api.ingest.ingest, createCustomer: customers.api.createCustomer } });
   const entitlements = createEntitlementsModule({ ...base, catalog: plansCatalog, advanceDue: subscriptions.api.advanceDue, consumed: usage.api.consumed });
   // Each periodic billing run first moves subscriptions whose status is due (pending -> active...).
-  const invoices = createInvoicesModule({ ...base, beforeRun: subscriptions.api.advanceAllDue, openCreditNotes: countOpenCreditNotes });
+  const invoices = createInvoicesModule({ ...base, beforeRun: subscriptions.api.advanceAllDue, openCreditNotes: countOpenCreditNotes, testClockTime });
   const creditNotes = createCreditNotesModule(base);
   const emails = createEmailsModule({ ...base, mailer: deps.mailer ?? createSmtpMailer(config.smtp), ports: { ...sqlEmailPorts(pool), ...deps.emailPorts } });
   const webhooks = createWebhooksModule({

@@ -62,6 +62,8 @@ describe('a year on a test clock', () => {
     await advance(h, clock.id, '2026-02-10T00:00:00Z');
     await callsAt(h, customerId, '2026-02-10T00:00:00Z', 80); // 80 x 0.10 = 8.00 on Mar 1
     await advance(h, clock.id, '2026-07-01T00:00:00Z');
+    // the preview is the next invoice after the clock's time, not the service clock's
+    expect((await h.request('GET', `/api/v1/subscriptions/${subscriptionId}/upcoming-invoice`)).json()).toMatchObject({ invoice_date: '2026-08-01', subtotal: '59.00' });
     await advance(h, clock.id, '2027-01-01T00:00:00Z');
 
     const invoices = await invoicesOf(h, subscriptionId);

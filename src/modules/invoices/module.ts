@@ -1,4 +1,4 @@
-import type { Clock } from '../../kernel/clock.js';
+import { frozenClock, type Clock } from '../../kernel/clock.js';
 import type { Pool } from '../../db/pool.js';
 import type { TaskRegistry } from '../../jobs/runtime.js';
 import type { RouteModule } from '../../http/app.js';
@@ -12,6 +12,8 @@ import { createBillingRun, type BillingRun } from './billing/run.js';
 import { upcomingInvoice } from './billing/preview.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import type { Queryable } from '../../db/pool.js';
+import type { TestClockTime } from '../customers/index.js';
+import { loadSubscriptionSnapshot } from '../subscriptions/index.js';
 
 export const FINALIZE_DUE_TASK = 'invoices.finalize_due';
 /** Creates what is due for every subscription, then finalizes drafts past their grace period. */
@@ -36,6 +38,8 @@ export interface InvoicingDeps {
   beforeRun?: () => Promise<unknown>;
   /** Credit notes still open on an invoice (the credit-notes module comes after this one). */
   openCreditNotes: OpenCreditNotes;
+  /** A subscription of a customer on a test clock previews its upcoming invoice at the clock's time (test-clocks). */
+  testClockTime?: TestClockTime;
 }
 
 /**
@@ -68,7 +72,15 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
       }
     },
   };
-  const invoiceRoutesOf = invoiceRoutes(invoices, lifecycle, (tenantId, subscriptionId) => upcomingInvoice(billing, deps.clock, tenantId, subscriptionId));
+  // the upcoming invoice of a test clock's subscription is the one due after the clock's time
+  const upcomingOf = async (tenantId: string, subscriptionId: string) => {
+    const testClockId = (await loadSubscriptionSnapshot(deps.pool, tenantId, subscriptionId))?.subscription.test_clock_id;
+    const at = testClockId && deps.testClockTime ? await deps.testClockTime(deps.pool, tenantId, testClockId) : undefined;
+    if (!testClockId || !at) return upcomingInvoice(billing, deps.clock, tenantId, subscriptionId);
+    const clock = frozenClock(at);
+    return upcomingInvoice(clockDriven(clock, testClockId).billing, clock, tenantId, subscriptionId);
+  };
+  const invoiceRoutesOf = invoiceRoutes(invoices, lifecycle, upcomingOf);
   const routes: RouteModule = async (app) => {
     await invoiceRoutesOf(app);
     await entityRoutes(entities)(app);
