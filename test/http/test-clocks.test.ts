@@ -185,6 +185,24 @@ describe('test clocks API', () => {
     expect(events.rows.map((r) => r.event_type)).toEqual(['subscription.created']);
   });
 
+  it('answers requests about a clock\'s subscription at the clock\'s time: current period, list, usage period, cancellation at period end', async () => {
+    const h = harness();
+    const clockId = await createClock(h, '2026-06-10T09:00:00Z');
+    const { subscriptionId } = await subscribed(h, { startDate: '2026-06-01', testClockId: clockId });
+    // the service clock (2026-03-15) would put the subscription before its start
+    expect((await h.request('GET', `/api/v1/subscriptions/${subscriptionId}`)).json()).toMatchObject({
+      status: 'ACTIVE', current_period_start: '2026-06-01', current_period_end: '2026-07-01', next_invoice_date: '2026-07-01',
+    });
+    const listed = (await h.request('GET', '/api/v1/subscriptions', { query: { per_page: '100' } })).json().data.find((s: { id: string }) => s.id === subscriptionId);
+    expect(listed).toMatchObject({ current_period_start: '2026-06-01', current_period_end: '2026-07-01' });
+    expect((await h.request('GET', `/api/v1/usage/subscription/${subscriptionId}`)).json()).toMatchObject({ period_start: '2026-06-01', period_end: '2026-07-01' });
+    const cancelled = await h.request('POST', `/api/v1/subscriptions/${subscriptionId}/cancel`, { body: {} });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json().subscription).toMatchObject({ status: 'ACTIVE', cancel_effective_date: '2026-07-01', current_period_end: '2026-07-01' });
+    await advanceAndWait(h, clockId, '2026-07-01T00:00:00Z');
+    expect((await h.request('GET', `/api/v1/subscriptions/${subscriptionId}`)).json()).toMatchObject({ status: 'CANCELLED' });
+  });
+
   it('times usage of a clock customer by the clock: an event at service time is in the clock\'s future', async () => {
     const h = harness();
     const clockId = await createClock(h, '2025-06-01T00:00:00Z');
