@@ -78,4 +78,5 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   batch_job_chunks: { owner: 'batch-jobs', why: 'the chunks an import is processed in' },
   batch_job_failures: { owner: 'batch-jobs', why: 'per-item failures of an import' },
   batch_job_entities: { owner: 'batch-jobs', why: 'objects an import created, so a retried chunk skips them' },
+  test_clocks: { owner: 'test-clocks', why: 'sandbox test clocks; customers on one run on its frozen time (docs/test-clocks.md)' },
 };

@@ -17,6 +17,8 @@ export const EMITTED_EVENT_TYPES = [
   'subscription.add_on_added', 'subscription.add_on_changed', 'subscription.add_on_removed', 'subscription.entitlements_updated',
   'invoice.created', 'invoice.finalized', 'invoice.paid', 'invoice.voided', 'invoice.accounting_pdf_generated',
   'credit_note.created', 'credit_note.finalized', 'credit_note.voided',
+  // ours: test clocks of sandbox tenants (docs/test-clocks.md), named as Stripe's without its test_helpers prefix
+  'test_clock.created', 'test_clock.advancing', 'test_clock.ready', 'test_clock.deleted',
   // ours: an endpoint was disabled after failing for days (sent to the tenant's other endpoints)
   'webhook_endpoint.disabled',
 ] as const;

@@ -49,6 +49,7 @@ export const ID_PREFIXES = {
   paymentProviderConnection: 'ppc',
   paymentMethod: 'pm',
   paymentAttempt: 'ptx',
+  testClock: 'clock',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -5,13 +5,17 @@ import { seedPlan } from '../http/subscription-fixtures.js';
 /**
  * A backdated subscription (2026-01-01, anchor 1, monthly) to a plan of Platform 49.00 + 1 seat
  * at 10.00 in advance and API calls in arrears (graduated: 0.10 up to 100 calls, then 0.05),
- * for a French customer of a French entity (20 % VAT).
+ * for a French customer of a French entity (20 % VAT); optionally with a free trial, and for a
+ * customer on a test clock.
  */
-export async function backdatedSubscription(h: Harness, options: { name?: string; alias?: string; startDate?: string; skipPastInvoices?: boolean; couponCodes?: string[] } = {}) {
+export async function backdatedSubscription(
+  h: Harness,
+  options: { name?: string; alias?: string; startDate?: string; skipPastInvoices?: boolean; couponCodes?: string[]; freeTrialDays?: number; testClockId?: string } = {},
+) {
   const key = h.tenant.apiKey;
   const entity = (await h.request('GET', '/api/v1/invoicing-entities')).json().data[0];
   await h.request('PATCH', `/api/v1/invoicing-entities/${entity.id}`, { body: { country: 'FR', legal_name: 'Seller SAS' } });
-  const plan = await seedPlan(h, h.tenant.id, key);
+  const plan = await seedPlan(h, h.tenant.id, key, options.freeTrialDays ? { trialDays: options.freeTrialDays, trialIsFree: true } : {});
   const family = (await h.request('POST', '/api/v1/product_families', { body: { name: 'Usage' } })).json();
   let metricId = (await h.db.pool.query(`SELECT id FROM billable_metrics WHERE tenant_id = $1 AND code = 'api_call' LIMIT 1`, [h.tenant.id]).catch(() => ({ rows: [] as { id: string }[] }))).rows[0]?.id as string | undefined;
   if (!metricId) {
@@ -29,7 +33,11 @@ export async function backdatedSubscription(h: Harness, options: { name?: string
     }), metricId],
   );
   const customer = await h.request('POST', '/api/v1/customers', {
-    body: { name: options.name ?? 'Client SARL', currency: 'EUR', billing_address: { line1: '2 rue X', city: 'Lyon', zip_code: '69001', country: 'FR' }, ...(options.alias ? { alias: options.alias } : {}) },
+    body: {
+      name: options.name ?? 'Client SARL', currency: 'EUR', billing_address: { line1: '2 rue X', city: 'Lyon', zip_code: '69001', country: 'FR' },
+      ...(options.alias ? { alias: options.alias } : {}),
+      ...(options.testClockId ? { test_clock_id: options.testClockId } : {}),
+    },
   });
   expect(customer.statusCode, customer.body).toBe(201);
   const sub = await h.request('POST', '/api/v1/subscriptions', {

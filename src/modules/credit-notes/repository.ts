@@ -132,3 +132,9 @@ export async function listCreditNotes(
   const dir = direction === 'desc' ? 'DESC' : 'ASC';
   return scoped(db, tenantId).page<CreditNoteRow>({ columns: COLUMNS, from: 'credit_notes', where, orderBy: `created_at ${dir}, id ${dir}` }, params, page);
 }
+
+/** Deletes the credit notes of these customers with their lines (a test clock's deletion); returns their ids, whose PDFs the invoices module deletes. */
+export async function deleteCreditNotesOfCustomers(db: Queryable, tenantId: string, customerIds: readonly string[]): Promise<string[]> {
+  const rows = await scoped(db, tenantId).query<{ id: string }>(`DELETE FROM credit_notes WHERE tenant_id = $1 AND customer_id = ANY($2::text[]) RETURNING id`, [customerIds]);
+  return rows.map((row) => row.id);
+}

@@ -202,6 +202,8 @@ export function createInvoiceLifecycle(deps: {
   clock: Clock;
   openCreditNotes: OpenCreditNotes;
   refresh?: DraftRefresher;
+  /** The drafts the grace-period finalizer serves: those of this test clock's customers (at a step of its advance); absent, those on no test clock. */
+  testClockId?: string;
 }) {
   const { pool, clock } = deps;
 
@@ -288,7 +290,7 @@ export function createInvoiceLifecycle(deps: {
    */
   async function finalizeDueDrafts(limit = 10_000): Promise<number> {
     let finalized = 0;
-    for (const { tenant_id: tenantId, invoicing_entity_id: entityId } of await repo.dueDraftEntities(pool, clock.now())) {
+    for (const { tenant_id: tenantId, invoicing_entity_id: entityId } of await repo.dueDraftEntities(pool, clock.now(), deps.testClockId ?? null)) {
       while (finalized < limit) {
         const count = await withTx(pool, (tx) => finalizeBatch(tx, tenantId, entityId, Math.min(FINALIZE_BATCH_SIZE, limit - finalized)));
         finalized += count;
@@ -302,7 +304,7 @@ export function createInvoiceLifecycle(deps: {
     const entity = await findEntity(tx, tenantId, entityId, true);
     if (!entity) return 0;
     const now = clock.now();
-    const drafts = await repo.lockDueDraftsOfEntity(tx, tenantId, entityId, now, size);
+    const drafts = await repo.lockDueDraftsOfEntity(tx, tenantId, entityId, now, size, deps.testClockId ?? null);
     if (drafts.length === 0) return 0;
     return (await finalizeLocked(tx, tenantId, clock, now, entity.id, drafts, deps.refresh)).length;
   }

@@ -8,3 +8,4 @@ export { customerMetricUsage, customersMetricUsage } from './customer-usage.js';
 export type { BulkUsageCustomer, CustomersUsage } from './customer-usage.js';
 export { lockUsageForBilling, recordBilledPeriods, latePeriodsOf } from './billed-periods.js';
 export type { BilledPeriod, LatePeriod } from './billed-periods.js';
+export { deleteUsageOfCustomers } from './erase.js';

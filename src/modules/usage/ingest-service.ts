@@ -5,8 +5,9 @@ import { withTx } from '../../db/tx.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import type { Clock } from '../../kernel/clock.js';
 import { isIdOf } from '../../kernel/ids.js';
-import { canonicalPayload, checkEvent, type CheckedEvent, type RawEvent } from '../../domain/usage/index.js';
-import { findCustomer } from '../customers/index.js';
+import { canonicalPayload, checkEvent, MAX_CUSTOMER_REF_CHARS, type CheckedEvent, type RawEvent } from '../../domain/usage/index.js';
+import { isStorableText } from '../../kernel/text.js';
+import { findCustomer, type TestClockTime } from '../customers/index.js';
 import type { IngestFailure } from './errors.js';
 import type { UsageMetricSource } from './metrics.js';
 import { createGroupCommitter, type SingleOutcome } from './group-commit.js';
@@ -72,23 +73,71 @@ function cache<V>() {
   };
 }
 
-export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: UsageMetricSource }) {
+/** A customer reference resolved: the stored id, and the test clock it runs on (never changes, so it is cached with it). */
+interface ResolvedCustomer {
+  id: string;
+  testClockId: string | null;
+}
+
+/** `testClockTime` (test-clocks): events of a customer on a test clock are checked against the clock's time. */
+export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: UsageMetricSource; testClockTime?: TestClockTime }) {
   const { pool, clock, metrics } = deps;
-  const customerRefs = cache<string>();
+  const customerRefs = cache<ResolvedCustomer>();
   const knownCodes = cache<true>();
   const knownMonths = new Set<number>(); // year * 12 + month (UTC)
   const lastWakeup = new Map<string, number>();
   /** Tenants whose wake-up for the end of the current second is queued. */
   const trailingWakeup = new Set<string>();
 
-  /** The stored reference of a customer id or alias, or undefined when no customer has it. */
-  async function resolveCustomer(tenantId: string, ref: string): Promise<string | undefined> {
+  /** The stored reference of a customer id or alias and its test clock, or undefined when no customer has it. */
+  async function resolveCustomer(tenantId: string, ref: string): Promise<ResolvedCustomer | undefined> {
     const cacheKey = `${tenantId}\u0000${ref}`;
     const hit = customerRefs.get(cacheKey);
     if (hit) return hit;
     const customer = await findCustomer(pool, tenantId, ref);
-    if (customer) customerRefs.set(cacheKey, customer.id);
-    return customer?.id;
+    const resolved = customer ? { id: customer.id, testClockId: customer.test_clock_id } : undefined;
+    if (resolved) customerRefs.set(cacheKey, resolved);
+    return resolved;
+  }
+
+  /**
+   * Events of customers on a test clock are checked against the clock's frozen time instead of
+   * `now` (docs/test-clocks.md): their window check is run again with it, which may accept an
+   * event refused at `now` or refuse one accepted. Only when such a customer is among `refs`.
+   */
+  async function recheckOnTestClocks(
+    tenantId: string, raws: readonly RawEvent[], allowBackfilling: boolean, refs: Map<string, ResolvedCustomer | undefined>,
+    outcome: { checked: CheckedEvent[]; checkedIndexes: number[]; failures: IngestFailure[] },
+  ): Promise<void> {
+    const clockIds = new Set([...refs.values()].flatMap((c) => (c?.testClockId ? [c.testClockId] : [])));
+    if (clockIds.size === 0 || !deps.testClockTime) return;
+    const times = new Map<string, Date>();
+    for (const id of clockIds) {
+      const at = await deps.testClockTime(pool, tenantId, id);
+      if (at) times.set(id, at);
+    }
+    const clockNow = (index: number): Date | undefined => {
+      const ref = raws[index]!.customer_id;
+      const clockId = typeof ref === 'string' ? refs.get(ref)?.testClockId : undefined;
+      return clockId ? times.get(clockId) : undefined;
+    };
+    const byIndex = new Map<number, { event: CheckedEvent } | { failure: IngestFailure }>();
+    outcome.checked.forEach((event, i) => byIndex.set(outcome.checkedIndexes[i]!, { event }));
+    for (const failure of outcome.failures) byIndex.set(failure.index, { failure });
+    outcome.checked.length = 0;
+    outcome.checkedIndexes.length = 0;
+    outcome.failures.length = 0;
+    for (const [index, previous] of [...byIndex].sort((a, b) => a[0] - b[0])) {
+      const at = clockNow(index);
+      const raw = raws[index]!;
+      const result = at ? checkEvent(raw, at, allowBackfilling) : 'event' in previous ? { ok: true as const, event: previous.event } : undefined;
+      if (result?.ok) {
+        outcome.checked.push(result.event);
+        outcome.checkedIndexes.push(index);
+      } else {
+        outcome.failures.push(result ? { index, event_id: typeof raw.event_id === 'string' ? raw.event_id : '', reason: result.reason, kind: 'INVALID_EVENT' } : (previous as { failure: IngestFailure }).failure);
+      }
+    }
   }
 
   async function codeExists(tenantId: string, code: string): Promise<boolean> {
@@ -155,8 +204,11 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
       }
     }
 
-    const refs = new Map<string, string | undefined>();
-    await Promise.all([...new Set(checked.map((e) => e.customerRef))].map(async (ref) => refs.set(ref, await resolveCustomer(tenantId, ref))));
+    const refs = new Map<string, ResolvedCustomer | undefined>();
+    // refused events' customers too: one on a test clock may be in the window of its clock's time
+    const refusedRefs = failures.map((f) => raws[f.index]!.customer_id).filter((ref): ref is string => typeof ref === 'string' && ref !== '' && ref.length <= MAX_CUSTOMER_REF_CHARS && isStorableText(ref));
+    await Promise.all([...new Set([...checked.map((e) => e.customerRef), ...refusedRefs])].map(async (ref) => refs.set(ref, await resolveCustomer(tenantId, ref))));
+    await recheckOnTestClocks(tenantId, raws, options.allowBackfilling, refs, { checked, checkedIndexes, failures });
     const codes = new Map<string, boolean>();
     if (options.strict) {
       await Promise.all([...new Set(checked.map((e) => e.code))].map(async (code) => codes.set(code, await codeExists(tenantId, code))));
@@ -172,7 +224,7 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
       if (i % EVENTS_PER_SLICE === EVENTS_PER_SLICE - 1) await yieldToEventLoop();
       const event = checked[i]!;
       const index = checkedIndexes[i]!;
-      let customerRef = refs.get(event.customerRef);
+      let customerRef = refs.get(event.customerRef)?.id;
       let unresolved = false;
       if (customerRef === undefined) {
         // Events may arrive before their customer (a migration, a signup processed later): an

@@ -12,8 +12,9 @@ import type { Pool, Queryable } from '../../../db/pool.js';
 import { withTx } from '../../../db/tx.js';
 import { scoped } from '../../../db/tenant-scope.js';
 import { writeOutboxEvents } from '../../../db/outbox.js';
-import { nextOccasion, type BillingOccasion, type LocalDate } from '../../../domain/index.js';
+import { addDays, earliestDate, nextOccasion, type BillingOccasion, type LocalDate } from '../../../domain/index.js';
 import { loadSubscriptionRecord, loadSubscriptionRecords, tenantsWithSubscriptions, type SubscriptionRecord } from '../../subscriptions/index.js';
+import { nextInvoiceDateOf } from '../next-invoice-date.js';
 import { customerSnapshot } from '../customer.js';
 import { ensureDefaultEntity, findEntity, type InvoicingEntityRow } from '../entities.js';
 import { amountsOf, breakdownRows, couponLines, lineRows, newDraftRow, withCurrentSeller, type DraftInvoiceInput } from '../drafts.js';
@@ -56,7 +57,11 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return out;
 }
 
-export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
+/**
+ * `testClockId`: the run bills the subscriptions of that test clock's customers, at `clock` (a
+ * step of the clock's advance); absent, those on no test clock (the periodic run).
+ */
+export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?: string }) {
   const { pool, clock } = deps;
   // Published plan versions never change, so their terms can be kept for the process's life.
   const planTerms = new Map<string, Promise<PlanTerms>>();
@@ -174,12 +179,16 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
 
   /** Every tenant's subscriptions, as of the clock's (UTC) date. */
   async function runAll(): Promise<RunResult> {
-    const asOf = today(clock);
     // Cross-tenant on purpose: the scheduler serves every tenant, then works tenant by tenant.
-    const tenants = await tenantsWithSubscriptions(pool);
+    return runTenants(await tenantsWithSubscriptions(pool));
+  }
+
+  /** These tenants' subscriptions (of the run's population), as of the clock's (UTC) date. */
+  async function runTenants(tenants: readonly string[]): Promise<RunResult> {
+    const asOf = today(clock);
     const result: RunResult = { subscriptions: 0, invoicesCreated: 0, failures: [] };
     for (const tenantId of tenants) {
-      const records = await loadSubscriptionRecords(pool, tenantId, {});
+      const records = await loadSubscriptionRecords(pool, tenantId, { testClockId: deps.testClockId ?? null });
       result.subscriptions += records.length;
       const batches: SubscriptionRecord[][] = [];
       for (let i = 0; i < records.length; i += RUN_BATCH_SIZE) batches.push(records.slice(i, i + RUN_BATCH_SIZE));
@@ -278,6 +287,27 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
   }
 
   /**
+   * The earliest invoice date after the clock's date among a tenant's subscriptions of the run's
+   * population, or null when none will invoice again: a test clock's advance stops there rather
+   * than on every day. A subscription the engine refuses answers the next day (day by day is
+   * always safe).
+   */
+  async function nextInvoiceDate(tenantId: string): Promise<LocalDate | null> {
+    const asOf = today(clock);
+    const dates: LocalDate[] = [];
+    for (const record of await loadSubscriptionRecords(pool, tenantId, { testClockId: deps.testClockId ?? null })) {
+      try {
+        const date = nextInvoiceDateOf(record, asOf);
+        if (date !== null) dates.push(date);
+      } catch {
+        return addDays(asOf, 1);
+      }
+    }
+    return earliestDate(...dates);
+  }
+
+
+  /**
    * The subscription's next invoice, computed as the run would, without writing: the oldest due
    * invoice not created yet, else the engine's next occasion.
    */
@@ -298,7 +328,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     return computed ?? null;
   }
 
-  return { runAll, billSubscription, billBatch, refreshDrafts, refreshForFinalization, upcoming };
+  return { runAll, runTenants, nextInvoiceDate, billSubscription, billBatch, refreshDrafts, refreshForFinalization, upcoming };
 }
 
 export type BillingRun = ReturnType<typeof createBillingRun>;
