@@ -6,7 +6,7 @@ import type { Module } from '../../module.js';
 import { createInvoicingEntitiesService, type InvoicingEntitiesService } from './entities-service.js';
 import { entityRoutes } from './entity-routes.js';
 import { createInvoiceLifecycle, RENDER_PDF_TASK, type InvoiceLifecycle, type OpenCreditNotes } from './lifecycle.js';
-import { invoiceRoutes } from './routes.js';
+import { invoiceRoutes, type PaymentUrl } from './routes.js';
 import { createInvoicesService, type InvoicesService } from './service.js';
 import { createBillingRun, type BillingRun } from './billing/run.js';
 import { upcomingInvoice } from './billing/preview.js';
@@ -34,6 +34,8 @@ export interface InvoicingDeps {
   beforeRun?: () => Promise<unknown>;
   /** Credit notes still open on an invoice (the credit-notes module comes after this one). */
   openCreditNotes: OpenCreditNotes;
+  /** The hosted pay page's URL shown on invoice answers (payments, a later module). */
+  paymentUrl?: PaymentUrl;
 }
 
 /**
@@ -62,7 +64,7 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
       }
     },
   };
-  const invoiceRoutesOf = invoiceRoutes(invoices, lifecycle, (tenantId, subscriptionId) => upcomingInvoice(billing, deps.clock, tenantId, subscriptionId));
+  const invoiceRoutesOf = invoiceRoutes(invoices, lifecycle, (tenantId, subscriptionId) => upcomingInvoice(billing, deps.clock, tenantId, subscriptionId), deps.paymentUrl);
   const routes: RouteModule = async (app) => {
     await invoiceRoutesOf(app);
     await entityRoutes(entities)(app);
