@@ -88,10 +88,16 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const batchJobs = createBatchJobsModule({ ...base, ports: { ingestEvents: usage.api.ingest.ingest, createCustomer: customers.api.createCustomer } });
   const entitlements = createEntitlementsModule({ ...base, catalog: plansCatalog, advanceDue: subscriptions.api.advanceDue, consumed: usage.api.consumed });
   // Each periodic billing run first moves subscriptions whose status is due (pending -> active...).
-  const invoices = createInvoicesModule({ ...base, beforeRun: subscriptions.api.advanceAllDue, openCreditNotes: countOpenCreditNotes, testClockTime });
+  // Invoice answers carry the hosted pay page's URL, built by payments (a later module; called once composed).
+  const invoices = createInvoicesModule({
+    ...base, beforeRun: subscriptions.api.advanceAllDue, openCreditNotes: countOpenCreditNotes, testClockTime,
+    paymentUrl: (tenantId, invoice, origin) => payments.api.payUrlFor(pool, invoice, tenantId, origin),
+  });
   const creditNotes = createCreditNotesModule(base);
   // Payment providers and the charge of finalized invoices (docs/payments.md); credentials sealed with the service secret.
-  const payments = createPaymentsModule({ ...base, secretKey: config.secretKey, stripeApiBase: config.stripeApiBase });
+  const payments = createPaymentsModule({
+    ...base, secretKey: config.secretKey, stripeApiBase: config.stripeApiBase, publicBaseUrl: config.publicBaseUrl, invoicePdf: invoices.api.invoices.pdf,
+  });
   const emails = createEmailsModule({ ...base, mailer: deps.mailer ?? createSmtpMailer(config.smtp), ports: { ...sqlEmailPorts(pool), ...deps.emailPorts } });
   const webhooks = createWebhooksModule({
     ...base,

@@ -60,6 +60,7 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   payment_customer_settings: { owner: 'payments', why: 'auto_charge and the default payment method of a customer' },
   payment_methods: { owner: 'payments', why: 'saved payment methods (cards) at a provider' },
   payment_attempts: { owner: 'payments', why: 'charge attempts through a provider (the API\'s payment transactions of an invoice)' },
+  invoice_pay_links: { owner: 'payments', why: 'hosted pay links of invoices (token hashes)' },
   payment_webhook_events: { owner: 'payments', why: 'provider webhook event ids already applied' },
   web_sessions: { owner: 'web', why: 'browser sessions of the sign-in pages' },
   oauth_apps: { owner: 'oauth', why: 'OAuth client applications' },

@@ -6,7 +6,7 @@ import type { Module } from '../../module.js';
 import { createInvoicingEntitiesService, type InvoicingEntitiesService } from './entities-service.js';
 import { entityRoutes } from './entity-routes.js';
 import { createInvoiceLifecycle, RENDER_PDF_TASK, type InvoiceLifecycle, type OpenCreditNotes } from './lifecycle.js';
-import { invoiceRoutes } from './routes.js';
+import { invoiceRoutes, type PaymentUrl } from './routes.js';
 import { createInvoicesService, type InvoicesService } from './service.js';
 import { createBillingRun, type BillingRun } from './billing/run.js';
 import { upcomingInvoice } from './billing/preview.js';
@@ -40,6 +40,8 @@ export interface InvoicingDeps {
   openCreditNotes: OpenCreditNotes;
   /** A subscription of a customer on a test clock previews its upcoming invoice at the clock's time (test-clocks). */
   testClockTime?: TestClockTime;
+  /** The hosted pay page's URL shown on invoice answers (payments, a later module). */
+  paymentUrl?: PaymentUrl;
 }
 
 /**
@@ -80,7 +82,7 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
     const clock = frozenClock(at);
     return upcomingInvoice(clockDriven(clock, testClockId).billing, clock, tenantId, subscriptionId);
   };
-  const invoiceRoutesOf = invoiceRoutes(invoices, lifecycle, upcomingOf);
+  const invoiceRoutesOf = invoiceRoutes(invoices, lifecycle, upcomingOf, deps.paymentUrl);
   const routes: RouteModule = async (app) => {
     await invoiceRoutesOf(app);
     await entityRoutes(entities)(app);

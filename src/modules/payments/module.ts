@@ -8,6 +8,11 @@ import { createProviders, type Providers } from './providers.js';
 import { CHARGE_TASK, createCharging, RECONCILE_TASK, type Charging } from './charging.js';
 import { createPaymentsService, type PaymentsService } from './service.js';
 import { paymentRoutes } from './routes.js';
+import { createPayLinks, type PayLinks } from './pay-links.js';
+import { createPageCsrf } from './page-csrf.js';
+import { createPayPageService } from './pay-page-service.js';
+import { payPageRoutes } from './pay-page.js';
+import type { InvoicesService } from '../invoices/index.js';
 
 /** Wall-clock pause between two reconciliation sweeps. */
 export const RECONCILE_INTERVAL_MS = 60_000;
@@ -16,14 +21,33 @@ export interface Payments {
   service: PaymentsService;
   charging: Charging;
   providers: Providers;
+  /** Pay links of invoices; `payUrlFor` is the one way to build an invoice's pay URL. */
+  payLinks: PayLinks;
+  payUrlFor: PayLinks['payUrlFor'];
 }
 
-export function createPaymentsModule(deps: { pool: Pool; clock: Clock; secretKey: string; stripeApiBase: string }): Module<Payments> {
+export interface PaymentsDeps {
+  pool: Pool;
+  clock: Clock;
+  secretKey: string;
+  stripeApiBase: string;
+  publicBaseUrl: string | undefined;
+  /** The invoice PDF (invoices service), offered on the pay page. */
+  invoicePdf: InvoicesService['pdf'];
+}
+
+export function createPaymentsModule(deps: PaymentsDeps): Module<Payments> {
   const providers = createProviders(deps);
   const charging = createCharging({ ...deps, providers });
   const service = createPaymentsService({ ...deps, providers, charging });
+  const payLinks = createPayLinks(deps);
+  const csrf = createPageCsrf({ secretKey: deps.secretKey, secureCookies: deps.publicBaseUrl?.startsWith('https:') ?? false });
+  const payPages = createPayPageService({ ...deps, providers, charging, service, links: payLinks });
   return {
-    routes: paymentRoutes(service),
+    routes: async (app) => {
+      await paymentRoutes(service)(app);
+      await payPageRoutes({ pages: payPages, csrf, invoicePdf: deps.invoicePdf })(app);
+    },
     tasks: {
       [CHARGE_TASK]: async (payload) => {
         await charging.charge(String(payload.tenant_id), String(payload.attempt_id));
@@ -37,7 +61,7 @@ export function createPaymentsModule(deps: { pool: Pool; clock: Clock; secretKey
       },
     },
     outboxConsumers: [charging.outboxConsumer],
-    api: { service, charging, providers },
+    api: { service, charging, providers, payLinks, payUrlFor: payLinks.payUrlFor },
   };
 }
 

@@ -140,7 +140,7 @@ export interface AttemptRow {
   customer_id: string;
   payment_method_id: string | null;
   provider: ProviderName;
-  occasion: 'FINALIZATION';
+  occasion: 'FINALIZATION' | 'PAY_PAGE';
   amount_minor: bigint;
   currency: string;
   status: AttemptStatus;
@@ -163,7 +163,7 @@ export async function insertAttempt(db: Queryable, row: AttemptRow): Promise<boo
     `INSERT INTO payment_attempts (tenant_id, id, invoice_id, customer_id, payment_method_id, provider, occasion, amount_minor, currency, status, idempotency_key,
        provider_payment_id, failure_code, failure_message, requested_at, settled_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
-     ON CONFLICT (tenant_id, invoice_id, occasion) DO NOTHING RETURNING id`,
+     ON CONFLICT (tenant_id, invoice_id, occasion) WHERE occasion = 'FINALIZATION' DO NOTHING RETURNING id`,
     [row.id, row.invoice_id, row.customer_id, row.payment_method_id, row.provider, row.occasion, row.amount_minor, row.currency, row.status, row.idempotency_key,
       row.provider_payment_id, row.failure_code, row.failure_message, row.requested_at, row.settled_at, row.created_at, row.updated_at],
   );
