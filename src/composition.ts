@@ -88,7 +88,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const invoices = createInvoicesModule({ ...base, beforeRun: subscriptions.api.advanceAllDue, openCreditNotes: countOpenCreditNotes });
   const creditNotes = createCreditNotesModule(base);
   // Payment providers and the charge of finalized invoices (docs/payments.md); credentials sealed with the service secret.
-  const payments = createPaymentsModule({ ...base, secretKey: config.secretKey, stripeApiBase: config.stripeApiBase });
+  const payments = createPaymentsModule({ ...base, secretKey: config.secretKey, stripeApiBase: config.stripeApiBase, gocardlessApiBase: config.gocardlessApiBase });
   const emails = createEmailsModule({ ...base, mailer: deps.mailer ?? createSmtpMailer(config.smtp), ports: { ...sqlEmailPorts(pool), ...deps.emailPorts } });
   const webhooks = createWebhooksModule({
     ...base,

@@ -18,7 +18,7 @@ export interface Payments {
   providers: Providers;
 }
 
-export function createPaymentsModule(deps: { pool: Pool; clock: Clock; secretKey: string; stripeApiBase: string }): Module<Payments> {
+export function createPaymentsModule(deps: { pool: Pool; clock: Clock; secretKey: string; stripeApiBase: string; gocardlessApiBase: string }): Module<Payments> {
   const providers = createProviders(deps);
   const charging = createCharging({ ...deps, providers });
   const service = createPaymentsService({ ...deps, providers, charging });
