@@ -96,7 +96,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const creditNotes = createCreditNotesModule(base);
   // Payment providers and the charge of finalized invoices (docs/payments.md); credentials sealed with the service secret.
   const payments = createPaymentsModule({
-    ...base, secretKey: config.secretKey, stripeApiBase: config.stripeApiBase, publicBaseUrl: config.publicBaseUrl, invoicePdf: invoices.api.invoices.pdf,
+    ...base, secretKey: config.secretKey, stripeApiBase: config.stripeApiBase, gocardlessApiBase: config.gocardlessApiBase, publicBaseUrl: config.publicBaseUrl, invoicePdf: invoices.api.invoices.pdf,
   });
   const emails = createEmailsModule({ ...base, mailer: deps.mailer ?? createSmtpMailer(config.smtp), ports: { ...sqlEmailPorts(pool), ...deps.emailPorts } });
   const webhooks = createWebhooksModule({

@@ -31,6 +31,7 @@ export interface PaymentsDeps {
   clock: Clock;
   secretKey: string;
   stripeApiBase: string;
+  gocardlessApiBase: string;
   publicBaseUrl: string | undefined;
   /** The invoice PDF (invoices service), offered on the pay page. */
   invoicePdf: InvoicesService['pdf'];

@@ -8,7 +8,7 @@ export type ConnectionStatus = 'UNVERIFIED' | 'VERIFIED' | 'INVALID';
 export interface ConnectionRow {
   id: string;
   tenant_id: string;
-  provider: 'stripe';
+  provider: 'stripe' | 'gocardless';
   secret_key_sealed: string;
   secret_key_hint: string;
   webhook_secret_sealed: string | null;
@@ -76,21 +76,29 @@ export interface PaymentMethodRow {
   customer_id: string;
   provider: ProviderName;
   provider_method_id: string;
-  method_type: 'CARD';
+  method_type: 'CARD' | 'DIRECT_DEBIT';
   card_brand: string | null;
   card_last4: string | null;
   exp_month: number | null;
   exp_year: number | null;
+  /** DIRECT_DEBIT only (null for cards). */
+  mandate_scheme: string | null;
+  mandate_reference: string | null;
+  bank_name: string | null;
+  account_number_ending: string | null;
   created_at: Date;
 }
 
-const METHOD_COLUMNS = 'id, customer_id, provider, provider_method_id, method_type, card_brand, card_last4, exp_month, exp_year, created_at';
+const METHOD_COLUMNS =
+  'id, customer_id, provider, provider_method_id, method_type, card_brand, card_last4, exp_month, exp_year, mandate_scheme, mandate_reference, bank_name, account_number_ending, created_at';
 
 export async function insertPaymentMethod(db: Queryable, tenantId: string, row: PaymentMethodRow): Promise<void> {
   await scoped(db, tenantId).query(
-    `INSERT INTO payment_methods (tenant_id, id, customer_id, provider, provider_method_id, method_type, card_brand, card_last4, exp_month, exp_year, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [row.id, row.customer_id, row.provider, row.provider_method_id, row.method_type, row.card_brand, row.card_last4, row.exp_month, row.exp_year, row.created_at],
+    `INSERT INTO payment_methods (tenant_id, id, customer_id, provider, provider_method_id, method_type, card_brand, card_last4, exp_month, exp_year,
+       mandate_scheme, mandate_reference, bank_name, account_number_ending, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    [row.id, row.customer_id, row.provider, row.provider_method_id, row.method_type, row.card_brand, row.card_last4, row.exp_month, row.exp_year,
+      row.mandate_scheme, row.mandate_reference, row.bank_name, row.account_number_ending, row.created_at],
   );
 }
 
