@@ -289,6 +289,12 @@ export async function nextDraftFinalization(db: Queryable, tenantId: string, tes
  * clock's deletion, after their credit notes); returns the deleted ids, whose PDFs go with
  * `deleteDocumentsOf`.
  */
+/** Ids of these customers' invoices (a test clock's deletion removes what other modules keep about them first). */
+export async function invoiceIdsOfCustomers(db: Queryable, tenantId: string, customerIds: readonly string[]): Promise<string[]> {
+  const rows = await scoped(db, tenantId).query<{ id: string }>(`SELECT id FROM invoices WHERE tenant_id = $1 AND customer_id = ANY($2::text[])`, [customerIds]);
+  return rows.map((row) => row.id);
+}
+
 export async function deleteInvoicesOfCustomers(db: Queryable, tenantId: string, customerIds: readonly string[]): Promise<string[]> {
   const s = scoped(db, tenantId);
   await s.query(`DELETE FROM payment_transactions WHERE tenant_id = $1 AND invoice_id IN (SELECT id FROM invoices WHERE tenant_id = $1 AND customer_id = ANY($2::text[]))`, [customerIds]);

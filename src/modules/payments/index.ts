@@ -2,3 +2,4 @@
 export { createPaymentsModule, scheduleReconciliation } from './module.js';
 export type { Payments } from './module.js';
 export { CHARGE_TASK, RECONCILE_TASK, idempotencyKeyOf } from './charging.js';
+export { deletePaymentsOfCustomers } from './repository.js';

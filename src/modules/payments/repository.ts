@@ -221,3 +221,16 @@ export async function claimWebhookEvent(db: Queryable, tenantId: string, provide
   );
   return rows.length > 0;
 }
+
+/**
+ * Deletes what payments keeps about these customers and their invoices (a test clock's deletion,
+ * sandbox only): pay links, attempts, saved methods, settings and provider customers.
+ */
+export async function deletePaymentsOfCustomers(db: Queryable, tenantId: string, customerIds: readonly string[], invoiceIds: readonly string[]): Promise<void> {
+  const s = scoped(db, tenantId);
+  await s.query(`DELETE FROM invoice_pay_links WHERE tenant_id = $1 AND invoice_id = ANY($2::text[])`, [invoiceIds]);
+  await s.query(`DELETE FROM payment_attempts WHERE tenant_id = $1 AND customer_id = ANY($2::text[])`, [customerIds]);
+  await s.query(`DELETE FROM payment_customer_settings WHERE tenant_id = $1 AND customer_id = ANY($2::text[])`, [customerIds]);
+  await s.query(`DELETE FROM payment_methods WHERE tenant_id = $1 AND customer_id = ANY($2::text[])`, [customerIds]);
+  await s.query(`DELETE FROM payment_customers WHERE tenant_id = $1 AND customer_id = ANY($2::text[])`, [customerIds]);
+}

@@ -9,10 +9,11 @@ import { deleteRedemptionsOfCustomers } from '../coupons/index.js';
 import { deleteSubscriptionsOfCustomers } from '../subscriptions/index.js';
 import { deleteSessionsOfCustomers } from '../checkout/index.js';
 import { deleteUsageOfCustomers } from '../usage/index.js';
-import { deleteDocumentsOf, deleteInvoicesOfCustomers } from '../invoices/index.js';
+import { deleteDocumentsOf, deleteInvoicesOfCustomers, invoiceIdsOfCustomers } from '../invoices/index.js';
 import { deleteCreditNotesOfCustomers } from '../credit-notes/index.js';
 import { deleteEmailsOfCustomers } from '../emails/index.js';
 import { deleteTokensOfCustomers } from '../portal/index.js';
+import { deletePaymentsOfCustomers } from '../payments/index.js';
 
 export interface DeletedObjects {
   customers: number;
@@ -27,6 +28,8 @@ export async function deleteObjectsOfTestClock(tx: Queryable, tenantId: string, 
   const ids = customers.map((c) => c.id);
   if (ids.length === 0) return { customers: 0, subscriptions: 0, invoices: 0, credit_notes: 0 };
   await deleteSessionsOfCustomers(tx, tenantId, ids);
+  // pay links and charges point at the invoices, so they go first
+  await deletePaymentsOfCustomers(tx, tenantId, ids, await invoiceIdsOfCustomers(tx, tenantId, ids));
   const creditNotes = await deleteCreditNotesOfCustomers(tx, tenantId, ids);
   const invoices = await deleteInvoicesOfCustomers(tx, tenantId, ids);
   await deleteDocumentsOf(tx, tenantId, [...invoices, ...creditNotes]);
