@@ -27,6 +27,7 @@ import { createWebhooksModule, type DeliveryService } from './modules/webhooks/i
 import { createOAuthModule } from './modules/oauth/index.js';
 import { createWebModule } from './modules/web/index.js';
 import { createPortalModule } from './modules/portal/index.js';
+import { createTestClocksModule, testClockTime } from './modules/test-clocks/index.js';
 import { createSmtpMailer, type Mailer } from './adapters/email/mailer.js';
 
 /** Everything the service is made of, wired once: config -> db -> services -> http + jobs. */
@@ -76,19 +77,27 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     subscriptions: countSubscriptionsOfCustomer,
     // a customer's invoicing entity is checked (active, of the tenant) or defaulted by invoices, a later module
     entities: (db, tenantId, requested, field) => entityForCustomer(db, tenantId, clock, requested, field),
+    // a customer created on a test clock takes the clock's time (docs/test-clocks.md), as do the requests about it below
+    testClockTime,
   });
   // the next invoice date shown on a subscription is the billing engine's, mapped by invoices
-  const subscriptions = createSubscriptionsModule({ ...base, catalog: plansCatalog, nextInvoiceDate: nextInvoiceDateOf });
+  const subscriptions = createSubscriptionsModule({ ...base, catalog: plansCatalog, nextInvoiceDate: nextInvoiceDateOf, testClockTime });
   const checkout = createCheckoutModule({ ...base, catalog: plansCatalog });
-  const usage = createUsageModule({ ...base, metrics: metrics.api, findSubscription: subscriptions.api.usageScope });
+  const usage = createUsageModule({ ...base, metrics: metrics.api, findSubscription: subscriptions.api.usageScope, testClockTime });
   // CSV imports (docs/batch-jobs.md): events through usage ingestion, customers through the customers service.
   const batchJobs = createBatchJobsModule({ ...base, ports: { ingestEvents: usage.api.ingest.ingest, createCustomer: customers.api.createCustomer } });
   const entitlements = createEntitlementsModule({ ...base, catalog: plansCatalog, advanceDue: subscriptions.api.advanceDue, consumed: usage.api.consumed });
   // Each periodic billing run first moves subscriptions whose status is due (pending -> active...).
-  const invoices = createInvoicesModule({ ...base, beforeRun: subscriptions.api.advanceAllDue, openCreditNotes: countOpenCreditNotes });
+  // Invoice answers carry the hosted pay page's URL, built by payments (a later module; called once composed).
+  const invoices = createInvoicesModule({
+    ...base, beforeRun: subscriptions.api.advanceAllDue, openCreditNotes: countOpenCreditNotes, testClockTime,
+    paymentUrl: (tenantId, invoice, origin) => payments.api.payUrlFor(pool, invoice, tenantId, origin),
+  });
   const creditNotes = createCreditNotesModule(base);
   // Payment providers and the charge of finalized invoices (docs/payments.md); credentials sealed with the service secret.
-  const payments = createPaymentsModule({ ...base, secretKey: config.secretKey, stripeApiBase: config.stripeApiBase, publicBaseUrl: config.publicBaseUrl });
+  const payments = createPaymentsModule({
+    ...base, secretKey: config.secretKey, stripeApiBase: config.stripeApiBase, gocardlessApiBase: config.gocardlessApiBase, publicBaseUrl: config.publicBaseUrl, invoicePdf: invoices.api.invoices.pdf,
+  });
   const emails = createEmailsModule({ ...base, mailer: deps.mailer ?? createSmtpMailer(config.smtp), ports: { ...sqlEmailPorts(pool), ...deps.emailPorts } });
   const webhooks = createWebhooksModule({
     ...base,
@@ -114,11 +123,14 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     advanceDue: subscriptions.api.advanceDue,
     subscriptionUsage: usage.api.queries.subscriptionUsage,
     invoices: invoices.api.invoices,
+    testClockTime,
   });
+  // Sandbox test clocks: their advance runs the clock-driven work of subscriptions and invoices for one clock's customers.
+  const testClocks = createTestClocksModule({ ...base, work: { subscriptionsAt: subscriptions.api.atTestClock, invoicingAt: invoices.api.atTestClock } });
 
   const modules: Module<unknown>[] = [
     accounts, catalog, metrics, features, coupons, plans, addOns, customers, subscriptions, checkout,
-    usage, batchJobs, entitlements, invoices, creditNotes, payments, emails, webhooks, oauth, web, portal,
+    usage, batchJobs, entitlements, invoices, creditNotes, payments, emails, webhooks, oauth, web, portal, testClocks,
   ];
   // The x-connected-account authenticator goes first: with that header an API key acts for the account.
   const authenticators: Authenticator[] = [oauth.api.connect.authenticateConnectedAccount, accounts.api.authenticateApiKey, oauth.api.tokens.authenticateAccessToken];

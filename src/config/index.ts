@@ -39,6 +39,11 @@ export interface Config {
   /** Base URL of the Stripe API (`STRIPE_API_BASE`); tests point it at a local fake. */
   stripeApiBase: string;
   /**
+   * Base URL of the GoCardless API (`GOCARDLESS_API_BASE`). Empty: chosen by the access token
+   * (`sandbox_...` → GoCardless's sandbox, else live); tests point it at a local fake.
+   */
+  gocardlessApiBase: string;
+  /**
    * Secret that keys the HMACs of the sign-in pages (CSRF tokens) and the encryption of stored
    * credentials. Unset: the embedded default generates one and keeps it in DATA_DIR
    * (`resolveSecretKey`); with DATABASE_URL it is required.
@@ -118,5 +123,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     secretKey: env.SECRET_KEY || undefined,
     stripeApiBase: env.STRIPE_API_BASE || 'https://api.stripe.com',
+    gocardlessApiBase: env.GOCARDLESS_API_BASE || '',
   };
 }

@@ -104,3 +104,12 @@ export async function readOutboxEvents(db: Queryable, afterSeq: bigint, upToSeq:
   );
   return events.rows;
 }
+
+/**
+ * Deletes the events about these objects (a test clock's deletion removes the clock's objects and
+ * their events). Events not relayed yet are never delivered; deliveries already made stay in the
+ * webhooks log.
+ */
+export async function deleteOutboxEventsOf(db: TenantScope, objectIds: readonly string[]): Promise<void> {
+  await db.query(`DELETE FROM outbox_events WHERE tenant_id = $1 AND object_id = ANY($2::text[])`, [objectIds]);
+}

@@ -44,6 +44,8 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   usage_rollups: { owner: 'usage', why: 'hourly aggregates of usage events' },
   usage_rollup_distinct: { owner: 'usage', why: 'the values behind COUNT_DISTINCT rollups' },
   usage_rollup_state: { owner: 'usage', why: 'per metric: the definition rolled up and the transaction watermark covered' },
+  usage_billed_periods: { owner: 'usage', why: 'usage periods invoices billed, with the snapshot billed and late-usage flags; invoicing records them through usage (recordBilledPeriods)' },
+  usage_unresolved_customers: { owner: 'usage', why: 'customer aliases events were stored under before any customer had them, with their event counts' },
   invoicing_entities: { owner: 'invoices', why: 'the seller of invoices and credit notes, and their number sequences (takeDocumentNumbers)' },
   documents: { owner: 'invoices', why: 'stored PDFs of invoices and credit notes' },
   invoices: { owner: 'invoices', why: 'invoices; credit notes change what is due through adjustAmountDue' },
@@ -58,6 +60,7 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   payment_customer_settings: { owner: 'payments', why: 'auto_charge and the default payment method of a customer' },
   payment_methods: { owner: 'payments', why: 'saved payment methods (cards) at a provider' },
   payment_attempts: { owner: 'payments', why: 'charge attempts through a provider (the API\'s payment transactions of an invoice)' },
+  invoice_pay_links: { owner: 'payments', why: 'hosted pay links of invoices (token hashes)' },
   payment_webhook_events: { owner: 'payments', why: 'provider webhook event ids already applied' },
   payment_dunning_settings: { owner: 'payments', why: 'a tenant\'s dunning schedule and final action' },
   payment_dunnings: { owner: 'payments', why: 'the dunning of one invoice after a failed automatic charge' },
@@ -79,4 +82,5 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   batch_job_chunks: { owner: 'batch-jobs', why: 'the chunks an import is processed in' },
   batch_job_failures: { owner: 'batch-jobs', why: 'per-item failures of an import' },
   batch_job_entities: { owner: 'batch-jobs', why: 'objects an import created, so a retried chunk skips them' },
+  test_clocks: { owner: 'test-clocks', why: 'sandbox test clocks; customers on one run on its frozen time (docs/test-clocks.md)' },
 };

@@ -25,6 +25,11 @@ export interface InvoiceLineInput {
   readonly periodEnd?: LocalDate | null;
   /** Overrides the invoice-level tax decision for this line (e.g. a product-specific rate). */
   readonly tax?: TaxDecision | null;
+  /**
+   * Billed for an earlier period (late usage): not part of this invoice's billing period, so it
+   * does not count toward its minimum commitment.
+   */
+  readonly earlierPeriod?: boolean;
 }
 
 export interface InvoiceInput {
@@ -85,8 +90,8 @@ interface QuotedLine {
   readonly discountQuotedMinor: bigint;
 }
 
-function isPeriodLine(category: LineCategory): boolean {
-  return category === 'RECURRING' || category === 'USAGE';
+function isPeriodLine(line: InvoiceLineInput): boolean {
+  return (line.category === 'RECURRING' || line.category === 'USAGE') && line.earlierPeriod !== true;
 }
 
 /** Shortfall line when the billing-period lines after discount are below the commitment. */
@@ -137,7 +142,7 @@ export function assembleInvoice(input: InvoiceInput): Invoice {
 
   if (input.minimumCommitment != null) {
     const periodNetMinor = sumMinor(
-      quoted.filter((line) => isPeriodLine(line.input.category)).map((line) => line.quotedMinor - line.discountQuotedMinor),
+      quoted.filter((line) => isPeriodLine(line.input)).map((line) => line.quotedMinor - line.discountQuotedMinor),
     );
     const shortfallMinor = minimumCommitmentShortfallMinor(periodNetMinor, toMinor(input.minimumCommitment, currency));
     if (shortfallMinor > 0n) {

@@ -23,6 +23,15 @@ export class ManualClock implements Clock {
 }
 
 /**
+ * A clock stopped at one instant: a test clock's frozen time, or one step of its advance. Code
+ * given it runs exactly as it would at that time.
+ */
+export function frozenClock(at: Date): Clock {
+  const ms = at.getTime();
+  return { now: () => new Date(ms) };
+}
+
+/**
  * The clock's current date in UTC, `YYYY-MM-DD`: the "today" every billing rule compares civil
  * dates with (statuses, periods, start dates). The one definition; use it rather than slicing
  * `clock.now()` again.

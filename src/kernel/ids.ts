@@ -50,6 +50,7 @@ export const ID_PREFIXES = {
   paymentMethod: 'pm',
   paymentAttempt: 'ptx',
   paymentRefund: 'pref',
+  testClock: 'clock',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -50,6 +50,7 @@ describe('customers: create and read', () => {
       // none named: the tenant's default entity (created on first use)
       invoicing_entity_id: (await h.request('GET', '/api/v1/invoicing-entities')).json().data[0].id,
       connected_account_id: null,
+      test_clock_id: null,
       balance: '0.00',
       created_at: '2026-03-15T12:00:00.000Z',
       archived_at: null,

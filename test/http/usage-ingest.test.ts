@@ -20,6 +20,9 @@ const ev = (id: string, customerId: string, extra: Record<string, unknown> = {})
   ...extra,
 });
 
+/** The two counts of an accepted batch's answer when no event is late and every customer is known. */
+const none = { in_finalized_periods: 0, unknown_customer_events: 0 };
+
 async function storedIds(prefix: string): Promise<string[]> {
   const rows = await harness().db.pool.query<{ event_id: string }>(`SELECT event_id FROM usage_events WHERE event_id LIKE $1 ORDER BY event_id`, [`${prefix}%`]);
   return rows.rows.map((r) => r.event_id);
@@ -30,9 +33,9 @@ describe('POST /api/v1/events/ingest', () => {
     const c = await customer();
     const first = await ingest({ events: [ev('b1-1', c.id), ev('b1-2', c.id), ev('b1-1', c.id)] });
     expect(first.statusCode, first.body).toBe(200);
-    expect(first.json()).toEqual({ ingested: 2, duplicates: 1 });
+    expect(first.json()).toEqual({ ingested: 2, duplicates: 1, ...none });
     const second = await ingest({ events: [ev('b1-2', c.id), ev('b1-3', c.id)] });
-    expect(second.json()).toEqual({ ingested: 1, duplicates: 1 });
+    expect(second.json()).toEqual({ ingested: 1, duplicates: 1, ...none });
     expect(await storedIds('b1-')).toEqual(['b1-1', 'b1-2', 'b1-3']);
     const ledger = await harness().db.pool.query(`SELECT count(*)::int AS n FROM usage_event_ids WHERE event_id LIKE 'b1-%'`);
     expect(ledger.rows[0].n).toBe(3);
@@ -44,9 +47,9 @@ describe('POST /api/v1/events/ingest', () => {
     const events = Array.from({ length: 600 }, (_, i) => ev(`b9-${odd}-${i}`, c.id, { properties: { note: `${odd}${i}`, 'key\twith\\': 'v' } }));
     const first = await ingest({ events });
     expect(first.statusCode, first.body).toBe(200);
-    expect(first.json()).toEqual({ ingested: 600, duplicates: 0 });
+    expect(first.json()).toEqual({ ingested: 600, duplicates: 0, ...none });
     const again = await ingest({ events: [...events, ev(`b9-${odd}-600`, c.id)] });
-    expect(again.json()).toEqual({ ingested: 1, duplicates: 600 });
+    expect(again.json()).toEqual({ ingested: 1, duplicates: 600, ...none });
     const rows = await harness().db.pool.query<{ event_id: string; properties: Record<string, string>; customer_ref: string }>(
       `SELECT event_id, properties, customer_ref FROM usage_events WHERE event_id LIKE 'b9-%' ORDER BY event_id`,
     );
@@ -72,6 +75,7 @@ describe('POST /api/v1/events/ingest', () => {
     expect(partial.json()).toEqual({
       ingested: 1,
       duplicates: 0,
+      ...none,
       failures: [{ index: 0, event_id: 'b2-1', reason: "event_id 'b2-1' was already ingested with a different payload" }],
     });
     const strict = await ingest({ events: [ev('b2-3', c.id), ev('b2-1', c.id, { code: 'other' })] });
@@ -89,7 +93,7 @@ describe('POST /api/v1/events/ingest', () => {
     const c = await customer();
     const events = [
       ev('b3-1', c.id),
-      ev('b3-2', 'nobody'),
+      ev('b3-2', 'cus_01KKRNW4G0TGQFXZ8S1GED4KMJ'),
       ev('b3-3', c.id, { properties: { bytes: 12 } }),
       ev('b3-4', c.id, { timestamp: 'yesterday' }),
       ev('b3-5', c.id),
@@ -100,7 +104,7 @@ describe('POST /api/v1/events/ingest', () => {
       code: 'BAD_REQUEST',
       message: '3 of 5 events refused; nothing was stored (set allow_partial_failures to store the others)',
       failures: [
-        { index: 1, event_id: 'b3-2', reason: "customer 'nobody' not found (customer_id takes a customer id or alias)" },
+        { index: 1, event_id: 'b3-2', reason: "customer 'cus_01KKRNW4G0TGQFXZ8S1GED4KMJ' not found (customer_id takes a customer id or alias; an unknown alias is kept, an unknown id is refused)" },
         { index: 2, event_id: 'b3-3', reason: 'properties.bytes must be a string (send numbers as "123")' },
         { index: 3, event_id: 'b3-4', reason: "timestamp 'yesterday' is not an RFC 3339 date-time" },
       ],
@@ -137,8 +141,8 @@ describe('POST /api/v1/events/ingest', () => {
     const family = (await harness().request('POST', '/api/v1/product_families', { body: { name: 'F' } })).json();
     await harness().request('POST', '/api/v1/metrics', { body: { name: 'Calls', code: 'known_code', aggregation_type: 'COUNT', product_family_id: family.id } });
     const res = await ingest({ events: [ev('b5-1', c.id, { code: 'known_code' }), ev('b5-2', c.id, { code: 'typo_code' })], strict: true, allow_partial_failures: true });
-    expect(res.json()).toEqual({ ingested: 1, duplicates: 0, failures: [{ index: 1, event_id: 'b5-2', reason: "code 'typo_code' is not the code of any billable metric" }] });
-    expect((await ingest({ events: [ev('b5-3', c.id, { code: 'typo_code' })] })).json()).toEqual({ ingested: 1, duplicates: 0 });
+    expect(res.json()).toEqual({ ingested: 1, duplicates: 0, ...none, failures: [{ index: 1, event_id: 'b5-2', reason: "code 'typo_code' is not the code of any billable metric" }] });
+    expect((await ingest({ events: [ev('b5-3', c.id, { code: 'typo_code' })] })).json()).toEqual({ ingested: 1, duplicates: 0, ...none });
   });
 
   it('validates the request itself with a 400 naming the field', async () => {
@@ -156,17 +160,20 @@ describe('POST /api/v1/events/ingest', () => {
   it('links events sent by alias to the customer, and holds backfilled events of a customer created later', async () => {
     const known = await customer('acct-42');
     const res = await ingest({ events: [ev('b7-1', 'acct-42')] });
-    expect(res.json()).toEqual({ ingested: 1, duplicates: 0 });
+    expect(res.json()).toEqual({ ingested: 1, duplicates: 0, ...none });
     const row = await harness().db.pool.query(`SELECT customer_ref FROM usage_events WHERE event_id = 'b7-1'`);
     expect(row.rows[0].customer_ref).toBe(known.id);
     // same event by id: same payload once resolved, so a duplicate
-    expect((await ingest({ events: [ev('b7-1', known.id)] })).json()).toEqual({ ingested: 0, duplicates: 1 });
+    expect((await ingest({ events: [ev('b7-1', known.id)] })).json()).toEqual({ ingested: 0, duplicates: 1, ...none });
 
-    // a migration: Stripe-style ids as aliases, events first, customers after
+    // a migration: Stripe-style ids as aliases, events first, customers after (with or without backfilling)
     const early = ev('b7-2', 'cus_NffrFeUfNV2Hib', { timestamp: '2026-03-01T10:00:00Z' });
-    const notYet = await ingest({ events: [{ ...early, timestamp: '2026-03-15T10:00:00Z' }] });
-    expect(notYet.json().failures[0].reason).toContain("customer 'cus_NffrFeUfNV2Hib' not found");
-    expect((await ingest({ events: [early], allow_backfilling: true })).json()).toEqual({ ingested: 1, duplicates: 0 });
+    const notYet = await ingest({ events: [{ ...early, event_id: 'b7-3', timestamp: '2026-03-15T10:00:00Z' }] });
+    expect(notYet.json()).toEqual({
+      ingested: 1, duplicates: 0, in_finalized_periods: 0, unknown_customer_events: 1,
+      warnings: ["1 event names a customer alias no customer has yet ('cus_NffrFeUfNV2Hib'): kept, and counted once a customer takes that alias; look for a typo with GET /api/v1/events/unresolved-customers"],
+    });
+    expect((await ingest({ events: [early], allow_backfilling: true })).json()).toMatchObject({ ingested: 1, duplicates: 0, unknown_customer_events: 1 });
     const late = await customer('cus_NffrFeUfNV2Hib');
     const usage = await harness().request('GET', `/api/v1/usage/customer/${late.id}?start_date=2026-03-01&end_date=2026-04-01`);
     expect(usage.statusCode, usage.body).toBe(200);
@@ -174,12 +181,49 @@ describe('POST /api/v1/events/ingest', () => {
     expect(counted).toHaveLength(0); // no metric reads api_call yet; the link is checked in usage-query tests
   });
 
+  it('counts a batch once when its write died after the events were received and the client retries', async () => {
+    const h = harness();
+    const c = await customer();
+    const events = Array.from({ length: 5 }, (_, i) => ev(`k1-${i}`, c.id));
+    // A transaction of the test holds one id of the batch in the dedup ledger, so the batch's
+    // statement waits mid-write; then its connection is killed, as a crash or failover would.
+    const holder = await h.db.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`INSERT INTO usage_event_ids (tenant_key, event_id, payload_hash) VALUES ((SELECT key FROM tenants WHERE id = $1), 'k1-3', '\\x00')`, [h.tenant.id]);
+      const first = ingest({ events });
+      let pid: number | undefined;
+      await expect.poll(async () => {
+        const waiting = await h.db.pool.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO usage_event_ids%' AND pid <> pg_backend_pid()`,
+        );
+        pid = waiting.rows[0]?.pid;
+        return pid;
+      }, { timeout: 30_000 }).toBeDefined();
+      await h.db.pool.query('SELECT pg_terminate_backend($1)', [pid]);
+      const answer = await first;
+      expect(answer.statusCode).toBe(500);
+      expect(answer.json()).toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    expect(await storedIds('k1-')).toEqual([]); // the statement died: nothing of it was stored
+
+    // the client retries: every event counts once, not zero times; a second retry changes nothing
+    expect((await ingest({ events })).json()).toEqual({ ingested: 5, duplicates: 0, ...none });
+    expect((await ingest({ events })).json()).toEqual({ ingested: 0, duplicates: 5, ...none });
+    expect(await storedIds('k1-')).toEqual(['k1-0', 'k1-1', 'k1-2', 'k1-3', 'k1-4']);
+    const ledger = await h.db.pool.query(`SELECT count(*)::int AS n FROM usage_event_ids WHERE event_id LIKE 'k1-%'`);
+    expect(ledger.rows[0].n).toBe(5);
+  });
+
   it('keeps tenants apart: same event ids are independent, another tenant\'s customer is unknown', async () => {
     const h = harness();
     const mine = await customer();
     const theirs = await customer(undefined, h.other.apiKey);
-    expect((await ingest({ events: [ev('b8-1', mine.id)] })).json()).toEqual({ ingested: 1, duplicates: 0 });
-    expect((await ingest({ events: [ev('b8-1', theirs.id)] }, h.other.apiKey)).json()).toEqual({ ingested: 1, duplicates: 0 });
+    expect((await ingest({ events: [ev('b8-1', mine.id)] })).json()).toEqual({ ingested: 1, duplicates: 0, ...none });
+    expect((await ingest({ events: [ev('b8-1', theirs.id)] }, h.other.apiKey)).json()).toEqual({ ingested: 1, duplicates: 0, ...none });
     const cross = await ingest({ events: [ev('b8-2', theirs.id)] });
     expect(cross.statusCode).toBe(400);
     expect(cross.json().failures[0].reason).toContain(`customer '${theirs.id}' not found`);
@@ -195,8 +239,8 @@ describe('POST /api/v1/events', () => {
     const answers = await Promise.all(Array.from({ length: 12 }, () => h.request('POST', '/api/v1/events', { body })));
     const statuses = answers.map((a) => a.statusCode).sort();
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
-    expect(answers.find((a) => a.statusCode === 201)!.json()).toEqual({ event_id: 's1-1', duplicate: false });
-    expect(answers.find((a) => a.statusCode === 200)!.json()).toEqual({ event_id: 's1-1', duplicate: true });
+    expect(answers.find((a) => a.statusCode === 201)!.json()).toEqual({ event_id: 's1-1', duplicate: false, in_finalized_period: false });
+    expect(answers.find((a) => a.statusCode === 200)!.json()).toEqual({ event_id: 's1-1', duplicate: true, in_finalized_period: false });
     expect(await storedIds('s1-')).toEqual(['s1-1']);
   });
 
@@ -219,9 +263,16 @@ describe('POST /api/v1/events', () => {
     expect(reuse.json()).toEqual({ code: 'CONFLICT', message: "event_id 's3-1' was already ingested with a different payload" });
     const missing = await h.request('POST', '/api/v1/events', { body: { code: 'api_call', customer_id: c.id } });
     expect(missing.json()).toEqual({ code: 'BAD_REQUEST', message: 'idempotency_key (or event_id) is required' });
-    const unknown = await h.request('POST', '/api/v1/events', { body: { ...body, idempotency_key: 's3-2', customer_id: 'ghost' } });
-    expect(unknown.statusCode).toBe(400);
-    expect(unknown.json().message).toContain("customer 'ghost' not found");
+    const unknownId = await h.request('POST', '/api/v1/events', { body: { ...body, idempotency_key: 's3-2', customer_id: 'cus_01KKRNW4G0TGQFXZ8S1GED4KMJ' } });
+    expect(unknownId.statusCode).toBe(400);
+    expect(unknownId.json().message).toContain("customer 'cus_01KKRNW4G0TGQFXZ8S1GED4KMJ' not found");
+    // an alias no customer has yet is kept, with a warning
+    const unknownAlias = await h.request('POST', '/api/v1/events', { body: { ...body, idempotency_key: 's3-4', customer_id: 'ghost' } });
+    expect(unknownAlias.statusCode).toBe(201);
+    expect(unknownAlias.json()).toEqual({
+      event_id: 's3-4', duplicate: false, in_finalized_period: false,
+      warning: "1 event names a customer alias no customer has yet ('ghost'): kept, and counted once a customer takes that alias; look for a typo with GET /api/v1/events/unresolved-customers",
+    });
     const old = await h.request('POST', '/api/v1/events', { body: { ...body, idempotency_key: 's3-3', timestamp: '2026-01-01T00:00:00Z' } });
     expect(old.json().message).toContain('more than 24 hours in the past');
   });
@@ -232,13 +283,13 @@ describe('POST /api/v1/events', () => {
     const post = (id: string, extra: Record<string, unknown> = {}) =>
       h.request('POST', '/api/v1/events', { body: { idempotency_key: id, code: 'api_call', customer_id: c.id, timestamp: '2026-03-15T11:00:00Z', properties: { n: '1' }, ...extra } });
     // Sent together, so they are coalesced into few statements: 20 new ids, each twice; one id
-    // reused with another payload; one event refused by validation; one for an unknown customer.
+    // reused with another payload; one event refused by validation; one for an unknown customer id.
     const requests = [
       ...Array.from({ length: 20 }, (_, i) => post(`s4-${String(i).padStart(2, '0')}`)),
       ...Array.from({ length: 20 }, (_, i) => post(`s4-${String(i).padStart(2, '0')}`)),
       post('s4-00', { properties: { n: '2' } }),
       post('s4-bad', { properties: { n: 2 } }),
-      post('s4-ghost', { customer_id: 'ghost' }),
+      post('s4-ghost', { customer_id: 'cus_01KKRNW4G0TGQFXZ8S1GED4KMJ' }),
     ];
     const answers = await Promise.all(requests);
     const count = (status: number) => answers.filter((a) => a.statusCode === status).length;

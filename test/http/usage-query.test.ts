@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useHarness } from '../harness/app.js';
-import { customerMetricUsage } from '../../src/modules/usage/index.js';
+import { customerMetricUsage, customersMetricUsage } from '../../src/modules/usage/index.js';
 
 const harness = useHarness();
 
@@ -109,7 +109,7 @@ describe('GET /api/v1/usage/customer/{customer_id}', () => {
     const h = harness();
     await h.drainJobs();
     const late = ev('q-e9', '2026-03-03T01:00:00Z', { bytes: '0.5', user: 'u5', region: 'eu' });
-    expect(await ingest([late, ev('q-e2', '2026-03-02T05:30:00Z', { bytes: '2.5', user: 'u2', region: 'eu' })])).toEqual({ ingested: 1, duplicates: 1 });
+    expect(await ingest([late, ev('q-e2', '2026-03-02T05:30:00Z', { bytes: '2.5', user: 'u2', region: 'eu' })])).toEqual({ ingested: 1, duplicates: 1, in_finalized_periods: 0, unknown_customer_events: 0 });
     const before = byMetric(await usage(customerId, '2026-03-01', '2026-04-01'));
     expect(before.sum).toEqual({ total: '32', groups: { eu: '13', us: '19' } });
     expect(before.mean.total).toBe('4.571428571429');
@@ -132,6 +132,32 @@ describe('GET /api/v1/usage/customer/{customer_id}', () => {
     const latest = await customerMetricUsage(h.db.pool, h.tenant.id, { customerId, metricId: metrics.latest, periodStart: new Date('2026-03-14T23:30:00Z'), periodEnd: new Date('2026-03-15T00:00:00Z') });
     expect(latest?.totalValue).toBe('4');
     expect(await customerMetricUsage(h.db.pool, h.other.id, { customerId, metricId: metrics.sum, periodStart: new Date('2026-03-01'), periodEnd: new Date('2026-04-01') })).toBeUndefined();
+  });
+
+  it('gives a billing batch (many customers at once) the figures of each customer alone, for every aggregation', async () => {
+    const h = harness();
+    await h.drainJobs();
+    const silentId = (await h.request('POST', '/api/v1/customers', { body: { name: 'Silent', currency: 'EUR' } })).json().id as string;
+    const customers = [
+      { key: customerId, refs: [customerId, 'q-alias'] },
+      { key: otherCustomerId, refs: [otherCustomerId] },
+      { key: silentId, refs: [silentId] },
+    ];
+    // partial hours at both edges (raw) around whole hours (rollups and their raw tail)
+    const period = { periodStart: new Date('2026-03-01T00:30:00Z'), periodEnd: new Date('2026-03-14T23:59:59.999Z') };
+    for (const [name, metricId] of Object.entries(metrics)) {
+      const batch = await customersMetricUsage(h.db.pool, h.tenant.id, { customers, metricId, ...period });
+      for (const { key } of customers) {
+        const alone = await customerMetricUsage(h.db.pool, h.tenant.id, { customerId: key, metricId, ...period });
+        expect(batch?.byCustomer.get(key), `${name} of ${key}`).toEqual(alone);
+      }
+    }
+    // and the usage API shows the same: whole days, where every hour is a rollup hour
+    for (const [name, metricId] of Object.entries(metrics)) {
+      const batch = await customersMetricUsage(h.db.pool, h.tenant.id, { customers, metricId, periodStart: new Date('2026-03-01'), periodEnd: new Date('2026-04-01') });
+      const api = (await usage(customerId, '2026-03-01', '2026-04-01')).usage.find((u) => u.metric_id === metricId)!;
+      expect(batch?.byCustomer.get(customerId)?.totalValue, name).toBe(api.total_value);
+    }
   });
 
   it('links backfilled events held by alias to a customer created afterwards', async () => {

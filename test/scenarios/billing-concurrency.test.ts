@@ -31,8 +31,8 @@ describe('billing run under concurrency and crashes', () => {
 
       // finalizers in both processes at once: gapless numbers, no number used twice
       await Promise.all([
-        createInvoiceLifecycle({ pool: h.db.pool, clock: h.clock, openCreditNotes: countOpenCreditNotes, refresh: runA.refreshDrafts }).finalizeDueDrafts(),
-        createInvoiceLifecycle({ pool: poolB, clock: h.clock, openCreditNotes: countOpenCreditNotes, refresh: runB.refreshDrafts }).finalizeDueDrafts(),
+        createInvoiceLifecycle({ pool: h.db.pool, clock: h.clock, openCreditNotes: countOpenCreditNotes, refresh: runA.refreshForFinalization }).finalizeDueDrafts(),
+        createInvoiceLifecycle({ pool: poolB, clock: h.clock, openCreditNotes: countOpenCreditNotes, refresh: runB.refreshForFinalization }).finalizeDueDrafts(),
       ]);
     } finally {
       await poolB.end();

@@ -5,13 +5,17 @@ import { seedPlan } from '../http/subscription-fixtures.js';
 /**
  * A backdated subscription (2026-01-01, anchor 1, monthly) to a plan of Platform 49.00 + 1 seat
  * at 10.00 in advance and API calls in arrears (graduated: 0.10 up to 100 calls, then 0.05),
- * for a French customer of a French entity (20 % VAT).
+ * for a French customer of a French entity (20 % VAT); optionally with a free trial, and for a
+ * customer on a test clock.
  */
-export async function backdatedSubscription(h: Harness, options: { name?: string; startDate?: string; skipPastInvoices?: boolean; couponCodes?: string[] } = {}) {
+export async function backdatedSubscription(
+  h: Harness,
+  options: { name?: string; alias?: string; startDate?: string; skipPastInvoices?: boolean; couponCodes?: string[]; freeTrialDays?: number; testClockId?: string } = {},
+) {
   const key = h.tenant.apiKey;
   const entity = (await h.request('GET', '/api/v1/invoicing-entities')).json().data[0];
   await h.request('PATCH', `/api/v1/invoicing-entities/${entity.id}`, { body: { country: 'FR', legal_name: 'Seller SAS' } });
-  const plan = await seedPlan(h, h.tenant.id, key);
+  const plan = await seedPlan(h, h.tenant.id, key, options.freeTrialDays ? { trialDays: options.freeTrialDays, trialIsFree: true } : {});
   const family = (await h.request('POST', '/api/v1/product_families', { body: { name: 'Usage' } })).json();
   let metricId = (await h.db.pool.query(`SELECT id FROM billable_metrics WHERE tenant_id = $1 AND code = 'api_call' LIMIT 1`, [h.tenant.id]).catch(() => ({ rows: [] as { id: string }[] }))).rows[0]?.id as string | undefined;
   if (!metricId) {
@@ -29,7 +33,11 @@ export async function backdatedSubscription(h: Harness, options: { name?: string
     }), metricId],
   );
   const customer = await h.request('POST', '/api/v1/customers', {
-    body: { name: options.name ?? 'Client SARL', currency: 'EUR', billing_address: { line1: '2 rue X', city: 'Lyon', zip_code: '69001', country: 'FR' } },
+    body: {
+      name: options.name ?? 'Client SARL', currency: 'EUR', billing_address: { line1: '2 rue X', city: 'Lyon', zip_code: '69001', country: 'FR' },
+      ...(options.alias ? { alias: options.alias } : {}),
+      ...(options.testClockId ? { test_clock_id: options.testClockId } : {}),
+    },
   });
   expect(customer.statusCode, customer.body).toBe(201);
   const sub = await h.request('POST', '/api/v1/subscriptions', {
@@ -40,13 +48,16 @@ export async function backdatedSubscription(h: Harness, options: { name?: string
   return { customerId: customer.json().id as string, subscriptionId: sub.json().id as string, metricId, plan };
 }
 
-/** `count` api_call events on `day` (YYYY-MM-DD) for the customer. */
+/** `count` api_call events on `day` (YYYY-MM-DD) for the customer (id or alias); the answers, summed. */
 export async function sendCalls(h: Harness, customerId: string, day: string, count: number, prefix: string) {
   const events = Array.from({ length: count }, (_, i) => ({ event_id: `${prefix}-${day}-${i}`, code: 'api_call', customer_id: customerId, timestamp: `${day}T10:00:00Z`, properties: {} }));
+  const sum = { ingested: 0, in_finalized_periods: 0, unknown_customer_events: 0 };
   for (let i = 0; i < events.length; i += 500) {
     const res = await h.request('POST', '/api/v1/events/ingest', { body: { events: events.slice(i, i + 500), allow_backfilling: true } });
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    for (const key of Object.keys(sum) as (keyof typeof sum)[]) sum[key] += res.json()[key];
   }
+  return sum;
 }
 
 /** The subscription's invoices, oldest first, as the API lists them. */
@@ -59,4 +70,21 @@ export async function invoicesOf(h: Harness, subscriptionId: string) {
 /** [name, start, end, category-free amounts] of an invoice's lines. */
 export function lineSummary(invoice: Record<string, any>): string[][] {
   return invoice.line_items.map((l: Record<string, string>) => [l.name, l.start_date, l.end_date, l.amount_subtotal, l.tax_amount]);
+}
+
+/**
+ * Runs the rollup fold (ingestion wakes it within a second) until every event of the tenant is
+ * folded: a transaction open elsewhere on a shared server holds the fold's watermark back for a
+ * while. The fold is what flags billed periods that late events fall in.
+ */
+export async function foldUsage(h: Harness): Promise<void> {
+  await expect.poll(async () => {
+    await h.service.tasks['usage.rollup']!({ tenant_id: h.tenant.id });
+    const tail = await h.db.pool.query<{ left: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM usage_events WHERE tenant_key = (SELECT key FROM tenants WHERE id = $1)
+         AND xid >= (SELECT min(watermark) FROM usage_rollup_state WHERE tenant_id = $1)) AS left`,
+      [h.tenant.id],
+    );
+    return tail.rows[0]!.left;
+  }, { timeout: 60_000, interval: 200 }).toBe(false);
 }

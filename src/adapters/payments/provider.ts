@@ -1,12 +1,13 @@
-// The payment provider port (docs/payments.md). Every adapter (the built-in sandbox, Stripe)
+// The payment provider port (docs/payments.md). Every adapter (the built-in sandbox, Stripe, GoCardless)
 // implements it and passes the one contract suite (test/unit/adapters/payments/contract.ts).
 // Amounts are integers in the currency's minor unit, as providers take them.
 
-export type ProviderName = 'sandbox' | 'stripe';
+export type ProviderName = 'sandbox' | 'stripe' | 'gocardless';
 
 /**
  * Where a charge stands at the provider. PENDING: accepted, not settled yet (delayed methods,
- * provider still processing); REQUIRES_ACTION: the customer must authenticate (3-D Secure).
+ * provider still processing; a direct debit stays PENDING for days until the provider's webhook
+ * says it was collected or failed); REQUIRES_ACTION: the customer must authenticate (3-D Secure).
  */
 export type ProviderPaymentStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'REQUIRES_ACTION';
 
@@ -24,12 +25,15 @@ export interface ProviderPayment {
 }
 
 export interface SavedPaymentMethod {
+  /** The provider's id of what is charged (Stripe: PaymentMethod id; GoCardless: mandate id). */
   id: string;
-  type: 'CARD';
+  type: 'CARD' | 'DIRECT_DEBIT';
   cardBrand: string | null;
   cardLast4: string | null;
   expMonth: number | null;
   expYear: number | null;
+  /** DIRECT_DEBIT only: the mandate's scheme and the bank account it debits. */
+  directDebit?: { scheme: string; bankName: string | null; accountNumberEnding: string | null; mandateReference: string | null };
 }
 
 /** The result of saving a method: saved, or refused with the provider's reason. */
@@ -61,8 +65,13 @@ export interface ProviderEvent {
   id: string;
   /** The provider's own event type, e.g. `payment_intent.succeeded`. */
   type: string;
-  /** The payment the event is about, when it is about one. */
+  /** The payment the event is about, when the event carries its state (Stripe, sandbox). */
   payment: ProviderPayment | null;
+  /**
+   * The id of the payment the event is about. An event that names a payment without carrying its
+   * state (GoCardless) is applied by looking the payment up (`getPayment`).
+   */
+  paymentId: string | null;
 }
 
 /** A webhook whose signature does not verify (or that cannot be read). */
@@ -80,14 +89,21 @@ export interface PaymentProvider {
   /**
    * Saves a payment method on the provider's customer for later off-session charges. `method` is
    * what the customer's browser obtained from the provider (Stripe: a PaymentMethod id; sandbox: a
-   * test card number).
+   * test card number; GoCardless: an IBAN, or the id of a mandate made in GoCardless's own flow).
+   * `holderName` names the bank account's holder where the provider needs it (direct debit).
    */
-  setupPaymentMethod(input: { customerId: string; method: string; idempotencyKey: string }): Promise<SetupResult>;
-  /** Charges a saved method off-session. Declines are answers (status FAILED), not exceptions. */
+  setupPaymentMethod(input: { customerId: string; method: string; idempotencyKey: string; holderName?: string }): Promise<SetupResult>;
+  /**
+   * Charges a saved method off-session. Declines are answers (status FAILED), not exceptions. A
+   * direct debit answers PENDING: its outcome arrives days later by webhook or lookup.
+   */
   charge(request: ChargeRequest): Promise<ProviderPayment>;
   /** The payment as the provider has it now. */
   getPayment(paymentId: string): Promise<ProviderPayment>;
   refund(input: { paymentId: string; amountMinor: bigint; idempotencyKey: string }): Promise<ProviderRefund>;
-  /** Verifies the signature of a webhook over its raw body and reads it. Throws WebhookSignatureError. */
-  parseWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>): ProviderEvent;
+  /**
+   * Verifies the signature of a webhook over its raw body and reads its events (one delivery may
+   * carry several: GoCardless batches them). Throws WebhookSignatureError.
+   */
+  parseWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>): ProviderEvent[];
 }

@@ -106,14 +106,14 @@ export function createSandboxProvider(clock: Clock): PaymentProvider & { signEve
       refunded.set(`${id}:${refundId}`, amountMinor);
       return { id: refundId, paymentId: id, status: 'SUCCEEDED', amountMinor };
     },
-    parseWebhook(rawBody, headers): ProviderEvent {
+    parseWebhook(rawBody, headers): ProviderEvent[] {
       const header = headers[SANDBOX_SIGNATURE_HEADER];
       const match = typeof header === 'string' ? /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header) : null;
       if (!match) throw new WebhookSignatureError(`missing or malformed ${SANDBOX_SIGNATURE_HEADER} header`);
       const expected = Buffer.from(sign(rawBody, Number(match[1])), 'hex');
       if (!timingSafeEqual(expected, Buffer.from(match[2]!, 'hex'))) throw new WebhookSignatureError('signature does not match the body');
       const event = JSON.parse(rawBody) as { id: string; type: string; payment_id?: string };
-      return { id: event.id, type: event.type, payment: event.payment_id ? read(event.payment_id) : null };
+      return [{ id: event.id, type: event.type, payment: event.payment_id ? read(event.payment_id) : null, paymentId: event.payment_id ?? null }];
     },
     /** Signs a sandbox event `{id, type, payment_id}` the way the sandbox's webhooks are signed. */
     signEvent(event) {

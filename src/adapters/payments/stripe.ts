@@ -132,7 +132,7 @@ export function createStripeProvider(options: StripeAdapterOptions): PaymentProv
       const status = refund.status === 'succeeded' ? 'SUCCEEDED' : refund.status === 'failed' || refund.status === 'canceled' ? 'FAILED' : 'PENDING';
       return { id: refund.id, paymentId, status, amountMinor: BigInt(refund.amount) };
     },
-    parseWebhook(rawBody, headers): ProviderEvent {
+    parseWebhook(rawBody, headers): ProviderEvent[] {
       if (!options.webhookSecret) throw new WebhookSignatureError('this connection has no webhook secret');
       const signature = headers['stripe-signature'];
       if (typeof signature !== 'string') throw new WebhookSignatureError('missing Stripe-Signature header');
@@ -143,7 +143,8 @@ export function createStripeProvider(options: StripeAdapterOptions): PaymentProv
         throw new WebhookSignatureError(error instanceof Error ? error.message : 'signature does not verify');
       }
       const object = event.data.object as { object?: string };
-      return { id: event.id, type: event.type, payment: object.object === 'payment_intent' ? toPayment(object as Stripe.PaymentIntent) : null };
+      const payment = object.object === 'payment_intent' ? toPayment(object as Stripe.PaymentIntent) : null;
+      return [{ id: event.id, type: event.type, payment, paymentId: payment?.id ?? null }];
     },
   };
 }

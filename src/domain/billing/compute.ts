@@ -8,6 +8,7 @@ import { periodAt, periodStartingOn, prorateByDays } from '../periods.js';
 import { priceCapacityOverage, priceMatrix, priceUsage, type PricedUsage, type Tier, type UsageGroup, type UsagePricing } from '../pricing.js';
 import { resolveTax, type TaxCustomer } from '../tax.js';
 import type { Coupon } from '../discounts.js';
+import type { LocalDate } from '../dates.js';
 import type { BillingOccasion } from './occasion.js';
 import { planCharges, type PlannedCharge } from './plan.js';
 import { advanceSchedule, snapshotDecimal, subscriptionTermOf, validateSnapshot, type SnapshotUsagePricing, type SubscriptionSnapshot } from './snapshot.js';
@@ -39,6 +40,24 @@ export interface LineDetail {
   readonly subLines: readonly SubLineDetail[];
 }
 
+/**
+ * One usage window an invoice bills (a USAGE charge, or a CAPACITY overage): what was priced, so
+ * usage of the window found after the invoice is finalized is billed as the difference (late.ts).
+ */
+export interface BilledUsage {
+  readonly componentId: string;
+  readonly metricId: string;
+  /** Half-open window of the charge. */
+  readonly periodStart: LocalDate;
+  readonly periodEnd: LocalDate;
+  /** The occasion whose plan holds the window's charge: the same charge is priced again from it. */
+  readonly occasion: BillingOccasion;
+  /** The usage priced: a total, or the dimension groups of matrix pricing. */
+  readonly usage: ComponentUsage;
+  /** What was billed for the window over all invoices so far: quoted minor units (before discount and tax). */
+  readonly billedMinor: bigint;
+}
+
 export interface ComputedSubscriptionInvoice {
   readonly occasion: BillingOccasion;
   readonly invoice: Invoice;
@@ -50,9 +69,12 @@ export interface ComputedSubscriptionInvoice {
   readonly couponsUsed: readonly string[];
   /** Matrix usage groups with no price cell: not billed, reported so the caller can warn. */
   readonly unmatchedUsage: readonly { readonly componentId: string; readonly group: UsageGroup }[];
+  /** The usage windows this occasion's charges bill (late usage lines passed in are not among them). */
+  readonly billedUsage: readonly BilledUsage[];
 }
 
-interface PricedLine {
+/** A priced line and what the invoice math does not carry about it. */
+export interface PricedLine {
   readonly input: InvoiceLineInput;
   readonly detail: LineDetail;
 }
@@ -110,7 +132,8 @@ function describeProration(charge: PlannedCharge): string | null {
   return charge.days < charge.fullPeriodDays ? `Prorated: ${charge.days} of ${charge.fullPeriodDays} days` : null;
 }
 
-function priceCharge(charge: PlannedCharge, usage: Readonly<Record<string, ComponentUsage>>, currency: CurrencyCode, unmatched: { componentId: string; group: UsageGroup }[]): PricedLine {
+/** One planned charge priced, with the usage of its component (`usage` by component id). */
+export function priceCharge(charge: PlannedCharge, usage: Readonly<Record<string, ComponentUsage>>, currency: CurrencyCode, unmatched: { componentId: string; group: UsageGroup }[]): PricedLine {
   const { component } = charge;
   const fee = component.fee;
   const path = `components[${component.id}].fee`;
@@ -201,10 +224,16 @@ function commitmentFor(snapshot: SubscriptionSnapshot, occasion: BillingOccasion
   return prorateByDays(snapshotDecimal(snapshot.minimumCommitment, 'minimumCommitment'), period.days, period.fullPeriodDays);
 }
 
+/** True for a charge whose price depends on usage: its window is recorded as billed. */
+export function isUsageCharge(charge: PlannedCharge): boolean {
+  return charge.timing === 'ARREARS' && charge.proration === undefined && (charge.component.fee.kind === 'USAGE' || charge.part === 'CAPACITY_OVERAGE');
+}
+
 /**
  * Prices an occasion (from `invoicesDue`) with the usage fetched for `usageQueries` and assembles
  * the invoice. Usage: decimal strings per component id (a list of groups for matrix pricing).
- * Coupons apply to recurring invoices only, never to ADJUSTMENT invoices.
+ * Coupons apply to recurring invoices only, never to ADJUSTMENT invoices. `extraLines` (late
+ * usage of earlier periods, from `lateUsageLines`) go after the occasion's own lines.
  */
 export function computeSubscriptionInvoice(
   snapshot: SubscriptionSnapshot,
@@ -212,12 +241,24 @@ export function computeSubscriptionInvoice(
   usageByComponent: Readonly<Record<string, ComponentUsage>>,
   customerTax: TaxCustomer,
   entity: InvoicingEntityTax,
-  options: { readonly customerBalanceMinor?: bigint } = {},
+  options: { readonly customerBalanceMinor?: bigint; readonly extraLines?: readonly PricedLine[] } = {},
 ): ComputedSubscriptionInvoice {
   validateSnapshot(snapshot);
   const { currency } = snapshot;
   const unmatched: { componentId: string; group: UsageGroup }[] = [];
-  const priced = planCharges(snapshot, occasion).map((charge) => priceCharge(charge, usageByComponent, currency, unmatched));
+  const billedUsage: BilledUsage[] = [];
+  const priced = planCharges(snapshot, occasion).map((charge) => {
+    const line = priceCharge(charge, usageByComponent, currency, unmatched);
+    const fee = charge.component.fee;
+    if (isUsageCharge(charge) && (fee.kind === 'USAGE' || fee.kind === 'CAPACITY')) {
+      billedUsage.push({
+        componentId: charge.component.id, metricId: fee.metricId, periodStart: charge.periodStart, periodEnd: charge.periodEnd, occasion,
+        usage: usageByComponent[charge.component.id] ?? '0', billedMinor: toMinor(line.input.amount, currency),
+      });
+    }
+    return line;
+  });
+  priced.push(...(options.extraLines ?? []));
   const standardRates = Object.fromEntries(Object.entries(entity.standardRates).map(([country, rate]) => [country, snapshotDecimal(rate, `standardRates.${country}`)]));
   const tax = resolveTax({ entityCountry: entity.country, customer: customerTax, standardRates });
   const coupons = occasion.invoiceType === 'RECURRING' ? activeCoupons(snapshot) : [];
@@ -241,6 +282,7 @@ export function computeSubscriptionInvoice(
     couponNames,
     couponsUsed: invoice.couponApplications.filter((application) => application.discountMinor > 0n).map((application) => application.couponId),
     unmatchedUsage: unmatched,
+    billedUsage,
   };
 }
 

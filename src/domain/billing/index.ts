@@ -4,3 +4,4 @@ export * from './changes.js';
 export * from './occasions.js';
 export * from './plan.js';
 export * from './compute.js';
+export * from './late.js';

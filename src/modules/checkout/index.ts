@@ -1,5 +1,5 @@
 // Checkout sessions (docs/customers-subscriptions.md#checkout-sessions).
 export type { CheckoutService } from './service.js';
 export { createCheckoutModule } from './module.js';
-export { CHECKOUT_STATUSES } from './repository.js';
+export { CHECKOUT_STATUSES, deleteSessionsOfCustomers } from './repository.js';
 export type { CheckoutStatus } from './repository.js';

@@ -95,3 +95,8 @@ export async function expireDue(db: Queryable, tenantId: string, now: Date): Pro
   );
   return rows.map((r) => r.id);
 }
+
+/** Deletes the checkout sessions of these customers (a test clock's deletion, before their subscriptions). */
+export async function deleteSessionsOfCustomers(db: Queryable, tenantId: string, customerIds: readonly string[]): Promise<void> {
+  await scoped(db, tenantId).query(`DELETE FROM checkout_sessions WHERE tenant_id = $1 AND customer_id = ANY($2::text[])`, [customerIds]);
+}

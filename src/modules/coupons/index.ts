@@ -1,5 +1,6 @@
 export type { CouponsService, PlanExists } from './service.js';
 export { createCouponsModule } from './module.js';
+export { deleteRedemptionsOfCustomers } from './repository.js';
 export { checkCouponApplicable, redeemCoupon } from './redemption.js';
 export type { Coupon, ApplyCouponContext } from './redemption.js';
 export { whyNotApplicable, couponStatus, isExpired, isExhausted } from './rules.js';

@@ -146,3 +146,8 @@ export async function insertRedemption(
     [redemption.couponId, redemption.customerId, redemption.subscriptionId, redemption.redeemedAt],
   );
 }
+
+/** Deletes the redemptions of these customers (a test clock's deletion): their coupons count them no more. */
+export async function deleteRedemptionsOfCustomers(db: Queryable, tenantId: string, customerIds: readonly string[]): Promise<void> {
+  await scoped(db, tenantId).query(`DELETE FROM coupon_redemptions WHERE tenant_id = $1 AND customer_id = ANY($2::text[])`, [customerIds]);
+}

@@ -145,3 +145,9 @@ export async function listCreditNotes(
 export async function setRefundStatus(db: Queryable, tenantId: string, id: string, status: RefundStatus, at: Date): Promise<void> {
   await scoped(db, tenantId).query(`UPDATE credit_notes SET refund_status = $3, updated_at = $4 WHERE tenant_id = $1 AND id = $2`, [id, status, at]);
 }
+
+/** Deletes the credit notes of these customers with their lines (a test clock's deletion); returns their ids, whose PDFs the invoices module deletes. */
+export async function deleteCreditNotesOfCustomers(db: Queryable, tenantId: string, customerIds: readonly string[]): Promise<string[]> {
+  const rows = await scoped(db, tenantId).query<{ id: string }>(`DELETE FROM credit_notes WHERE tenant_id = $1 AND customer_id = ANY($2::text[]) RETURNING id`, [customerIds]);
+  return rows.map((row) => row.id);
+}

@@ -32,6 +32,7 @@ export const customerExample = {
   custom_properties: { crm_id: '0015g00000XyZ' },
   invoicing_entity_id: 'ive_01KKRNW4G00DCDSVX0Q959VSN7',
   connected_account_id: null,
+  test_clock_id: null,
   balance: '0.00',
   created_at: '2026-03-15T12:00:00.000Z',
   archived_at: null,

@@ -7,7 +7,9 @@ import type { CustomerRow } from './repository.js';
 export type { CustomersService, CustomerSubscriptionCheck, CustomerEntityCheck } from './service.js';
 export { createCustomersModule } from './module.js';
 export type { CustomerRow, Address, ShippingAddress, CustomTax } from './repository.js';
-export { CUSTOMER_NAMES_RELATION } from './repository.js';
+export { CUSTOMER_NAMES_RELATION, onTestClockSql } from './repository.js';
+export { clockOfCustomer } from './test-clocks.js';
+export type { TestClockTime } from './test-clocks.js';
 
 /**
  * The customer with this id or alias in the tenant, or undefined; runs on the caller's
@@ -39,4 +41,14 @@ export function moveCustomerBalance(
 /** How many customers that are not archived belong to this invoicing entity, in the caller's transaction. */
 export function countActiveCustomersOfEntity(db: Queryable, tenantId: string, entityId: string): Promise<number> {
   return repo.countActiveCustomersOfEntity(db, tenantId, entityId);
+}
+
+/** The customers of one test clock, with their aliases (usage events may name a customer by alias). */
+export function customersOfTestClock(db: Queryable, tenantId: string, testClockId: string): Promise<{ id: string; alias: string | null }[]> {
+  return repo.customersOfTestClock(db, tenantId, testClockId);
+}
+
+/** Deletes customers and their balance ledger, in the caller's transaction (a test clock's deletion, once their other rows are gone). */
+export function deleteCustomers(db: Queryable, tenantId: string, ids: readonly string[]): Promise<void> {
+  return repo.deleteCustomers(db, tenantId, ids);
 }

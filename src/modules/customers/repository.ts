@@ -41,6 +41,8 @@ export interface CustomerRow {
   /** Always set: the entity named at creation, or the tenant's default then. */
   invoicing_entity_id: string;
   connected_account_id: string | null;
+  /** The test clock the customer (and everything of it) runs on, set at creation only; null: the service clock. */
+  test_clock_id: string | null;
   /** Credit held by the customer, minor units of `currency`. */
   balance_minor: bigint;
   created_at: Date;
@@ -52,13 +54,35 @@ export type CustomerOrderColumn = 'name' | 'email' | 'alias' | 'created_at';
 
 /**
  * Customers as other modules' statements may join them (subscriptions show and sort by the
- * customer's name): a read-only relation with the columns this module publishes.
+ * customer's name, and run on its test clock): a read-only relation with the columns this module
+ * publishes.
  */
-export const CUSTOMER_NAMES_RELATION = '(SELECT tenant_id, id, name, alias FROM customers)';
+export const CUSTOMER_NAMES_RELATION = '(SELECT tenant_id, id, name, alias, test_clock_id FROM customers)';
+
+/**
+ * SQL that is true when the customer whose id is `customerIdSql` runs on the test clock given by
+ * the text parameter `clockParamSql`, or, when that parameter is NULL, on no test clock. Clock-
+ * driven statements of other modules (status moves, billing runs, finalization) select their
+ * population with it: the periodic runs pass NULL, a test clock's advance passes its id.
+ */
+export function onTestClockSql(customerIdSql: string, clockParamSql: string): string {
+  return `(SELECT tcc.test_clock_id FROM customers tcc WHERE tcc.id = ${customerIdSql}) IS NOT DISTINCT FROM ${clockParamSql}::text`;
+}
+
+/** The customers of one test clock with their aliases (usage events may name a customer by alias). */
+export async function customersOfTestClock(db: Queryable, tenantId: string, testClockId: string): Promise<{ id: string; alias: string | null }[]> {
+  return scoped(db, tenantId).query<{ id: string; alias: string | null }>(`SELECT id, alias FROM customers WHERE tenant_id = $1 AND test_clock_id = $2 ORDER BY id`, [testClockId]);
+}
+
+/** Deletes customers and their balance ledger (a test clock's deletion: its customers' other rows are gone by then). */
+export async function deleteCustomers(db: Queryable, tenantId: string, ids: readonly string[]): Promise<void> {
+  await scoped(db, tenantId).query(`DELETE FROM customer_balance_transactions WHERE tenant_id = $1 AND customer_id = ANY($2::text[])`, [ids]);
+  await scoped(db, tenantId).query(`DELETE FROM customers WHERE tenant_id = $1 AND id = ANY($2::text[])`, [ids]);
+}
 
 const COLUMNS = `id, name, alias, billing_email, invoicing_emails, phone, currency, billing_address, shipping_address,
   vat_number, is_tax_exempt, reverse_charge, custom_taxes, custom_properties, invoicing_entity_id, connected_account_id,
-  balance_minor, created_at, updated_at, archived_at`;
+  test_clock_id, balance_minor, created_at, updated_at, archived_at`;
 
 const ORDER_COLUMN: Record<CustomerOrderColumn, string> = {
   name: 'lower(name)',
@@ -73,13 +97,13 @@ export async function insertCustomer(db: Queryable, tenantId: string, row: Custo
   await scoped(db, tenantId).query(
     `INSERT INTO customers (tenant_id, id, name, alias, billing_email, invoicing_emails, phone, currency, billing_address,
        shipping_address, vat_number, is_tax_exempt, reverse_charge, custom_taxes, custom_properties, invoicing_entity_id,
-       connected_account_id, balance_minor, created_at, updated_at, archived_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
+       connected_account_id, test_clock_id, balance_minor, created_at, updated_at, archived_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
     [
       row.id, row.name, row.alias, row.billing_email, json(row.invoicing_emails), row.phone, row.currency,
       json(row.billing_address), json(row.shipping_address), row.vat_number, row.is_tax_exempt, row.reverse_charge,
       json(row.custom_taxes), json(row.custom_properties), row.invoicing_entity_id, row.connected_account_id,
-      row.balance_minor, row.created_at, row.updated_at, row.archived_at,
+      row.test_clock_id, row.balance_minor, row.created_at, row.updated_at, row.archived_at,
     ],
   );
 }

@@ -50,6 +50,7 @@ export const CustomerCreateRequest = Type.Object({
   invoicing_emails: Type.Optional(Type.Array(Type.String())),
   custom_taxes: Type.Optional(Type.Array(CustomTaxRate)),
   connected_account_id: NullableString(),
+  test_clock_id: NullableString({ description: 'Sandbox only: the test clock the customer and everything of it (subscriptions, invoices, usage) runs on; set at creation only (docs/test-clocks.md)', examples: ['clock_01KKRNW4G00DCDSVX0Q959VSN7'] }),
   ...editable,
 }, { additionalProperties: false });
 
@@ -92,6 +93,7 @@ export const Customer = Type.Object({
   custom_properties: CustomProperties,
   invoicing_entity_id: Type.String({ description: 'The invoicing entity that issues its invoices (its seller, number sequence and tax country)' }),
   connected_account_id: Nullable(Type.String()),
+  test_clock_id: Nullable(Type.String({ description: 'The test clock the customer runs on (sandbox only), null on the service clock' })),
   balance: Type.String({ description: 'Credit held by the customer, decimal string in its currency' }),
   created_at: Type.String({ format: 'date-time' }),
   archived_at: Nullable(Type.String({ format: 'date-time' })),
@@ -115,6 +117,7 @@ export function customerToWire(row: CustomerRow) {
     custom_properties: row.custom_properties,
     invoicing_entity_id: row.invoicing_entity_id,
     connected_account_id: row.connected_account_id,
+    test_clock_id: row.test_clock_id,
     balance: formatMinor(row.balance_minor, row.currency),
     created_at: iso(row.created_at),
     archived_at: isoOrNull(row.archived_at),

@@ -1,4 +1,4 @@
-import type { Clock } from '../../kernel/clock.js';
+import { frozenClock, type Clock } from '../../kernel/clock.js';
 import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { currencyExponent, parseAmountMinor, parseDecimal } from '../../kernel/money.js';
@@ -11,6 +11,7 @@ import * as repo from './repository.js';
 import type { CustomerOrderColumn, CustomerRow, CustomTax } from './repository.js';
 import type { CustomerCreateBody, CustomerPatchBody, CustomerUpdateBody } from './schemas.js';
 import { customerEventData } from './events.js';
+import { testClockForNewCustomer, type TestClockTime } from './test-clocks.js';
 
 /**
  * Subscriptions sit after customers in the module order, so they tell us (through this
@@ -69,7 +70,7 @@ function validate(row: CustomerRow): void {
   if (row.reverse_charge && row.is_tax_exempt) throw badRequest('is_tax_exempt and reverse_charge cannot both be true');
 }
 
-export function createCustomersService(deps: { pool: Pool; clock: Clock; subscriptions?: CustomerSubscriptionCheck; entities: CustomerEntityCheck }) {
+export function createCustomersService(deps: { pool: Pool; clock: Clock; subscriptions?: CustomerSubscriptionCheck; entities: CustomerEntityCheck; testClockTime?: TestClockTime }) {
   const { pool, clock } = deps;
   const subscriptionsOf = (db: Queryable, tenantId: string, customerId: string) =>
     deps.subscriptions ? deps.subscriptions(db, tenantId, customerId) : Promise.resolve({ live: 0, total: 0 });
@@ -110,12 +111,16 @@ export function createCustomersService(deps: { pool: Pool; clock: Clock; subscri
   }
 
   async function createCustomer(tenantId: string, input: CustomerCreateBody): Promise<CustomerRow> {
-    const now = clock.now();
+    const testClockId = input.test_clock_id ?? null;
+    // a customer on a test clock is created at the clock's frozen time, like everything of it after
+    const at = testClockId === null ? deps.clock : frozenClock(await testClockForNewCustomer(pool, tenantId, testClockId, 'test_clock_id', deps.testClockTime));
+    const now = at.now();
     const row: CustomerRow = {
       id: newId('customer', now.getTime()),
       ...fieldsOf(input),
       invoicing_entity_id: '', // resolved in the transaction below
       connected_account_id: input.connected_account_id ?? null,
+      test_clock_id: testClockId,
       balance_minor: 0n,
       created_at: now,
       updated_at: now,
@@ -125,7 +130,7 @@ export function createCustomersService(deps: { pool: Pool; clock: Clock; subscri
     return withTx(pool, async (tx) => {
       row.invoicing_entity_id = await deps.entities(tx, tenantId, input.invoicing_entity_id ?? null, 'invoicing_entity_id');
       await write(tx, tenantId, row, true);
-      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'customer.created', objectId: row.id, data: customerEventData(row) });
+      await writeOutboxEvent(scoped(tx, tenantId), at, { type: 'customer.created', objectId: row.id, data: customerEventData(row) });
       return row;
     });
   }

@@ -68,3 +68,8 @@ export async function updateEmail(
     [emailId, change.status, change.skip_reason, change.attempt_count, change.last_error, change.smtp_message_id, change.sent_at],
   );
 }
+
+/** Deletes the e-mails of these customers, sent or not (a test clock's deletion: their invoices are gone). */
+export async function deleteEmailsOfCustomers(db: Queryable, tenantId: string, customerIds: readonly string[]): Promise<void> {
+  await scoped(db, tenantId).query(`DELETE FROM email_messages WHERE tenant_id = $1 AND customer_id = ANY($2::text[])`, [customerIds]);
+}

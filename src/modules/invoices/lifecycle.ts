@@ -19,8 +19,9 @@ import type { InvoiceRow } from './repository.js';
 export const RENDER_PDF_TASK = 'invoices.render_pdf';
 
 /**
- * Recomputes drafts of one tenant from current data (late usage) in the caller's tx, same order
- * in and out; supplied by billing. One draft is refreshed as a batch of one.
+ * Recomputes drafts of one tenant about to be finalized from current data (usage arrived since,
+ * late usage of earlier periods) in the caller's tx, same order in and out, and records the usage
+ * they bill with the usage module; supplied by billing. One draft is refreshed as a batch of one.
  */
 export type DraftRefresher = (tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[]) => Promise<InvoiceRow[]>;
 
@@ -214,6 +215,8 @@ export function createInvoiceLifecycle(deps: {
   clock: Clock;
   openCreditNotes: OpenCreditNotes;
   refresh?: DraftRefresher;
+  /** The drafts the grace-period finalizer serves: those of this test clock's customers (at a step of its advance); absent, those on no test clock. */
+  testClockId?: string;
 }) {
   const { pool, clock } = deps;
 
@@ -291,7 +294,7 @@ export function createInvoiceLifecycle(deps: {
    */
   async function finalizeDueDrafts(limit = 10_000): Promise<number> {
     let finalized = 0;
-    for (const { tenant_id: tenantId, invoicing_entity_id: entityId } of await repo.dueDraftEntities(pool, clock.now())) {
+    for (const { tenant_id: tenantId, invoicing_entity_id: entityId } of await repo.dueDraftEntities(pool, clock.now(), deps.testClockId ?? null)) {
       while (finalized < limit) {
         const count = await withTx(pool, (tx) => finalizeBatch(tx, tenantId, entityId, Math.min(FINALIZE_BATCH_SIZE, limit - finalized)));
         finalized += count;
@@ -305,7 +308,7 @@ export function createInvoiceLifecycle(deps: {
     const entity = await findEntity(tx, tenantId, entityId, true);
     if (!entity) return 0;
     const now = clock.now();
-    const drafts = await repo.lockDueDraftsOfEntity(tx, tenantId, entityId, now, size);
+    const drafts = await repo.lockDueDraftsOfEntity(tx, tenantId, entityId, now, size, deps.testClockId ?? null);
     if (drafts.length === 0) return 0;
     return (await finalizeLocked(tx, tenantId, clock, now, entity.id, drafts, deps.refresh)).length;
   }

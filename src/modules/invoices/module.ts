@@ -1,4 +1,4 @@
-import type { Clock } from '../../kernel/clock.js';
+import { frozenClock, type Clock } from '../../kernel/clock.js';
 import type { Pool } from '../../db/pool.js';
 import type { TaskRegistry } from '../../jobs/runtime.js';
 import type { RouteModule } from '../../http/app.js';
@@ -6,12 +6,14 @@ import type { Module } from '../../module.js';
 import { createInvoicingEntitiesService, type InvoicingEntitiesService } from './entities-service.js';
 import { entityRoutes } from './entity-routes.js';
 import { createInvoiceLifecycle, RENDER_PDF_TASK, type InvoiceLifecycle, type OpenCreditNotes } from './lifecycle.js';
-import { invoiceRoutes } from './routes.js';
+import { invoiceRoutes, type PaymentUrl } from './routes.js';
 import { createInvoicesService, type InvoicesService } from './service.js';
 import { createBillingRun, type BillingRun } from './billing/run.js';
 import { upcomingInvoice } from './billing/preview.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import type { Queryable } from '../../db/pool.js';
+import type { TestClockTime } from '../customers/index.js';
+import { loadSubscriptionRecord } from '../subscriptions/index.js';
 
 export const FINALIZE_DUE_TASK = 'invoices.finalize_due';
 /** Creates what is due for every subscription, then finalizes drafts past their grace period. */
@@ -25,6 +27,8 @@ export interface Invoicing {
   invoices: InvoicesService;
   billing: BillingRun;
   lifecycle: InvoiceLifecycle;
+  /** The billing run and the grace-period finalizer at `clock`, serving this test clock's customers only (its advance runs them step by step). */
+  atTestClock(clock: Clock, testClockId: string): { billing: BillingRun; lifecycle: InvoiceLifecycle };
 }
 
 export interface InvoicingDeps {
@@ -34,6 +38,10 @@ export interface InvoicingDeps {
   beforeRun?: () => Promise<unknown>;
   /** Credit notes still open on an invoice (the credit-notes module comes after this one). */
   openCreditNotes: OpenCreditNotes;
+  /** A subscription of a customer on a test clock previews its upcoming invoice at the clock's time (test-clocks). */
+  testClockTime?: TestClockTime;
+  /** The hosted pay page's URL shown on invoice answers (payments, a later module). */
+  paymentUrl?: PaymentUrl;
 }
 
 /**
@@ -41,11 +49,15 @@ export interface InvoicingDeps {
  * refreshes drafts (late usage) through the billing run's batch refresh.
  */
 export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
-  const billing = createBillingRun(deps);
+  // the clock-driven pair, for one population: customers on no test clock, or one clock's (its advance)
+  const clockDriven = (clock: Clock, testClockId?: string) => {
+    const billing = createBillingRun({ ...deps, clock, testClockId });
+    return { billing, lifecycle: createInvoiceLifecycle({ ...deps, clock, testClockId, refresh: billing.refreshForFinalization }) };
+  };
+  const { billing, lifecycle } = clockDriven(deps.clock);
   // changing an entity refreshes its drafts through the same refresher as finalization
   const entities = createInvoicingEntitiesService({ ...deps, refresh: billing.refreshDrafts });
   const invoices = createInvoicesService(deps);
-  const lifecycle = createInvoiceLifecycle({ ...deps, refresh: billing.refreshDrafts });
   const tasks: TaskRegistry = {
     [RENDER_PDF_TASK]: (payload) => invoices.renderPdfJob(payload),
     [FINALIZE_DUE_TASK]: async () => {
@@ -62,12 +74,20 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
       }
     },
   };
-  const invoiceRoutesOf = invoiceRoutes(invoices, lifecycle, (tenantId, subscriptionId) => upcomingInvoice(billing, deps.clock, tenantId, subscriptionId));
+  // the upcoming invoice of a test clock's subscription is the one due after the clock's time
+  const upcomingOf = async (tenantId: string, subscriptionId: string) => {
+    const testClockId = (await loadSubscriptionRecord(deps.pool, tenantId, subscriptionId))?.subscription.test_clock_id;
+    const at = testClockId && deps.testClockTime ? await deps.testClockTime(deps.pool, tenantId, testClockId) : undefined;
+    if (!testClockId || !at) return upcomingInvoice(billing, deps.clock, tenantId, subscriptionId);
+    const clock = frozenClock(at);
+    return upcomingInvoice(clockDriven(clock, testClockId).billing, clock, tenantId, subscriptionId);
+  };
+  const invoiceRoutesOf = invoiceRoutes(invoices, lifecycle, upcomingOf, deps.paymentUrl);
   const routes: RouteModule = async (app) => {
     await invoiceRoutesOf(app);
     await entityRoutes(entities)(app);
   };
-  return { routes, tasks, api: { entities, invoices, billing, lifecycle } };
+  return { routes, tasks, api: { entities, invoices, billing, lifecycle, atTestClock: clockDriven } };
 }
 
 

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { OrderBy, PageRequest } from '../../kernel/paging.js';
+import { onTestClockSql } from '../customers/index.js';
 
 export type InvoiceStatus = 'DRAFT' | 'FINALIZED' | 'VOID' | 'UNCOLLECTIBLE';
 export type InvoicePaymentStatus = 'UNPAID' | 'PARTIALLY_PAID' | 'PAID';
@@ -262,15 +263,48 @@ export async function dueDraftIds(db: Queryable, now: Date, limit: number): Prom
   return result.rows;
 }
 
-/** (tenant, entity) pairs with drafts past their grace period. */
-export async function dueDraftEntities(db: Queryable, now: Date): Promise<{ tenant_id: string; invoicing_entity_id: string }[]> {
+/** (tenant, entity) pairs with drafts past their grace period, of the customers on one test clock (null: on none). */
+export async function dueDraftEntities(db: Queryable, now: Date, testClockId: string | null): Promise<{ tenant_id: string; invoicing_entity_id: string }[]> {
   // Cross-tenant on purpose: the finalizer job serves every tenant, then works per tenant and entity.
   const result = await db.query<{ tenant_id: string; invoicing_entity_id: string }>(
     `SELECT DISTINCT tenant_id, invoicing_entity_id FROM invoices WHERE status = 'DRAFT' AND finalize_after IS NOT NULL AND finalize_after <= $1
+       AND ${onTestClockSql('customer_id', '$2')}
      ORDER BY 1, 2`,
-    [now],
+    [now, testClockId],
   );
   return result.rows;
+}
+
+/** The earliest time a draft of a test clock's customers finalizes by itself, or null: the clock's advance stops there. */
+export async function nextDraftFinalization(db: Queryable, tenantId: string, testClockId: string): Promise<Date | null> {
+  const row = await scoped(db, tenantId).one<{ at: Date | null }>(
+    `SELECT min(finalize_after) AS at FROM invoices WHERE tenant_id = $1 AND status = 'DRAFT' AND finalize_after IS NOT NULL AND ${onTestClockSql('customer_id', '$2')}`,
+    [testClockId],
+  );
+  return row?.at ?? null;
+}
+
+/**
+ * Deletes the invoices of these customers with their lines, breakdowns and payments (a test
+ * clock's deletion, after their credit notes); returns the deleted ids, whose PDFs go with
+ * `deleteDocumentsOf`.
+ */
+/** Ids of these customers' invoices (a test clock's deletion removes what other modules keep about them first). */
+export async function invoiceIdsOfCustomers(db: Queryable, tenantId: string, customerIds: readonly string[]): Promise<string[]> {
+  const rows = await scoped(db, tenantId).query<{ id: string }>(`SELECT id FROM invoices WHERE tenant_id = $1 AND customer_id = ANY($2::text[])`, [customerIds]);
+  return rows.map((row) => row.id);
+}
+
+export async function deleteInvoicesOfCustomers(db: Queryable, tenantId: string, customerIds: readonly string[]): Promise<string[]> {
+  const s = scoped(db, tenantId);
+  await s.query(`DELETE FROM payment_transactions WHERE tenant_id = $1 AND invoice_id IN (SELECT id FROM invoices WHERE tenant_id = $1 AND customer_id = ANY($2::text[]))`, [customerIds]);
+  const rows = await s.query<{ id: string }>(`DELETE FROM invoices WHERE tenant_id = $1 AND customer_id = ANY($2::text[]) RETURNING id`, [customerIds]);
+  return rows.map((row) => row.id);
+}
+
+/** Deletes the stored PDFs of these invoices and credit notes (once nothing points at them). */
+export async function deleteDocumentsOf(db: Queryable, tenantId: string, objectIds: readonly string[]): Promise<void> {
+  await scoped(db, tenantId).query(`DELETE FROM documents WHERE tenant_id = $1 AND object_id = ANY($2::text[])`, [objectIds]);
 }
 
 /**
@@ -286,12 +320,12 @@ export async function lockDraftsOfEntity(db: Queryable, tenantId: string, entity
   );
 }
 
-/** Due drafts of one entity, oldest invoice date first, row-locked (the caller holds the entity lock). */
-export async function lockDueDraftsOfEntity(db: Queryable, tenantId: string, entityId: string, now: Date, limit: number): Promise<InvoiceRow[]> {
+/** Due drafts of one entity and of the customers on one test clock (null: on none), oldest invoice date first, row-locked (the caller holds the entity lock). */
+export async function lockDueDraftsOfEntity(db: Queryable, tenantId: string, entityId: string, now: Date, limit: number, testClockId: string | null): Promise<InvoiceRow[]> {
   return scoped(db, tenantId).query<InvoiceRow>(
     `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE tenant_id = $1 AND invoicing_entity_id = $2 AND status = 'DRAFT'
-       AND finalize_after IS NOT NULL AND finalize_after <= $3 ORDER BY invoice_date, id LIMIT $4 FOR UPDATE`,
-    [entityId, now, limit],
+       AND finalize_after IS NOT NULL AND finalize_after <= $3 AND ${onTestClockSql('customer_id', '$5')} ORDER BY invoice_date, id LIMIT $4 FOR UPDATE`,
+    [entityId, now, limit, testClockId],
   );
 }
 

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
 import { documented, errorResponses, listResponse, orderByQuery, PageQuery } from '../../http/schemas.js';
@@ -22,11 +23,23 @@ export const PdfResponse = {
   content: { 'application/pdf': { schema: Type.String({ format: 'binary', description: 'PDF 1.x bytes, starting with %PDF-' }) } },
 };
 
+/** Routes never import the repository: the row types come through the service. */
+type InvoiceDetail = Awaited<ReturnType<InvoicesService['get']>>;
+
+/** The hosted pay page of a payable invoice (payments builds it; passed in by the composition root). */
+export type PaymentUrl = (tenantId: string, invoice: InvoiceDetail['invoice'], origin: string) => Promise<string | null>;
+
 export function invoiceRoutes(
   service: InvoicesService,
   lifecycle: InvoiceLifecycle,
   upcoming: (tenantId: string, subscriptionId: string) => Promise<Awaited<ReturnType<InvoicesService['get']>> | null>,
+  paymentUrl?: PaymentUrl,
 ) {
+  /** The wire invoice with its hosted pay page's URL (null when nothing is payable). */
+  const wire = async (request: FastifyRequest, tenantId: string, detail: InvoiceDetail) => ({
+    ...invoiceToWire(detail),
+    payment_url: paymentUrl && detail.invoice.id !== 'upcoming' ? await paymentUrl(tenantId, detail.invoice, `${request.protocol}://${request.host}`) : null,
+  });
   return (app: App) => {
     const tags = ['Invoices'];
     app.get('/api/v1/invoices', {
@@ -48,8 +61,9 @@ export function invoiceRoutes(
         response: { 200: documented(listResponse(Invoice), 'One page of invoices', ex.invoiceListExample), ...errorResponses([400, 401]) },
       },
     }, async (request) => {
-      const page = await service.list(authOf(request).tenantId, request.query);
-      return { data: page.data.map(invoiceToWire), pagination_meta: page.pagination_meta };
+      const tenantId = authOf(request).tenantId;
+      const page = await service.list(tenantId, request.query);
+      return { data: await Promise.all(page.data.map((detail) => wire(request, tenantId, detail))), pagination_meta: page.pagination_meta };
     });
 
     app.get('/api/v1/invoices/:invoice_id', {
@@ -64,7 +78,10 @@ export function invoiceRoutes(
         params: InvoiceIdParams,
         response: { 200: documented(Invoice, INVOICE_DESCRIPTION, ex.invoiceExample), ...errorResponses([401, 404]) },
       },
-    }, async (request) => invoiceToWire(await service.get(authOf(request).tenantId, request.params.invoice_id)));
+    }, async (request) => {
+      const tenantId = authOf(request).tenantId;
+      return wire(request, tenantId, await service.get(tenantId, request.params.invoice_id));
+    });
 
     app.get('/api/v1/invoices/:invoice_id/download', {
       schema: {
@@ -107,7 +124,7 @@ export function invoiceRoutes(
       }, async (request) => {
         const tenantId = authOf(request).tenantId;
         await run(tenantId, request.params.invoice_id, (request.body ?? {}) as never);
-        return invoiceToWire(await service.get(tenantId, request.params.invoice_id));
+        return wire(request, tenantId, await service.get(tenantId, request.params.invoice_id));
       });
     };
     action({

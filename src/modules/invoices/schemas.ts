@@ -128,6 +128,7 @@ export const Invoice = Type.Object({
   applied_credits: Amount(),
   amount_due: Amount(),
   amount_paid: Amount(),
+  payment_url: Type.Optional(Nullable(Type.String({ description: 'The hosted page where the customer pays this invoice (unguessable link); null unless FINALIZED with an amount still due' }))),
   line_items: Type.Array(InvoiceLineItem),
   tax_breakdown: Type.Array(TaxBreakdownItem),
   coupons: Type.Array(CouponLineItem),

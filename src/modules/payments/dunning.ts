@@ -17,7 +17,7 @@ import { DEFAULT_DUNNING_SCHEDULE, DUNNING_FINAL_ACTIONS, nextDunningStep, retry
 import { findInvoice, invoiceEventData, markUncollectibleInTx, type InvoiceRow } from '../invoices/index.js';
 import { cancelForNonPayment, setPastDue } from '../subscriptions/index.js';
 import type { Providers } from './providers.js';
-import { invoicePayUrl } from './pay-link.js';
+import type { PayLinks } from './pay-links.js';
 import * as repo from './repository.js';
 import type { AttemptRow, DunningRow, DunningSettingsRow } from './repository.js';
 
@@ -36,8 +36,10 @@ interface StepFailure {
 }
 
 export function createDunning(deps: {
-  pool: Pool; clock: Clock; providers: Providers; secretKey: string; publicBaseUrl: string | undefined;
+  pool: Pool; clock: Clock; providers: Providers;
   chargeTask: string; idempotencyKeyOf: (attemptId: string) => string;
+  /** The one pay-link builder (pay-links.ts): the dunning e-mails carry the invoice's hosted pay page. */
+  payUrlFor: PayLinks['payUrlFor'];
 }) {
   const { pool, clock, providers } = deps;
 
@@ -66,8 +68,6 @@ export function createDunning(deps: {
       return next;
     });
   }
-
-  const payUrlOf = (tenantId: string, invoiceId: string) => invoicePayUrl(deps.publicBaseUrl, deps.secretKey, tenantId, invoiceId);
 
   async function emitInvoiceEvent(tx: Queryable, tenantId: string, type: EventType, invoice: InvoiceRow, extra: Record<string, unknown>): Promise<void> {
     await writeOutboxEvent(scoped(tx, tenantId), clock, { type, objectId: invoice.id, data: { ...invoiceEventData(invoice), ...extra } });
@@ -109,7 +109,8 @@ export function createDunning(deps: {
       attempt_count: row.retries_done + 1,
       next_retry_at: row.next_retry_at?.toISOString() ?? null,
       final_action: finalAction,
-      pay_url: finalAction === 'MARK_UNCOLLECTIBLE' ? null : payUrlOf(row.tenant_id, row.invoice_id),
+      // null once nothing can be paid on the page (written off, paid, void)
+      pay_url: await deps.payUrlFor(tx, invoice, row.tenant_id),
     });
   }
 
@@ -119,6 +120,8 @@ export function createDunning(deps: {
    * on. A late or repeated answer of an attempt already counted changes nothing.
    */
   async function onAttemptFailed(tx: Queryable, attempt: AttemptRow): Promise<void> {
+    // a decline on the hosted pay page is the customer's own try: it neither starts nor moves dunning
+    if (attempt.occasion === 'PAY_PAGE') return;
     const failure: StepFailure = { attempt, code: attempt.failure_code, message: attempt.failure_message };
     if (attempt.occasion === 'FINALIZATION') {
       const invoice = await findInvoice(tx, attempt.tenant_id, attempt.invoice_id);
@@ -130,7 +133,7 @@ export function createDunning(deps: {
         failed_at: now, retry_days: settings.retry_days, final_action: settings.final_action, retries_done: 0, next_retry_at: null, created_at: now, updated_at: now,
       };
       if (!(await repo.insertDunning(tx, row))) return;
-      await emitInvoiceEvent(tx, row.tenant_id, 'invoice.overdue', invoice, { overdue_since: now.toISOString(), pay_url: payUrlOf(row.tenant_id, invoice.id) });
+      await emitInvoiceEvent(tx, row.tenant_id, 'invoice.overdue', invoice, { overdue_since: now.toISOString(), pay_url: await deps.payUrlFor(tx, invoice, row.tenant_id) });
       if (row.subscription_id) await setPastDue(tx, clock, row.tenant_id, row.subscription_id, true);
       await afterFailure(tx, row, failure);
       return;
@@ -195,7 +198,7 @@ export function createDunning(deps: {
     return due.length;
   }
 
-  return { getSettings: (tenantId: string) => getSettings(pool, tenantId), updateSettings, onAttemptFailed, onInvoiceEvent, sweep, payUrlOf };
+  return { getSettings: (tenantId: string) => getSettings(pool, tenantId), updateSettings, onAttemptFailed, onInvoiceEvent, sweep };
 }
 
 export type Dunning = ReturnType<typeof createDunning>;

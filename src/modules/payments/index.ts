@@ -3,5 +3,5 @@ export { createPaymentsModule, scheduleReconciliation } from './module.js';
 export type { Payments } from './module.js';
 export { CHARGE_TASK, RECONCILE_TASK, idempotencyKeyOf } from './charging.js';
 export { DUNNING_TASK } from './dunning.js';
-export { invoicePayUrl, payTokenOf, invoiceOfPayToken } from './pay-link.js';
 export { REFUND_TASK, refundIdempotencyKeyOf } from './refunds.js';
+export { deletePaymentsOfCustomers } from './repository.js';

@@ -11,6 +11,11 @@ import { dunningRoutes } from './dunning-routes.js';
 import { createRefunds, REFUND_TASK, type Refunds } from './refunds.js';
 import { createPaymentsService, type PaymentsService } from './service.js';
 import { paymentRoutes } from './routes.js';
+import { createPayLinks, type PayLinks } from './pay-links.js';
+import { createPageCsrf } from './page-csrf.js';
+import { createPayPageService } from './pay-page-service.js';
+import { payPageRoutes } from './pay-page.js';
+import type { InvoicesService } from '../invoices/index.js';
 
 /** Wall-clock pause between two reconciliation sweeps. */
 export const RECONCILE_INTERVAL_MS = 60_000;
@@ -21,11 +26,26 @@ export interface Payments {
   providers: Providers;
   dunning: Dunning;
   refunds: Refunds;
+  /** Pay links of invoices; `payUrlFor` is the one way to build an invoice's pay URL. */
+  payLinks: PayLinks;
+  payUrlFor: PayLinks['payUrlFor'];
 }
 
-export function createPaymentsModule(deps: { pool: Pool; clock: Clock; secretKey: string; stripeApiBase: string; publicBaseUrl: string | undefined }): Module<Payments> {
+export interface PaymentsDeps {
+  pool: Pool;
+  clock: Clock;
+  secretKey: string;
+  stripeApiBase: string;
+  gocardlessApiBase: string;
+  publicBaseUrl: string | undefined;
+  /** The invoice PDF (invoices service), offered on the pay page. */
+  invoicePdf: InvoicesService['pdf'];
+}
+
+export function createPaymentsModule(deps: PaymentsDeps): Module<Payments> {
   const providers = createProviders(deps);
-  const dunning = createDunning({ ...deps, providers, chargeTask: CHARGE_TASK, idempotencyKeyOf });
+  const payLinks = createPayLinks(deps);
+  const dunning = createDunning({ ...deps, providers, chargeTask: CHARGE_TASK, idempotencyKeyOf, payUrlFor: payLinks.payUrlFor });
   const refunds = createRefunds({ ...deps, providers });
   const charging = createCharging({
     ...deps, providers, onFailed: dunning.onAttemptFailed,
@@ -35,10 +55,13 @@ export function createPaymentsModule(deps: { pool: Pool; clock: Clock; secretKey
     },
   });
   const service = createPaymentsService({ ...deps, providers, charging });
+  const csrf = createPageCsrf({ secretKey: deps.secretKey, secureCookies: deps.publicBaseUrl?.startsWith('https:') ?? false });
+  const payPages = createPayPageService({ ...deps, providers, charging, service, links: payLinks });
   return {
     routes: async (app) => {
       await paymentRoutes(service)(app);
       await dunningRoutes(dunning)(app);
+      await payPageRoutes({ pages: payPages, csrf, invoicePdf: deps.invoicePdf })(app);
     },
     tasks: {
       [CHARGE_TASK]: async (payload) => {
@@ -63,7 +86,7 @@ export function createPaymentsModule(deps: { pool: Pool; clock: Clock; secretKey
       },
     },
     outboxConsumers: [charging.outboxConsumer],
-    api: { service, charging, providers, dunning, refunds },
+    api: { service, charging, providers, dunning, refunds, payLinks, payUrlFor: payLinks.payUrlFor },
   };
 }
 

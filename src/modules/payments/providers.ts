@@ -1,4 +1,4 @@
-// Which provider charges for a tenant: its Stripe connection, else the built-in sandbox for a
+// Which provider charges for a tenant: its connection (Stripe or GoCardless), else the built-in sandbox for a
 // sandbox tenant, else none (nothing is charged automatically).
 import type { Clock } from '../../kernel/clock.js';
 import type { Queryable } from '../../db/pool.js';
@@ -7,6 +7,7 @@ import { findTenantProfile } from '../accounts/index.js';
 import type { PaymentProvider, ProviderName } from '../../adapters/payments/provider.js';
 import { createSandboxProvider } from '../../adapters/payments/sandbox.js';
 import { createStripeProvider } from '../../adapters/payments/stripe.js';
+import { createGoCardlessProvider } from '../../adapters/payments/gocardless.js';
 import * as repo from './repository.js';
 import type { ConnectionRow } from './repository.js';
 
@@ -14,6 +15,7 @@ export interface ProvidersDeps {
   clock: Clock;
   secretKey: string;
   stripeApiBase: string;
+  gocardlessApiBase: string;
 }
 
 /** The associated data of a sealed secret: it opens only on its own connection row. */
@@ -25,11 +27,10 @@ export function createProviders(deps: ProvidersDeps) {
 
   function forConnection(connection: ConnectionRow): PaymentProvider {
     const open = (sealed: string | null, field: string) => (sealed === null ? null : box.open(sealed, sealContext(connection.tenant_id, connection.id, field)));
-    return createStripeProvider({
-      secretKey: open(connection.secret_key_sealed, 'secret_key')!,
-      webhookSecret: open(connection.webhook_secret_sealed, 'webhook_secret'),
-      apiBase: deps.stripeApiBase,
-    });
+    const secretKey = open(connection.secret_key_sealed, 'secret_key')!;
+    const webhookSecret = open(connection.webhook_secret_sealed, 'webhook_secret');
+    if (connection.provider === 'gocardless') return createGoCardlessProvider({ accessToken: secretKey, webhookSecret, apiBase: deps.gocardlessApiBase });
+    return createStripeProvider({ secretKey, webhookSecret, apiBase: deps.stripeApiBase });
   }
 
   /** The tenant's provider now, or null when it has none. */

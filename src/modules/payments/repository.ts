@@ -9,7 +9,7 @@ export type ConnectionStatus = 'UNVERIFIED' | 'VERIFIED' | 'INVALID';
 export interface ConnectionRow {
   id: string;
   tenant_id: string;
-  provider: 'stripe';
+  provider: 'stripe' | 'gocardless';
   secret_key_sealed: string;
   secret_key_hint: string;
   webhook_secret_sealed: string | null;
@@ -77,21 +77,29 @@ export interface PaymentMethodRow {
   customer_id: string;
   provider: ProviderName;
   provider_method_id: string;
-  method_type: 'CARD';
+  method_type: 'CARD' | 'DIRECT_DEBIT';
   card_brand: string | null;
   card_last4: string | null;
   exp_month: number | null;
   exp_year: number | null;
+  /** DIRECT_DEBIT only (null for cards). */
+  mandate_scheme: string | null;
+  mandate_reference: string | null;
+  bank_name: string | null;
+  account_number_ending: string | null;
   created_at: Date;
 }
 
-const METHOD_COLUMNS = 'id, customer_id, provider, provider_method_id, method_type, card_brand, card_last4, exp_month, exp_year, created_at';
+const METHOD_COLUMNS =
+  'id, customer_id, provider, provider_method_id, method_type, card_brand, card_last4, exp_month, exp_year, mandate_scheme, mandate_reference, bank_name, account_number_ending, created_at';
 
 export async function insertPaymentMethod(db: Queryable, tenantId: string, row: PaymentMethodRow): Promise<void> {
   await scoped(db, tenantId).query(
-    `INSERT INTO payment_methods (tenant_id, id, customer_id, provider, provider_method_id, method_type, card_brand, card_last4, exp_month, exp_year, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [row.id, row.customer_id, row.provider, row.provider_method_id, row.method_type, row.card_brand, row.card_last4, row.exp_month, row.exp_year, row.created_at],
+    `INSERT INTO payment_methods (tenant_id, id, customer_id, provider, provider_method_id, method_type, card_brand, card_last4, exp_month, exp_year,
+       mandate_scheme, mandate_reference, bank_name, account_number_ending, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    [row.id, row.customer_id, row.provider, row.provider_method_id, row.method_type, row.card_brand, row.card_last4, row.exp_month, row.exp_year,
+      row.mandate_scheme, row.mandate_reference, row.bank_name, row.account_number_ending, row.created_at],
   );
 }
 
@@ -141,8 +149,8 @@ export interface AttemptRow {
   customer_id: string;
   payment_method_id: string | null;
   provider: ProviderName;
-  occasion: 'FINALIZATION' | 'RETRY';
-  /** 0 for the finalization charge; n for dunning's n-th retry. */
+  occasion: 'FINALIZATION' | 'PAY_PAGE' | 'RETRY';
+  /** n for dunning's n-th retry; 0 for the finalization charge and pay-page payments. */
   retry_number: number;
   amount_minor: bigint;
   currency: string;
@@ -160,13 +168,18 @@ export interface AttemptRow {
 const ATTEMPT_COLUMNS =
   'id, tenant_id, invoice_id, customer_id, payment_method_id, provider, occasion, retry_number, amount_minor, currency, status, idempotency_key, provider_payment_id, failure_code, failure_message, requested_at, settled_at, created_at, updated_at';
 
+// The partial unique indexes (migrations 0810, 0812): one FINALIZATION attempt per invoice, one
+// RETRY attempt per retry number; PAY_PAGE attempts never conflict on the first.
+const FINALIZATION_KEY = `(tenant_id, invoice_id, occasion) WHERE occasion = 'FINALIZATION'`;
+const RETRY_KEY = `(tenant_id, invoice_id, retry_number) WHERE occasion = 'RETRY'`;
+
 /** Inserts the attempt unless the invoice already has one for this occasion (and retry number); true when inserted. */
 export async function insertAttempt(db: Queryable, row: AttemptRow): Promise<boolean> {
   const rows = await scoped(db, row.tenant_id).query(
     `INSERT INTO payment_attempts (tenant_id, id, invoice_id, customer_id, payment_method_id, provider, occasion, retry_number, amount_minor, currency, status, idempotency_key,
        provider_payment_id, failure_code, failure_message, requested_at, settled_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
-     ON CONFLICT (tenant_id, invoice_id, occasion, retry_number) DO NOTHING RETURNING id`,
+     ON CONFLICT ${row.occasion === 'RETRY' ? RETRY_KEY : FINALIZATION_KEY} DO NOTHING RETURNING id`,
     [row.id, row.invoice_id, row.customer_id, row.payment_method_id, row.provider, row.occasion, row.retry_number, row.amount_minor, row.currency, row.status, row.idempotency_key,
       row.provider_payment_id, row.failure_code, row.failure_message, row.requested_at, row.settled_at, row.created_at, row.updated_at],
   );
@@ -344,4 +357,25 @@ export async function updateRefund(db: Queryable, row: RefundRow): Promise<void>
     `UPDATE payment_refunds SET status = $3, provider_refund_id = $4, requested_at = $5, updated_at = $6 WHERE tenant_id = $1 AND id = $2`,
     [row.id, row.status, row.provider_refund_id, row.requested_at, row.updated_at],
   );
+}
+
+/**
+ * Deletes what payments keeps about these customers and their invoices (a test clock's deletion,
+ * sandbox only): pay links, dunnings, refunds, attempts, saved methods, settings and provider
+ * customers. Children first: refunds name attempts. Returns the deleted attempts' ids: the
+ * payment.* events are about them.
+ */
+export async function deletePaymentsOfCustomers(db: Queryable, tenantId: string, customerIds: readonly string[], invoiceIds: readonly string[]): Promise<string[]> {
+  const s = scoped(db, tenantId);
+  await s.query(`DELETE FROM invoice_pay_links WHERE tenant_id = $1 AND invoice_id = ANY($2::text[])`, [invoiceIds]);
+  await s.query(`DELETE FROM payment_dunnings WHERE tenant_id = $1 AND (customer_id = ANY($2::text[]) OR invoice_id = ANY($3::text[]))`, [customerIds, invoiceIds]);
+  await s.query(
+    `DELETE FROM payment_refunds WHERE tenant_id = $1 AND attempt_id IN (SELECT id FROM payment_attempts WHERE tenant_id = $1 AND customer_id = ANY($2::text[]))`,
+    [customerIds],
+  );
+  const attempts = await s.query<{ id: string }>(`DELETE FROM payment_attempts WHERE tenant_id = $1 AND customer_id = ANY($2::text[]) RETURNING id`, [customerIds]);
+  await s.query(`DELETE FROM payment_customer_settings WHERE tenant_id = $1 AND customer_id = ANY($2::text[])`, [customerIds]);
+  await s.query(`DELETE FROM payment_methods WHERE tenant_id = $1 AND customer_id = ANY($2::text[])`, [customerIds]);
+  await s.query(`DELETE FROM payment_customers WHERE tenant_id = $1 AND customer_id = ANY($2::text[])`, [customerIds]);
+  return attempts.map((row) => row.id);
 }

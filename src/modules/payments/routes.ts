@@ -29,10 +29,10 @@ export function paymentRoutes(service: PaymentsService) {
         operationId: 'connect_payment_provider',
         summary: 'Connect a payment provider',
         description:
-          'Stores the tenant\'s Stripe keys, encrypted with the service secret, without calling Stripe (use the verify action to check them). The secret key is never shown again: ' +
+          'Stores the tenant\'s Stripe keys or GoCardless access token, encrypted with the service secret, without calling the provider (use the verify action to check them). The secret key is never shown again: ' +
           'answers carry only `secret_key_hint`. Create a Stripe webhook endpoint for `webhook_path` and send its signing secret as `webhook_secret`. ' +
-          'Refused with a 400: another provider than stripe, a malformed key or signing secret. Refused with a 409: a sandbox tenant (it charges through the built-in sandbox provider), ' +
-          'stripe already connected.',
+          'Refused with a 400: another provider than stripe or gocardless, a malformed key or signing secret. Refused with a 409: a sandbox tenant (it charges through the built-in sandbox provider), ' +
+          'a provider already connected (one connection per tenant).',
         body: documented(s.ConnectRequest, 'The provider and its credentials', { provider: 'stripe', secret_key: 'sk_live_51HxAmPlE0000000000004f2A', webhook_secret: 'whsec_3f9aExAmPlE000' }),
         response: { 201: documented(s.Connection, 'The connection, keys hidden', s.connectionExample), ...errorResponses([400, 401, 409]) },
       },
@@ -102,8 +102,8 @@ export function paymentRoutes(service: PaymentsService) {
           operationId: 'receive_payment_provider_webhook',
           summary: 'Receive a payment provider webhook',
           description:
-            'Where the provider posts its events (Stripe: `payment_intent.*`). No API key: the body must carry a valid signature of the connection\'s webhook secret ' +
-            '(`Stripe-Signature`), else 400. Each provider event id is applied once; a replay answers 200 with `duplicate: true`. Events may arrive in any order: ' +
+            'Where the provider posts its events (Stripe: `payment_intent.*`; GoCardless: batches of `payments` events). No API key: the body must carry a valid signature of the connection\'s webhook secret ' +
+            '(`Stripe-Signature`, GoCardless `Webhook-Signature`), else 400. Each provider event id is applied once; a replay answers 200 with `duplicate: true`. Events may arrive in any order: ' +
             'a payment never moves back from SUCCEEDED.',
           params: ConnectionParams,
           body: documented(Type.Object({}, { additionalProperties: true }), 'The provider\'s event, exactly as sent', { id: 'evt_1QExAmPlE', type: 'payment_intent.succeeded', data: { object: { id: 'pi_3QExAmPlE', object: 'payment_intent' } } }),
@@ -121,8 +121,8 @@ export function paymentRoutes(service: PaymentsService) {
         operationId: 'attach_payment_method',
         summary: 'Save a payment method for a customer',
         description:
-          'Saves a card with the tenant\'s provider for off-session charges (Stripe: a confirmed SetupIntent). Sandbox tenants send a test `card_number`; Stripe tenants send the ' +
-          '`provider_payment_method_id` Stripe.js created. The first method becomes the default. Refused with a 400: the field the provider needs is missing, the provider refused ' +
+          'Saves a method with the tenant\'s provider for off-session charges (Stripe: a confirmed SetupIntent; GoCardless: a direct debit mandate). Sandbox tenants send a test `card_number`; Stripe tenants send the ' +
+          '`provider_payment_method_id` Stripe.js created; GoCardless tenants send an `iban` (and `account_holder_name`) or a `mandate_id`. The first method becomes the default. Refused with a 400: the field the provider needs is missing, the provider refused ' +
           'the card (the message says why). 409: no provider (a production tenant without a connection).',
         params: CustomerParams,
         body: documented(s.AttachMethodRequest, 'The card', { card_number: '4242424242424242' }),

@@ -11,14 +11,14 @@ export const CUSTOMER_ID = 'cus_01KPB3R8H5N2C4QZ9W1XK8D5TA';
 export const INVOICE_ID = 'inv_01KPB3S2J8M6C4QZ9W1XK8D5TB';
 
 export const ConnectRequest = Type.Object({
-  provider: Type.String({ enum: ['stripe'], description: 'The provider to connect; sandbox tenants use the built-in sandbox provider and connect nothing' }),
-  secret_key: Type.String({ minLength: 1, maxLength: 255, description: 'Stripe secret or restricted key (sk_live_..., sk_test_..., rk_...); stored encrypted, never shown again' }),
-  webhook_secret: Type.Optional(Nullable(Type.String({ maxLength: 255, description: 'Signing secret of the Stripe webhook endpoint you create for `webhook_url` (whsec_...)' }))),
+  provider: Type.String({ enum: ['stripe', 'gocardless'], description: 'The provider to connect; sandbox tenants use the built-in sandbox provider and connect nothing' }),
+  secret_key: Type.String({ minLength: 1, maxLength: 255, description: 'Stripe secret or restricted key (sk_live_..., sk_test_..., rk_...), or GoCardless access token (live_..., sandbox_...); stored encrypted, never shown again' }),
+  webhook_secret: Type.Optional(Nullable(Type.String({ maxLength: 255, description: 'Signing secret of the Stripe webhook endpoint (whsec_...), or secret of the GoCardless webhook endpoint, you create for `webhook_path`' }))),
 }, { additionalProperties: false });
 
 export const Connection = Type.Object({
   id: Type.String({ description: 'Connection id', examples: [CONNECTION_ID] }),
-  provider: Type.String({ enum: ['stripe'] }),
+  provider: Type.String({ enum: ['stripe', 'gocardless'] }),
   secret_key_hint: Type.String({ description: 'Prefix and last four characters of the secret key' }),
   has_webhook_secret: Type.Boolean(),
   status: Type.String({ enum: ['UNVERIFIED', 'VERIFIED', 'INVALID'], description: 'UNVERIFIED until the verify action asked the provider' }),
@@ -44,31 +44,44 @@ export function connectionToWire(row: ConnectionRow) {
 export const AttachMethodRequest = Type.Object({
   card_number: Type.Optional(Type.String({ pattern: '^[0-9 -]{12,23}$', description: 'Sandbox provider only: a test card number (4242424242424242 succeeds, 4000000000000002 is declined, 4000002500003155 needs authentication, 4000000000000077 succeeds after 60 s)' })),
   provider_payment_method_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Stripe only: the PaymentMethod id Stripe.js created in the customer\'s browser (pm_...)' })),
+  iban: Type.Optional(Type.String({ minLength: 15, maxLength: 42, description: 'GoCardless only: the IBAN to debit; a mandate is created on it, e.g. "DE89370400440532013000"' })),
+  mandate_id: Type.Optional(Type.String({ pattern: '^MD[0-9A-Z]+$', description: 'GoCardless only: a mandate of this customer made in GoCardless\'s own flow, e.g. "MD000123ABC"' })),
+  account_holder_name: Type.Optional(Type.String({ minLength: 1, maxLength: 140, description: 'GoCardless only: the bank account holder (default: the customer\'s name)' })),
   set_default: Type.Optional(Type.Boolean({ description: 'Make it the default method; the first method always becomes the default' })),
 }, { additionalProperties: false });
 
 export const PaymentMethod = Type.Object({
   id: Type.String({ examples: [METHOD_ID] }),
   customer_id: Type.String(),
-  provider: Type.String({ enum: ['sandbox', 'stripe'] }),
-  payment_method_type: Type.String({ enum: ['CARD'] }),
+  provider: Type.String({ enum: ['sandbox', 'stripe', 'gocardless'] }),
+  payment_method_type: Type.String({ enum: ['CARD', 'DIRECT_DEBIT'] }),
   card_brand: Nullable(Type.String()),
   card_last4: Nullable(Type.String()),
   exp_month: Nullable(Type.Integer()),
   exp_year: Nullable(Type.Integer()),
+  direct_debit: Nullable(Type.Object({
+    scheme: Type.String({ description: 'The mandate\'s scheme, e.g. sepa_core, bacs' }),
+    mandate_reference: Nullable(Type.String({ description: 'The reference the payer sees on bank statements' })),
+    bank_name: Nullable(Type.String()),
+    account_number_ending: Nullable(Type.String({ description: 'Last digits of the debited account' })),
+  }, { description: 'DIRECT_DEBIT methods (a GoCardless mandate); null for cards' })),
   is_default: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
 });
 
 export const methodExample = {
   id: METHOD_ID, customer_id: CUSTOMER_ID, provider: 'sandbox', payment_method_type: 'CARD', card_brand: 'visa', card_last4: '4242', exp_month: 12, exp_year: 2031,
-  is_default: true, created_at: '2026-04-01T09:31:00.000Z',
+  direct_debit: null, is_default: true, created_at: '2026-04-01T09:31:00.000Z',
 };
 
 export function methodToWire(row: PaymentMethodRow, defaultId: string | null) {
   return {
     id: row.id, customer_id: row.customer_id, provider: row.provider, payment_method_type: row.method_type, card_brand: row.card_brand, card_last4: row.card_last4,
-    exp_month: row.exp_month, exp_year: row.exp_year, is_default: row.id === defaultId, created_at: iso(row.created_at),
+    exp_month: row.exp_month, exp_year: row.exp_year,
+    direct_debit: row.method_type === 'DIRECT_DEBIT'
+      ? { scheme: row.mandate_scheme ?? '', mandate_reference: row.mandate_reference, bank_name: row.bank_name, account_number_ending: row.account_number_ending }
+      : null,
+    is_default: row.id === defaultId, created_at: iso(row.created_at),
   };
 }
 
@@ -89,9 +102,9 @@ export const PaymentTransaction = Type.Object({
   amount: DecimalString('Amount asked of the provider, decimal string, e.g. "144.00"'),
   currency: Type.String(),
   status: Type.String({ enum: ['PENDING', 'SUCCEEDED', 'FAILED', 'REQUIRES_ACTION'] }),
-  occasion: Type.String({ enum: ['FINALIZATION', 'RETRY'], description: 'FINALIZATION: the charge at finalization; RETRY: a dunning retry' }),
-  retry_number: Type.Integer({ description: '0 for the finalization charge, n for the n-th dunning retry' }),
-  provider: Type.String({ enum: ['sandbox', 'stripe'] }),
+  occasion: Type.String({ enum: ['FINALIZATION', 'PAY_PAGE', 'RETRY'], description: 'FINALIZATION: the charge at finalization; PAY_PAGE: paid by the customer on the hosted pay page; RETRY: a dunning retry' }),
+  retry_number: Type.Integer({ description: 'n for the n-th dunning retry, else 0 (finalization charge, pay page)' }),
+  provider: Type.String({ enum: ['sandbox', 'stripe', 'gocardless'] }),
   provider_transaction_id: Nullable(Type.String({ description: 'The provider\'s payment id (Stripe: PaymentIntent id)' })),
   payment_method_id: Nullable(Type.String()),
   payment_method_info: Nullable(Type.Object({ payment_method_type: Type.String(), card_brand: Nullable(Type.String()), card_last4: Nullable(Type.String()) })),

@@ -18,6 +18,10 @@ import type { AttemptRow, ConnectionRow, CustomerSettingsRow, PaymentMethodRow }
 
 const STRIPE_SECRET_KEY = /^(sk|rk)_(live|test)_[A-Za-z0-9]{8,}$/;
 const STRIPE_WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/=]{8,}$/;
+const GOCARDLESS_ACCESS_TOKEN = /^(live|sandbox)_[A-Za-z0-9_-]{8,}$/;
+// GoCardless lets the merchant choose the webhook endpoint secret: any printable text
+const GOCARDLESS_WEBHOOK_SECRET = /^[\x21-\x7e]{8,255}$/;
+const CONNECTABLE = ['stripe', 'gocardless'] as const;
 
 export interface ConnectInput {
   provider: string;
@@ -28,6 +32,9 @@ export interface ConnectInput {
 export interface AttachMethodInput {
   card_number?: string;
   provider_payment_method_id?: string;
+  iban?: string;
+  mandate_id?: string;
+  account_holder_name?: string;
   set_default?: boolean;
 }
 
@@ -40,19 +47,28 @@ export function createPaymentsService(deps: { pool: Pool; clock: Clock; provider
   const { pool, clock, providers, charging } = deps;
 
   async function connect(tenantId: string, input: ConnectInput): Promise<ConnectionRow> {
-    if (input.provider !== 'stripe') throw badRequest(`provider must be 'stripe' (the sandbox provider needs no connection), got '${input.provider}'`);
-    if (!STRIPE_SECRET_KEY.test(input.secret_key)) throw badRequest('secret_key must be a Stripe secret or restricted key, e.g. sk_live_51H...');
+    const provider = CONNECTABLE.find((name) => name === input.provider);
+    if (!provider) throw badRequest(`provider must be 'stripe' or 'gocardless' (the sandbox provider needs no connection), got '${input.provider}'`);
     const webhookSecret = input.webhook_secret ?? null;
-    if (webhookSecret !== null && !STRIPE_WEBHOOK_SECRET.test(webhookSecret)) throw badRequest('webhook_secret must be a Stripe webhook signing secret, e.g. whsec_3f9a...');
+    if (provider === 'stripe') {
+      if (!STRIPE_SECRET_KEY.test(input.secret_key)) throw badRequest('secret_key must be a Stripe secret or restricted key, e.g. sk_live_51H...');
+      if (webhookSecret !== null && !STRIPE_WEBHOOK_SECRET.test(webhookSecret)) throw badRequest('webhook_secret must be a Stripe webhook signing secret, e.g. whsec_3f9a...');
+    } else {
+      if (!GOCARDLESS_ACCESS_TOKEN.test(input.secret_key)) throw badRequest('secret_key must be a GoCardless access token, e.g. live_Xk3... or sandbox_Xk3...');
+      if (webhookSecret !== null && !GOCARDLESS_WEBHOOK_SECRET.test(webhookSecret)) throw badRequest('webhook_secret must be the secret of your GoCardless webhook endpoint: 8 to 255 printable characters, no spaces');
+    }
     return withTx(pool, async (tx) => {
       const tenant = await findTenantProfile(tx, tenantId);
       // a sandbox tenant never reaches out to a provider: it charges through the built-in sandbox
-      if (tenant?.environment === 'sandbox') throw conflict('a sandbox tenant charges through the built-in sandbox provider; connect Stripe on your production tenant');
-      if ((await repo.listConnections(tx, tenantId)).some((c) => c.provider === 'stripe')) throw conflict('stripe is already connected; DELETE the connection first to replace its keys');
+      if (tenant?.environment === 'sandbox') throw conflict(`a sandbox tenant charges through the built-in sandbox provider; connect ${provider} on your production tenant`);
+      const existing = await repo.listConnections(tx, tenantId);
+      if (existing.some((c) => c.provider === provider)) throw conflict(`${provider} is already connected; DELETE the connection first to replace its keys`);
+      // the tenant's provider is its one connection (providers.forTenant): a second would leave which one charges undefined
+      if (existing.length > 0) throw conflict(`${existing[0]!.provider} is already connected; DELETE it first to charge through ${provider}`);
       const now = clock.now();
       const id = newId('paymentProviderConnection', now.getTime());
       const row: ConnectionRow = {
-        id, tenant_id: tenantId, provider: 'stripe',
+        id, tenant_id: tenantId, provider,
         secret_key_sealed: providers.box.seal(input.secret_key, sealContext(tenantId, id, 'secret_key')),
         secret_key_hint: secretHint(input.secret_key),
         webhook_secret_sealed: webhookSecret === null ? null : providers.box.seal(webhookSecret, sealContext(tenantId, id, 'webhook_secret')),
@@ -100,24 +116,28 @@ export function createPaymentsService(deps: { pool: Pool; clock: Clock; provider
     const customer = await customerOf(tenantId, customerId);
     const provider = await providers.forTenant(pool, tenantId);
     if (!provider) throw conflict('no payment provider: connect one with POST /api/v1/payment-providers');
-    const method = provider.name === 'sandbox' ? input.card_number : input.provider_payment_method_id;
+    const method = provider.name === 'sandbox' ? input.card_number : provider.name === 'gocardless' ? (input.mandate_id ?? input.iban) : input.provider_payment_method_id;
     if (!method) {
       throw badRequest(provider.name === 'sandbox'
         ? 'card_number is required for the sandbox provider, e.g. "4242424242424242"'
-        : 'provider_payment_method_id is required for stripe: the PaymentMethod id Stripe.js gave you, e.g. "pm_1Q2w3E..."');
+        : provider.name === 'gocardless'
+          ? 'iban (e.g. "DE89370400440532013000") or mandate_id (a GoCardless mandate of this customer, e.g. "MD000123ABC") is required for gocardless'
+          : 'provider_payment_method_id is required for stripe: the PaymentMethod id Stripe.js gave you, e.g. "pm_1Q2w3E..."');
     }
     let providerCustomerId = await repo.findProviderCustomer(pool, tenantId, customer.id, provider.name);
     if (!providerCustomerId) {
       providerCustomerId = (await provider.createCustomer({ name: customer.name, email: customer.billing_email ?? null, reference: customer.id, idempotencyKey: `customer:${tenantId}:${customer.id}` })).id;
       await repo.insertProviderCustomer(pool, tenantId, customer.id, provider.name, providerCustomerId, clock.now());
     }
-    const setup = await provider.setupPaymentMethod({ customerId: providerCustomerId, method, idempotencyKey: `setup:${randomUUID()}` });
+    const setup = await provider.setupPaymentMethod({ customerId: providerCustomerId, method, idempotencyKey: `setup:${randomUUID()}`, holderName: input.account_holder_name ?? customer.name });
     if (setup.status !== 'SUCCEEDED') throw new AppError('BAD_REQUEST', `the payment method was refused by ${provider.name}: ${setup.failureCode} (${setup.failureMessage})`);
     return withTx(pool, async (tx) => {
       const now = clock.now();
       const row: PaymentMethodRow = {
-        id: newId('paymentMethod', now.getTime()), customer_id: customer.id, provider: provider.name, provider_method_id: setup.method.id, method_type: 'CARD',
-        card_brand: setup.method.cardBrand, card_last4: setup.method.cardLast4, exp_month: setup.method.expMonth, exp_year: setup.method.expYear, created_at: now,
+        id: newId('paymentMethod', now.getTime()), customer_id: customer.id, provider: provider.name, provider_method_id: setup.method.id, method_type: setup.method.type,
+        card_brand: setup.method.cardBrand, card_last4: setup.method.cardLast4, exp_month: setup.method.expMonth, exp_year: setup.method.expYear,
+        mandate_scheme: setup.method.directDebit?.scheme ?? null, mandate_reference: setup.method.directDebit?.mandateReference ?? null,
+        bank_name: setup.method.directDebit?.bankName ?? null, account_number_ending: setup.method.directDebit?.accountNumberEnding ?? null, created_at: now,
       };
       await repo.insertPaymentMethod(tx, tenantId, row);
       const settings = await repo.findCustomerSettings(tx, tenantId, customer.id);
@@ -171,18 +191,28 @@ export function createPaymentsService(deps: { pool: Pool; clock: Clock; provider
     return { attempts, methods };
   }
 
-  /** A Stripe webhook sent to a connection's URL: verified with its signing secret, applied once. */
+  /**
+   * A provider webhook sent to a connection's URL: verified with its secret, each of its events
+   * applied once. An event that only names its payment (GoCardless) is applied with the payment's
+   * state looked up now. `duplicate`: every event was processed before.
+   */
   async function receiveWebhook(connectionId: string, rawBody: string, headers: Record<string, string | string[] | undefined>): Promise<{ duplicate: boolean }> {
     const connection = await repo.findConnectionById(pool, connectionId);
     if (!connection) throw notFound('payment provider connection');
-    let event;
+    const provider = providers.forConnection(connection);
+    let events;
     try {
-      event = providers.forConnection(connection).parseWebhook(rawBody, headers);
+      events = provider.parseWebhook(rawBody, headers);
     } catch (error) {
       if (error instanceof WebhookSignatureError) throw badRequest(`webhook refused: ${error.message}`);
       throw error;
     }
-    return { duplicate: !(await charging.applyEvent(connection.tenant_id, connection.provider, event)) };
+    let applied = 0;
+    for (const event of events) {
+      const payment = event.payment ?? (event.paymentId ? await provider.getPayment(event.paymentId) : null);
+      if (await charging.applyEvent(connection.tenant_id, connection.provider, { ...event, payment })) applied += 1;
+    }
+    return { duplicate: events.length > 0 && applied === 0 };
   }
 
   return { connect, getConnection, listConnections: (tenantId: string) => repo.listConnections(pool, tenantId), verify, disconnect, attachMethod, listMethods, detachMethod, getSettings, updateSettings, listAttempts, receiveWebhook };

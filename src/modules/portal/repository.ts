@@ -37,3 +37,8 @@ export async function revokeCustomerTokens(db: Queryable, tenantId: string, cust
   );
   return rows.length;
 }
+
+/** Deletes the portal tokens of these customers (a test clock's deletion). */
+export async function deleteTokensOfCustomers(db: Queryable, tenantId: string, customerIds: readonly string[]): Promise<void> {
+  await scoped(db, tenantId).query(`DELETE FROM portal_tokens WHERE tenant_id = $1 AND customer_id = ANY($2::text[])`, [customerIds]);
+}

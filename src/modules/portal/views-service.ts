@@ -2,7 +2,7 @@ import { today, type Clock } from '../../kernel/clock.js';
 import { notFound } from '../../kernel/errors.js';
 import { pageRequest, paginationMeta, type Page } from '../../kernel/paging.js';
 import type { Pool } from '../../db/pool.js';
-import { findCustomer, type CustomerRow } from '../customers/index.js';
+import { clockOfCustomer, findCustomer, type CustomerRow, type TestClockTime } from '../customers/index.js';
 import { LIVE_STATUSES } from '../../domain/index.js';
 import { currentPeriodOf, loadSubscriptionRecords, type SubscriptionView } from '../subscriptions/index.js';
 import type { MetricUsageResult } from '../usage/index.js';
@@ -23,6 +23,8 @@ export interface PortalViewsDeps {
   advanceDue: (tenantId: string) => Promise<unknown>;
   subscriptionUsage: SubscriptionUsageReport;
   invoices: Pick<InvoicesService, 'list' | 'pdf'>;
+  /** A customer on a test clock sees its subscriptions at the clock's time (test-clocks). */
+  testClockTime?: TestClockTime;
 }
 
 export interface PortalSubscription {
@@ -55,7 +57,7 @@ export function createPortalViewsService(deps: PortalViewsDeps) {
   async function subscriptions(principal: PortalPrincipal): Promise<PortalSubscription[]> {
     await deps.advanceDue(principal.tenantId);
     const records = await loadSubscriptionRecords(pool, principal.tenantId, { customerId: principal.customerId });
-    const todayDate = today(clock);
+    const todayDate = today(await clockOfCustomer(pool, principal.tenantId, await customer(principal), clock, deps.testClockTime));
     return records.map((record) => {
       const current = currentPeriodOf(record.subscription, todayDate);
       return { subscription: record.subscription, currentPeriodStart: current.start, currentPeriodEnd: current.end, nextInvoiceDate: nextInvoiceDateOf(record, todayDate) };

@@ -3,6 +3,7 @@ import type { AddOnRow, ComponentRow, CouponRow, SubscriptionView } from './repo
 
 export { advanceOne, countSubscriptionsOfCustomer } from './service.js';
 export type { SubscriptionsService } from './service.js';
+export type { RoutedSubscriptionsService } from './test-clocks.js';
 export { createSubscriptionsModule } from './module.js';
 /** Request schemas shared with checkout sessions. */
 export { AddOnRequest, PriceComponentsRequest, PaymentMethodsConfig } from './schemas.js';
@@ -16,6 +17,8 @@ export type { NextInvoiceDate } from './schedule.js';
 export type { SubscriptionView, ComponentRow as SubscriptionComponentRow, AddOnRow as SubscriptionAddOnRow, CouponRow as SubscriptionCouponRow };
 // Entitlement overrides are stored with the subscription; the entitlements module sets and reads them here.
 export { overridesOf as entitlementOverridesOf, upsertOverride as upsertEntitlementOverride, deleteOverride as deleteEntitlementOverride, tenantsWithSubscriptions } from './repository.js';
+/** A test clock's deletion removes its customers' subscriptions (with everything stored under them); returns their ids. */
+export { deleteSubscriptionsOfCustomers } from './repository.js';
 export type { OverrideRow as EntitlementOverrideRow } from './repository.js';
 export { loadSubscriptionRecords, loadSubscriptionRecord } from './records.js';
 export type { SubscriptionRecord } from './records.js';

@@ -42,17 +42,18 @@ function rowsOf<T extends { subscription_id: string }>(rows: readonly T[], subsc
 
 /**
  * Which subscriptions to load: by id (`lock` holds their rows for the caller's transaction), one
- * customer's, or every one of the tenant; the last two optionally only in these statuses.
+ * customer's, or every one of the customers on one test clock (null: on none, what the periodic
+ * billing run bills); the last two optionally only in these statuses.
  */
 export type SubscriptionFilter =
   | { ids: readonly string[]; lock?: boolean }
   | { customerId: string; statuses?: readonly string[] }
-  | { statuses?: readonly string[] };
+  | { testClockId: string | null; statuses?: readonly string[] };
 
 function subscriptionsMatching(db: Queryable, tenantId: string, filter: SubscriptionFilter): Promise<SubscriptionView[]> {
   if ('ids' in filter) return repo.subscriptionsByIds(db, tenantId, filter.ids, filter.lock ?? false);
   if ('customerId' in filter) return repo.subscriptionsOfCustomer(db, tenantId, filter.customerId, filter.statuses);
-  return repo.allSubscriptions(db, tenantId, filter.statuses);
+  return repo.allSubscriptions(db, tenantId, filter.testClockId, filter.statuses);
 }
 
 /** Records of the subscriptions a filter selects, oldest first, in four statements whatever their number. */

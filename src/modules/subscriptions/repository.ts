@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { OrderBy, PageRequest } from '../../kernel/paging.js';
-import { CUSTOMER_NAMES_RELATION } from '../customers/index.js';
+import { CUSTOMER_NAMES_RELATION, onTestClockSql } from '../customers/index.js';
 import type { EntitlementValue as FeatureEntitlementValue } from '../features/index.js';
 import { PLAN_DESCRIPTIONS_RELATION } from '../plans/index.js';
 import type { BillingTerm, SubscriptionStatus } from '../../domain/index.js';
@@ -89,15 +89,19 @@ export interface CouponRow {
   created_at: Date;
 }
 
-/** Subscription columns plus the customer's name and alias (shown on every subscription). */
-export type SubscriptionView = SubscriptionRow & { customer_name: string; customer_alias: string | null; plan_description?: string | null };
+/**
+ * Subscription columns plus the customer's name and alias (shown on every subscription), and the
+ * customer's test clock (the subscription runs on it; absent on a view built before it is read).
+ */
+export type SubscriptionView = SubscriptionRow & { customer_name: string; customer_alias: string | null; plan_description?: string | null; test_clock_id?: string | null };
 
 const COLUMNS = `s.id, s.customer_id, s.plan_id, s.plan_version_id, s.plan_name, s.plan_version, s.currency, s.status,
   s.next_transition_on, s.start_date, s.end_date, s.billing_start_date, s.billing_day_anchor, s.period,
   s.net_terms, s.trial_duration_days, s.trial_is_free, s.trialing_plan_id, s.trial_end_date, s.skip_past_invoices, s.invoice_memo,
   s.purchase_order, s.auto_advance_invoices, s.charge_automatically, s.payment_methods_config, s.mrr_minor, s.activated_at,
   s.cancel_requested_at, s.cancel_effective_date, s.cancellation_reason, s.ended_at, s.scheduled_plan_change,
-  s.checkout_session_id, s.created_at, s.updated_at, s.past_due_since, c.name AS customer_name, c.alias AS customer_alias, pl.description AS plan_description`;
+  s.checkout_session_id, s.created_at, s.updated_at, s.past_due_since, c.name AS customer_name, c.alias AS customer_alias, pl.description AS plan_description,
+  c.test_clock_id`;
 const FROM = `subscriptions s JOIN ${CUSTOMER_NAMES_RELATION} c ON c.id = s.customer_id AND c.tenant_id = s.tenant_id
   LEFT JOIN ${PLAN_DESCRIPTIONS_RELATION} pl ON pl.id = s.plan_id AND pl.tenant_id = s.tenant_id`;
 
@@ -171,10 +175,12 @@ export async function listSubscriptions(
 }
 
 /** Every subscription of the tenant (for invoicing), oldest first. */
-export async function allSubscriptions(db: Queryable, tenantId: string, statuses?: readonly string[]): Promise<SubscriptionView[]> {
+/** The subscriptions of the customers on one test clock (null: on none), optionally only in these statuses. */
+export async function allSubscriptions(db: Queryable, tenantId: string, testClockId: string | null, statuses?: readonly string[]): Promise<SubscriptionView[]> {
   return scoped(db, tenantId).query<SubscriptionView>(
-    `SELECT ${COLUMNS} FROM ${FROM} WHERE s.tenant_id = $1 AND ($2::text[] IS NULL OR s.status = ANY($2)) ORDER BY s.created_at, s.id`,
-    [statuses?.length ? statuses : null],
+    `SELECT ${COLUMNS} FROM ${FROM} WHERE s.tenant_id = $1 AND ($2::text[] IS NULL OR s.status = ANY($2)) AND c.test_clock_id IS NOT DISTINCT FROM $3::text
+     ORDER BY s.created_at, s.id`,
+    [statuses?.length ? statuses : null, testClockId],
   );
 }
 
@@ -195,22 +201,32 @@ export async function subscriptionsOfCustomer(db: Queryable, tenantId: string, c
 }
 
 /** Ids of the tenant's subscriptions whose status must move on or before `today`. */
-export async function dueForTransition(db: Queryable, tenantId: string, today: string): Promise<string[]> {
+/** Subscriptions of the customers on one test clock (null: on none) whose status is due to move by `today`. */
+export async function dueForTransition(db: Queryable, tenantId: string, today: string, testClockId: string | null): Promise<string[]> {
   const rows = await scoped(db, tenantId).query<{ id: string }>(
-    `SELECT id FROM subscriptions WHERE tenant_id = $1 AND next_transition_on <= $2::date ORDER BY id`,
-    [today],
+    `SELECT id FROM subscriptions WHERE tenant_id = $1 AND next_transition_on <= $2::date AND ${onTestClockSql('customer_id', '$3')} ORDER BY id`,
+    [today, testClockId],
   );
   return rows.map((r) => r.id);
 }
 
+/** The earliest date a status of the subscriptions of one test clock's customers (null: on none) will move, or null. */
+export async function nextTransitionDate(db: Queryable, tenantId: string, testClockId: string | null): Promise<string | null> {
+  const row = await scoped(db, tenantId).one<{ next_on: string | null }>(
+    `SELECT min(next_transition_on)::text AS next_on FROM subscriptions WHERE tenant_id = $1 AND ${onTestClockSql('customer_id', '$2')}`,
+    [testClockId],
+  );
+  return row?.next_on ?? null;
+}
+
 /**
- * Tenants that have a subscription whose status is due to move by `today`. Crosses tenants on
- * purpose: the periodic job looks for work everywhere, then moves each tenant's subscriptions
- * through the tenant-scoped statements above.
+ * Tenants that have a subscription on no test clock whose status is due to move by `today`.
+ * Crosses tenants on purpose: the periodic job looks for work everywhere, then moves each
+ * tenant's subscriptions through the tenant-scoped statements above.
  */
 export async function tenantsWithDueTransitions(db: Queryable, today: string): Promise<string[]> {
   const result = await db.query<{ tenant_id: string }>(
-    `SELECT DISTINCT tenant_id FROM subscriptions WHERE next_transition_on <= $1::date ORDER BY tenant_id`,
+    `SELECT DISTINCT tenant_id FROM subscriptions WHERE next_transition_on <= $1::date AND ${onTestClockSql('customer_id', 'NULL')} ORDER BY tenant_id`,
     [today],
   );
   return result.rows.map((r) => r.tenant_id);
@@ -220,6 +236,15 @@ export async function tenantsWithDueTransitions(db: Queryable, today: string): P
 export async function tenantsWithSubscriptions(db: Queryable): Promise<string[]> {
   const result = await db.query<{ tenant_id: string }>(`SELECT DISTINCT tenant_id FROM subscriptions ORDER BY tenant_id`);
   return result.rows.map((r) => r.tenant_id);
+}
+
+/**
+ * Deletes the subscriptions of these customers with their components, add-ons, coupons and
+ * overrides (a test clock's deletion); returns the deleted ids.
+ */
+export async function deleteSubscriptionsOfCustomers(db: Queryable, tenantId: string, customerIds: readonly string[]): Promise<string[]> {
+  const rows = await scoped(db, tenantId).query<{ id: string }>(`DELETE FROM subscriptions WHERE tenant_id = $1 AND customer_id = ANY($2::text[]) RETURNING id`, [customerIds]);
+  return rows.map((row) => row.id);
 }
 
 export async function countForCustomer(db: Queryable, tenantId: string, customerId: string, liveStatuses: readonly string[]): Promise<{ live: number; total: number }> {

@@ -52,8 +52,10 @@ export function subscriptionRoutes(service: SubscriptionsService) {
         response: { 200: documented(listResponse(Subscription), 'One page of subscriptions (without their fees)', ex.subscriptionListExample), ...errorResponses([400, 401]) },
       },
     }, async (request) => {
-      const page = await service.listSubscriptions(authOf(request).tenantId, request.query);
-      return { data: page.data.map((s) => subscriptionToWire(s, service.today())), pagination_meta: page.pagination_meta };
+      const tenantId = authOf(request).tenantId;
+      const page = await service.listSubscriptions(tenantId, request.query);
+      const todayOf = await service.todayOf(tenantId, page.data);
+      return { data: page.data.map((s) => subscriptionToWire(s, todayOf(s))), pagination_meta: page.pagination_meta };
     });
 
     app.post('/api/v1/subscriptions', {
@@ -125,9 +127,11 @@ export function subscriptionRoutes(service: SubscriptionsService) {
           ...errorResponses([400, 401, 404, 409]),
         },
       },
-    }, async (request) => ({
-      subscription: subscriptionToWire(await service.cancelSubscription(authOf(request).tenantId, request.params.subscription_id, request.body), service.today()),
-    }));
+    }, async (request) => {
+      const tenantId = authOf(request).tenantId;
+      const sub = await service.cancelSubscription(tenantId, request.params.subscription_id, request.body);
+      return { subscription: subscriptionToWire(sub, (await service.todayOf(tenantId, [sub]))(sub)) };
+    });
     // Changes after creation (ours; the reference has none of these operations).
     const AddOnParams = Type.Object({
       subscription_id: Type.String({ description: 'Subscription ID', examples: [ex.SUBSCRIPTION_ID] }),

@@ -1,4 +1,4 @@
-import { today, type Clock } from '../../kernel/clock.js';
+import { frozenClock, today, type Clock } from '../../kernel/clock.js';
 import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { paginationMeta, parseOrderBy, pageRequest, type Page } from '../../kernel/paging.js';
 import type { Pool, Queryable } from '../../db/pool.js';
@@ -6,7 +6,7 @@ import { withTx } from '../../db/tx.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { compareDates, isInForce, isLive, LIVE_STATUSES, nextClockEventOn, parseLocalDate, statusOn, transitionEvent, SUBSCRIPTION_STATUSES, type LocalDate, type SubscriptionStatus } from '../../domain/index.js';
-import { findCustomer } from '../customers/index.js';
+import { findCustomer, type TestClockTime } from '../customers/index.js';
 import type { SubscriptionCatalog } from './catalog.js';
 import { createSubscriptionInTx, type CreateSubscriptionInput } from './create.js';
 import * as repo from './repository.js';
@@ -68,15 +68,23 @@ export interface SubscriptionsDeps {
   clock: Clock;
   catalog: SubscriptionCatalog;
   nextInvoiceDate: NextInvoiceDate;
+  /**
+   * The subscriptions this service's clock drives: those of the customers on this test clock (its
+   * advance, or a request about one of them, with `clock` stopped at the clock's time); absent,
+   * those on no test clock, with the service clock.
+   */
+  testClockId?: string;
+  /** Reads a test clock's frozen time (test-clocks, passed in by the composition root). */
+  testClockTime?: TestClockTime;
 }
 
 export function createSubscriptionsService(deps: SubscriptionsDeps) {
   const { pool, clock } = deps;
 
-  /** Applies clock-driven transitions that are due for the tenant (cheap: an indexed date). */
+  /** Applies clock-driven transitions that are due for the tenant (cheap: an indexed date), to the subscriptions this clock drives. */
   async function advanceDue(tenantId: string): Promise<number> {
     const todayDate = today(clock);
-    const ids = await repo.dueForTransition(pool, tenantId, todayDate);
+    const ids = await repo.dueForTransition(pool, tenantId, todayDate, deps.testClockId ?? null);
     for (const id of ids) {
       await withTx(pool, async (tx) => {
         const sub = await repo.findSubscription(tx, tenantId, id, true);
@@ -86,7 +94,26 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
     return ids.length;
   }
 
-  /** Moves every tenant's due subscriptions (the periodic job: events fire without any read). */
+  /** The earliest date a status this clock drives will move (a test clock's advance stops there), or null. */
+  function nextTransitionOn(tenantId: string): Promise<string | null> {
+    return repo.nextTransitionDate(pool, tenantId, deps.testClockId ?? null);
+  }
+
+  /**
+   * Each subscription's today, for the wire (current period, next invoice date): its customer's
+   * test clock's date, else this service's.
+   */
+  async function todayOf(tenantId: string, subs: readonly SubscriptionView[]): Promise<(sub: SubscriptionView) => string> {
+    const dates = new Map<string, string>();
+    for (const id of new Set(subs.flatMap((s) => (s.test_clock_id ? [s.test_clock_id] : [])))) {
+      const at = await deps.testClockTime?.(pool, tenantId, id);
+      if (at) dates.set(id, today(frozenClock(at)));
+    }
+    const own = today(clock);
+    return (sub) => (sub.test_clock_id ? dates.get(sub.test_clock_id) : undefined) ?? own;
+  }
+
+  /** Moves every tenant's due subscriptions on no test clock (the periodic job: events fire without any read). */
   async function advanceAllDue(): Promise<number> {
     let moved = 0;
     for (const tenantId of await repo.tenantsWithDueTransitions(pool, today(clock))) moved += await advanceDue(tenantId);
@@ -235,6 +262,7 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
       change(tenantId, id, (tx, sub) => changeAddOn(tx, deps, tenantId, sub, addOnRowId, input)),
     /** Today's date (UTC) on the service clock. */
     today: () => today(clock),
+    todayOf,
     createSubscription,
     getSubscription,
     listSubscriptions,
@@ -242,6 +270,7 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
     updateSubscription,
     advanceDue,
     advanceAllDue,
+    nextTransitionOn,
     requireSubscription,
     details,
     usageScope,

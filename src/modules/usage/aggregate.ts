@@ -1,3 +1,6 @@
+// The one aggregation path of stored usage (issue 14, "one path"): the usage API, invoicing (all
+// customers of a billing batch at once) and metered entitlements all read through
+// `aggregateByKey`. One customer, or every customer together, is the case of one answer key.
 import type { Pool } from '../../db/pool.js';
 import { MS_PER_HOUR } from '../../kernel/clock.js';
 import { Dec } from '../../kernel/money.js';
@@ -5,17 +8,17 @@ import {
   aggregateEvents,
   emptyPartial,
   groupKeyOf,
-  mergeGroups,
+  mergePartials,
   summarize,
   type UsageFigures,
   type UsageMetric,
   type UsagePartial,
 } from '../../domain/usage/index.js';
-import { findRawEvents, findRollupDistinct, findRollupState, sumRollups, type RawEventRow, type RollupGroupRow } from './repository.js';
+import { findRawEvents, findRollupDistinct, readRollupState, sumRollups, type RawEventRow, type RollupGroupRow } from './repository.js';
 import { definitionHash } from './rollups.js';
 
-/** A rollup row (merged hours of one group) as a mergeable partial aggregate. */
-export function partialOfRollup(row: RollupGroupRow): UsagePartial {
+/** A rollup row (merged hours of one customer reference and group) as a mergeable partial aggregate. */
+function partialOfRollup(row: RollupGroupRow): UsagePartial {
   const partial = emptyPartial(row.dimensions);
   partial.count = row.event_count;
   partial.sum = new Dec(row.value_sum);
@@ -36,64 +39,101 @@ export interface UsageWindow {
   to: Date;
 }
 
-export const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / MS_PER_HOUR) * MS_PER_HOUR);
-export const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / MS_PER_HOUR) * MS_PER_HOUR);
+/** Partial aggregates per answer key, then per group key. */
+export type GroupsByKey = Map<string, Map<string, UsagePartial>>;
 
-function toEvents(rows: RawEventRow[]) {
-  return rows.map((r) => ({ eventId: r.event_id, timestamp: r.ts, properties: r.properties }));
+export interface KeyedUsage {
+  groups: GroupsByKey;
+  /**
+   * The snapshot (`pg_snapshot` text) every read ran in: an event not visible in it is not in
+   * these figures. Invoicing records it with what it billed (docs/usage.md, "Late usage").
+   */
+  snapshot: string;
 }
 
+const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / MS_PER_HOUR) * MS_PER_HOUR);
+const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / MS_PER_HOUR) * MS_PER_HOUR);
+
 /** The domain's group key of a rollup row's dimensions. */
-export function keyOf(metric: UsageMetric, dimensions: Record<string, string>): string {
+function keyOfDimensions(metric: UsageMetric, dimensions: Record<string, string>): string {
   return groupKeyOf(metric.groupBy.map((k) => dimensions[k] ?? ''));
 }
 
+function add(into: GroupsByKey, key: string, groupKey: string, partial: UsagePartial): void {
+  let groups = into.get(key);
+  if (!groups) into.set(key, (groups = new Map()));
+  const existing = groups.get(groupKey);
+  groups.set(groupKey, existing ? mergePartials(existing, partial) : partial);
+}
+
 /**
- * Usage of one metric over [from, to): whole hours come from the rollups (up to their
- * transaction watermark) plus the raw events written since, partial hours at the edges come from
- * raw events. All reads share one repeatable-read snapshot, so an event is counted once even
- * while the rollup worker commits. Without valid rollups (new or changed metric) it reads raw
- * events only: slower, same figures.
+ * Usage of one metric over [from, to), split by answer key: `keyOf(customer_ref)` names the
+ * answer a stored customer reference counts in (undefined: none). Whole hours come from the
+ * rollups (up to their transaction watermark) plus the raw events written since, partial hours at
+ * the edges from raw events. All reads share one repeatable-read snapshot, so an event is counted
+ * once even while the rollup worker commits. Without valid rollups (new or changed metric) it
+ * reads raw events only: slower, same figures.
  */
-export async function aggregateUsage(pool: Pool, tenantId: string, window: UsageWindow): Promise<UsageFigures> {
+export async function aggregateByKey(pool: Pool, tenantId: string, window: UsageWindow, keyOf: (customerRef: string) => string | undefined): Promise<KeyedUsage> {
   const { metric, customerRefs, from, to } = window;
-  if (to.getTime() <= from.getTime()) return summarize(metric.aggregation, new Map());
+  const out: GroupsByKey = new Map();
   const client = await pool.connect();
-  let groups = new Map<string, UsagePartial>();
+  let snapshot: string;
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const base = { code: metric.code, customerRefs };
-    const state = await findRollupState(client, tenantId, metric.id);
-    const fullFrom = ceilHour(from);
-    const fullTo = floorHour(to);
-    if (state && state.definition_hash === definitionHash(metric) && fullFrom < fullTo) {
-      const rollupFilter = { metricId: metric.id, customerRefs, fromHour: fullFrom, toHour: fullTo };
-      for (const row of await sumRollups(client, tenantId, rollupFilter)) {
-        groups = mergeGroups(groups, new Map([[keyOf(metric, row.dimensions), partialOfRollup(row)]]));
-      }
-      if (metric.aggregation === 'COUNT_DISTINCT') {
-        for (const row of await findRollupDistinct(client, tenantId, rollupFilter)) {
-          const key = keyOf(metric, row.dimensions);
-          const partial = groups.get(key) ?? emptyPartial(row.dimensions);
-          partial.distinct.add(row.distinct_value);
-          groups.set(key, partial);
+    // the first statement takes the transaction's snapshot, and reports it
+    const state = await readRollupState(client, tenantId, metric.id);
+    snapshot = state.snapshot;
+    const raw: RawEventRow[] = [];
+    if (to > from) {
+      const base = { code: metric.code, customerRefs };
+      const fullFrom = ceilHour(from);
+      const fullTo = floorHour(to);
+      if (state.definition_hash === definitionHash(metric) && state.watermark !== null && fullFrom < fullTo) {
+        const rollupFilter = { metricId: metric.id, customerRefs, fromHour: fullFrom, toHour: fullTo };
+        for (const row of await sumRollups(client, tenantId, rollupFilter)) {
+          const key = keyOf(row.customer_ref);
+          if (key !== undefined) add(out, key, keyOfDimensions(metric, row.dimensions), partialOfRollup(row));
         }
+        if (metric.aggregation === 'COUNT_DISTINCT') {
+          for (const row of await findRollupDistinct(client, tenantId, rollupFilter)) {
+            const key = keyOf(row.customer_ref);
+            if (key === undefined) continue;
+            const partial = emptyPartial(row.dimensions);
+            partial.distinct.add(row.distinct_value);
+            add(out, key, keyOfDimensions(metric, row.dimensions), partial);
+          }
+        }
+        raw.push(...(await findRawEvents(client, tenantId, { ...base, from: fullFrom, to: fullTo, watermark: state.watermark })));
+        if (from < fullFrom) raw.push(...(await findRawEvents(client, tenantId, { ...base, from, to: fullFrom })));
+        if (fullTo < to) raw.push(...(await findRawEvents(client, tenantId, { ...base, from: fullTo, to })));
+      } else {
+        raw.push(...(await findRawEvents(client, tenantId, { ...base, from, to })));
       }
-      const raw = [
-        ...(await findRawEvents(client, tenantId, { ...base, from: fullFrom, to: fullTo, watermark: state.watermark })),
-        ...(from < fullFrom ? await findRawEvents(client, tenantId, { ...base, from, to: fullFrom }) : []),
-        ...(fullTo < to ? await findRawEvents(client, tenantId, { ...base, from: fullTo, to }) : []),
-      ];
-      groups = mergeGroups(groups, aggregateEvents(metric, toEvents(raw)));
-    } else {
-      groups = aggregateEvents(metric, toEvents(await findRawEvents(client, tenantId, { ...base, from, to })));
     }
     await client.query('COMMIT');
+    const eventsByKey = new Map<string, { eventId: string; timestamp: Date; properties: Record<string, string> }[]>();
+    for (const row of raw) {
+      const key = keyOf(row.customer_ref);
+      if (key === undefined) continue;
+      let list = eventsByKey.get(key);
+      if (!list) eventsByKey.set(key, (list = []));
+      list.push({ eventId: row.event_id, timestamp: row.ts, properties: row.properties });
+    }
+    for (const [key, events] of eventsByKey) {
+      for (const [groupKey, partial] of aggregateEvents(metric, events)) add(out, key, groupKey, partial);
+    }
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   } finally {
     client.release();
   }
-  return summarize(metric.aggregation, groups);
+  return { groups: out, snapshot };
+}
+
+/** Usage of one metric over one window, every included customer together: a batch of one answer key. */
+export async function aggregateUsage(pool: Pool, tenantId: string, window: UsageWindow): Promise<UsageFigures> {
+  const { groups } = await aggregateByKey(pool, tenantId, window, () => '');
+  return summarize(window.metric.aggregation, groups.get('') ?? new Map());
 }

@@ -1,21 +1,63 @@
 import type { Pool } from '../../db/pool.js';
+import { summarize } from '../../domain/usage/index.js';
 import { loadMetricDefinition } from '../metrics/index.js';
+import { aggregateByKey } from './aggregate.js';
 import { toUsageMetric } from './metrics.js';
-import { customerRefsOf, metricUsage, type MetricUsageResult } from './query-service.js';
+import { customerRefsOf, type MetricUsageResult } from './query-service.js';
+
+export interface BulkUsageCustomer {
+  /** Key of the answer (the customer id). */
+  key: string;
+  /** Stored references meaning this customer: its id and its alias. */
+  refs: readonly string[];
+}
+
+export interface CustomersUsage {
+  /** Per customer key; a customer with no event gets the metric's empty figures. */
+  byCustomer: Map<string, MetricUsageResult>;
+  /** The snapshot the figures were read in (`aggregateByKey`). */
+  snapshot: string;
+}
+
+/**
+ * Usage of `metricId` over [periodStart, periodEnd) for many customers at once (the billing run),
+ * values before unit conversion. Undefined when the metric is not the tenant's. The usage API's
+ * own aggregation (`aggregateByKey`), each customer one answer key. Reads in its own snapshot:
+ * pass the pool, not a transaction.
+ */
+export async function customersMetricUsage(
+  pool: Pool,
+  tenantId: string,
+  query: { customers: readonly BulkUsageCustomer[]; metricId: string; periodStart: Date; periodEnd: Date },
+): Promise<CustomersUsage | undefined> {
+  const def = await loadMetricDefinition(pool, tenantId, query.metricId);
+  if (!def) return undefined;
+  const metric = toUsageMetric(def);
+  const keyByRef = new Map<string, string>();
+  for (const customer of query.customers) for (const ref of customer.refs) keyByRef.set(ref, customer.key);
+  const { groups, snapshot } = await aggregateByKey(pool, tenantId, { metric, customerRefs: [...keyByRef.keys()], from: query.periodStart, to: query.periodEnd }, (ref) => keyByRef.get(ref));
+  const byCustomer = new Map<string, MetricUsageResult>();
+  for (const customer of query.customers) {
+    const figures = summarize(metric.aggregation, groups.get(customer.key) ?? new Map());
+    byCustomer.set(customer.key, { metricId: metric.id, metricName: metric.name, metricCode: metric.code, totalValue: figures.totalValue, groups: figures.groups });
+  }
+  return { byCustomer, snapshot };
+}
 
 /**
  * Usage of one customer (id or alias) for one metric over the half-open period
  * [periodStart, periodEnd), grouped by the metric's group-by dimensions, values as plain decimal
- * strings and before unit conversion. This is the code path of the usage API, so invoicing and
- * metered entitlements bill and show the same figures. Undefined when the customer or the metric
- * is not the tenant's. Reads in its own snapshot: pass the pool, not a transaction.
+ * strings and before unit conversion: a batch of one of `customersMetricUsage`, so invoicing,
+ * metered entitlements and the usage API show the same figures. Undefined when the customer or
+ * the metric is not the tenant's.
  */
 export async function customerMetricUsage(
   pool: Pool,
   tenantId: string,
   query: { customerId: string; metricId: string; periodStart: Date; periodEnd: Date },
 ): Promise<MetricUsageResult | undefined> {
-  const [refs, def] = await Promise.all([customerRefsOf(pool, tenantId, query.customerId), loadMetricDefinition(pool, tenantId, query.metricId)]);
-  if (!refs || !def) return undefined;
-  return metricUsage(pool, tenantId, toUsageMetric(def), refs, query.periodStart, query.periodEnd);
+  const refs = await customerRefsOf(pool, tenantId, query.customerId);
+  if (!refs) return undefined;
+  const usage = await customersMetricUsage(pool, tenantId, { customers: [{ key: refs[0]!, refs }], metricId: query.metricId, periodStart: query.periodStart, periodEnd: query.periodEnd });
+  return usage?.byCustomer.get(refs[0]!);
 }

@@ -1,6 +1,6 @@
 // Examples of the OpenAPI document: API calls of customer Acme SAS (alias crm-42) in March 2026.
 import type { Static } from 'typebox';
-import type { IngestEventRequest, IngestEventsRequest, IngestEventsResponse, IngestRefusedResponse, UsageResponse } from './schemas.js';
+import type { IngestEventRequest, IngestEventResponse, IngestEventsRequest, IngestEventsResponse, IngestRefusedResponse, UnresolvedCustomer, UsageResponse } from './schemas.js';
 
 export const ingestEventsExample: Static<typeof IngestEventsRequest> = {
   events: [
@@ -10,19 +10,47 @@ export const ingestEventsExample: Static<typeof IngestEventsRequest> = {
   allow_partial_failures: true,
 };
 
-export const ingestedExample: Static<typeof IngestEventsResponse> = { ingested: 2, duplicates: 0 };
+export const ingestedExample: Static<typeof IngestEventsResponse> = { ingested: 2, duplicates: 0, in_finalized_periods: 0, unknown_customer_events: 0 };
+
+const unknownIdReason = "customer 'cus_01KKRNW4G0TGQFXZ8S1GED4KMJ' not found (customer_id takes a customer id or alias; an unknown alias is kept, an unknown id is refused)";
 
 export const partlyIngestedExample: Static<typeof IngestEventsResponse> = {
   ingested: 1,
   duplicates: 0,
-  failures: [{ event_id: 'evt-2026-03-15-000185', reason: "customer 'crm-99' not found (customer_id takes a customer id or alias)", index: 1 }],
+  in_finalized_periods: 0,
+  unknown_customer_events: 0,
+  failures: [{ event_id: 'evt-2026-03-15-000185', reason: unknownIdReason, index: 1 }],
+};
+
+/** A backfill after February was invoiced: one event for February, one for an alias no customer has yet. */
+export const lateAndUnknownExample: Static<typeof IngestEventsResponse> = {
+  ingested: 2,
+  duplicates: 0,
+  in_finalized_periods: 1,
+  unknown_customer_events: 1,
+  warnings: [
+    "1 event names a customer alias no customer has yet ('crm-99'): kept, and counted once a customer takes that alias; look for a typo with GET /api/v1/events/unresolved-customers",
+    "1 event falls in a period whose invoice is finalized: billed as late usage on the customer's next invoice",
+  ],
 };
 
 export const refusedExample: Static<typeof IngestRefusedResponse> = {
   code: 'BAD_REQUEST',
   message: '1 of 2 events refused; nothing was stored (set allow_partial_failures to store the others)',
-  failures: [{ event_id: 'evt-2026-03-15-000185', reason: "customer 'crm-99' not found (customer_id takes a customer id or alias)", index: 1 }],
+  failures: [{ event_id: 'evt-2026-03-15-000185', reason: unknownIdReason, index: 1 }],
 };
+
+export const storedForUnknownCustomerExample: Static<typeof IngestEventResponse> = {
+  event_id: 'evt-2026-03-15-000187',
+  duplicate: false,
+  in_finalized_period: false,
+  warning: "1 event names a customer alias no customer has yet ('crm-99'): kept, and counted once a customer takes that alias; look for a typo with GET /api/v1/events/unresolved-customers",
+};
+
+export const unresolvedCustomersExample: Static<typeof UnresolvedCustomer>[] = [
+  { customer_ref: 'crm-99', event_count: 1204, first_event_at: '2026-03-01T00:04:11.000Z', last_event_at: '2026-03-15T09:30:14.002Z', last_ingested_at: '2026-03-15T09:30:14.310Z' },
+  { customer_ref: 'crm-4200', event_count: 3, first_event_at: '2026-03-14T17:02:45.000Z', last_event_at: '2026-03-14T17:09:01.000Z', last_ingested_at: '2026-03-14T17:09:01.204Z' },
+];
 
 export const ingestEventExample: Static<typeof IngestEventRequest> = {
   idempotency_key: 'evt-2026-03-15-000186',

@@ -1,7 +1,10 @@
 import type { EventRow } from './repository.js';
 
 /** What became of one event written through the group committer. */
-export type SingleOutcome = { kind: 'stored' } | { kind: 'duplicate' } | { kind: 'conflict'; reason: string };
+export type SingleOutcome =
+  | { kind: 'stored'; /** inside a period an invoice has already billed */ late: boolean }
+  | { kind: 'duplicate' }
+  | { kind: 'conflict'; reason: string };
 
 /** Writes rows with distinct event ids of one tenant in one statement; the outcome of each id. */
 export type GroupWriter = (tenantId: string, rows: readonly EventRow[]) => Promise<Map<string, SingleOutcome>>;

@@ -5,8 +5,9 @@ import { withTx } from '../../db/tx.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import type { Clock } from '../../kernel/clock.js';
 import { isIdOf } from '../../kernel/ids.js';
-import { canonicalPayload, checkEvent, type CheckedEvent, type RawEvent } from '../../domain/usage/index.js';
-import { findCustomer } from '../customers/index.js';
+import { canonicalPayload, checkEvent, MAX_CUSTOMER_REF_CHARS, type CheckedEvent, type RawEvent } from '../../domain/usage/index.js';
+import { isStorableText } from '../../kernel/text.js';
+import { findCustomer, type TestClockTime } from '../customers/index.js';
 import type { IngestFailure } from './errors.js';
 import type { UsageMetricSource } from './metrics.js';
 import { createGroupCommitter, type SingleOutcome } from './group-commit.js';
@@ -17,6 +18,7 @@ export const MAX_BATCH_EVENTS = 10_000;
 /** Positive customer and code look-ups are reused this long (a hot path for single events). */
 const LOOKUP_CACHE_MS = 30_000;
 const ROLLUP_WAKEUP_EVERY_MS = 1_000;
+const ROLLUP_TRAILING_MARGIN_MS = 200;
 /**
  * Group commit of single events: statements in flight at once, and events per statement. Fewer
  * statements in flight make larger groups; measured at 50 connections here: 4 in flight
@@ -42,9 +44,15 @@ export interface IngestOptions {
 }
 
 export interface IngestResult {
-  /** True when something was stored or every event was a duplicate (nothing refused). */
+  /** Events stored by this call. */
   ingested: number;
   duplicates: number;
+  /** Of the stored events, those inside a period an invoice has already billed: billed later as late usage. */
+  inFinalizedPeriods: number;
+  /** Of the stored events, those naming a customer reference (alias) no customer has yet. */
+  unknownCustomers: number;
+  /** The distinct unknown references of those. */
+  unknownCustomerRefs: string[];
   failures: IngestFailure[];
   /** False when a bad event made the whole batch refused (nothing stored). */
   accepted: boolean;
@@ -65,21 +73,71 @@ function cache<V>() {
   };
 }
 
-export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: UsageMetricSource }) {
+/** A customer reference resolved: the stored id, and the test clock it runs on (never changes, so it is cached with it). */
+interface ResolvedCustomer {
+  id: string;
+  testClockId: string | null;
+}
+
+/** `testClockTime` (test-clocks): events of a customer on a test clock are checked against the clock's time. */
+export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: UsageMetricSource; testClockTime?: TestClockTime }) {
   const { pool, clock, metrics } = deps;
-  const customerRefs = cache<string>();
+  const customerRefs = cache<ResolvedCustomer>();
   const knownCodes = cache<true>();
   const knownMonths = new Set<number>(); // year * 12 + month (UTC)
   const lastWakeup = new Map<string, number>();
+  /** Tenants whose wake-up for the end of the current second is queued. */
+  const trailingWakeup = new Set<string>();
 
-  /** The stored reference of a customer id or alias, or undefined when no customer has it. */
-  async function resolveCustomer(tenantId: string, ref: string): Promise<string | undefined> {
+  /** The stored reference of a customer id or alias and its test clock, or undefined when no customer has it. */
+  async function resolveCustomer(tenantId: string, ref: string): Promise<ResolvedCustomer | undefined> {
     const cacheKey = `${tenantId}\u0000${ref}`;
     const hit = customerRefs.get(cacheKey);
     if (hit) return hit;
     const customer = await findCustomer(pool, tenantId, ref);
-    if (customer) customerRefs.set(cacheKey, customer.id);
-    return customer?.id;
+    const resolved = customer ? { id: customer.id, testClockId: customer.test_clock_id } : undefined;
+    if (resolved) customerRefs.set(cacheKey, resolved);
+    return resolved;
+  }
+
+  /**
+   * Events of customers on a test clock are checked against the clock's frozen time instead of
+   * `now` (docs/test-clocks.md): their window check is run again with it, which may accept an
+   * event refused at `now` or refuse one accepted. Only when such a customer is among `refs`.
+   */
+  async function recheckOnTestClocks(
+    tenantId: string, raws: readonly RawEvent[], allowBackfilling: boolean, refs: Map<string, ResolvedCustomer | undefined>,
+    outcome: { checked: CheckedEvent[]; checkedIndexes: number[]; failures: IngestFailure[] },
+  ): Promise<void> {
+    const clockIds = new Set([...refs.values()].flatMap((c) => (c?.testClockId ? [c.testClockId] : [])));
+    if (clockIds.size === 0 || !deps.testClockTime) return;
+    const times = new Map<string, Date>();
+    for (const id of clockIds) {
+      const at = await deps.testClockTime(pool, tenantId, id);
+      if (at) times.set(id, at);
+    }
+    const clockNow = (index: number): Date | undefined => {
+      const ref = raws[index]!.customer_id;
+      const clockId = typeof ref === 'string' ? refs.get(ref)?.testClockId : undefined;
+      return clockId ? times.get(clockId) : undefined;
+    };
+    const byIndex = new Map<number, { event: CheckedEvent } | { failure: IngestFailure }>();
+    outcome.checked.forEach((event, i) => byIndex.set(outcome.checkedIndexes[i]!, { event }));
+    for (const failure of outcome.failures) byIndex.set(failure.index, { failure });
+    outcome.checked.length = 0;
+    outcome.checkedIndexes.length = 0;
+    outcome.failures.length = 0;
+    for (const [index, previous] of [...byIndex].sort((a, b) => a[0] - b[0])) {
+      const at = clockNow(index);
+      const raw = raws[index]!;
+      const result = at ? checkEvent(raw, at, allowBackfilling) : 'event' in previous ? { ok: true as const, event: previous.event } : undefined;
+      if (result?.ok) {
+        outcome.checked.push(result.event);
+        outcome.checkedIndexes.push(index);
+      } else {
+        outcome.failures.push(result ? { index, event_id: typeof raw.event_id === 'string' ? raw.event_id : '', reason: result.reason, kind: 'INVALID_EVENT' } : (previous as { failure: IngestFailure }).failure);
+      }
+    }
   }
 
   async function codeExists(tenantId: string, code: string): Promise<boolean> {
@@ -99,14 +157,29 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     }
   }
 
-  /** Wakes the rollup worker for this tenant at most once a second (it is idempotent). */
+  /**
+   * Wakes the rollup worker for this tenant at most once a second (it is idempotent): at once
+   * when the last wake-up is a second old, else once more at the end of that second, so events
+   * stored meanwhile are folded too. The fold is what flags late usage for billing (docs/usage.md,
+   * "Late usage"), so no batch may be left waiting for the tenant's next one.
+   */
   async function wakeRollups(tenantId: string): Promise<void> {
     const nowMs = performance.now();
-    if (nowMs - (lastWakeup.get(tenantId) ?? -Infinity) < ROLLUP_WAKEUP_EVERY_MS) return;
-    lastWakeup.set(tenantId, nowMs);
+    const last = lastWakeup.get(tenantId) ?? -Infinity;
     // Outside the ingest transaction on purpose: the wake-up is not state, and one shared job
     // row updated by every ingest transaction would serialise them.
-    await enqueueJob(pool, 'usage.rollup', { tenant_id: tenantId }, { jobKey: `usage.rollup:${tenantId}` }).catch(() => lastWakeup.delete(tenantId));
+    const enqueue = (runAt?: Date) => enqueueJob(pool, 'usage.rollup', { tenant_id: tenantId }, { jobKey: `usage.rollup:${tenantId}`, ...(runAt ? { runAt } : {}) });
+    if (nowMs - last >= ROLLUP_WAKEUP_EVERY_MS) {
+      lastWakeup.set(tenantId, nowMs);
+      trailingWakeup.delete(tenantId);
+      await enqueue().catch(() => lastWakeup.delete(tenantId));
+      return;
+    }
+    if (trailingWakeup.has(tenantId)) return;
+    trailingWakeup.add(tenantId);
+    // A margin past the second, so a job clock slightly ahead of ours does not fold before this batch's commit.
+    const runAt = new Date(Date.now() + (last + ROLLUP_WAKEUP_EVERY_MS - nowMs) + ROLLUP_TRAILING_MARGIN_MS);
+    await enqueue(runAt).catch(() => trailingWakeup.delete(tenantId));
   }
 
   /**
@@ -131,8 +204,11 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
       }
     }
 
-    const refs = new Map<string, string | undefined>();
-    await Promise.all([...new Set(checked.map((e) => e.customerRef))].map(async (ref) => refs.set(ref, await resolveCustomer(tenantId, ref))));
+    const refs = new Map<string, ResolvedCustomer | undefined>();
+    // refused events' customers too: one on a test clock may be in the window of its clock's time
+    const refusedRefs = failures.map((f) => raws[f.index]!.customer_id).filter((ref): ref is string => typeof ref === 'string' && ref !== '' && ref.length <= MAX_CUSTOMER_REF_CHARS && isStorableText(ref));
+    await Promise.all([...new Set([...checked.map((e) => e.customerRef), ...refusedRefs])].map(async (ref) => refs.set(ref, await resolveCustomer(tenantId, ref))));
+    await recheckOnTestClocks(tenantId, raws, options.allowBackfilling, refs, { checked, checkedIndexes, failures });
     const codes = new Map<string, boolean>();
     if (options.strict) {
       await Promise.all([...new Set(checked.map((e) => e.code))].map(async (code) => codes.set(code, await codeExists(tenantId, code))));
@@ -142,21 +218,24 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     const indexes: number[] = [];
     const positionById = new Map<string, number>();
     let duplicates = 0;
+    let unresolvedRows = 0;
     const fail = (index: number, event: CheckedEvent, reason: string) => failures.push({ index, event_id: event.eventId, reason, kind: 'INVALID_EVENT' });
     for (let i = 0; i < checked.length; i++) {
       if (i % EVENTS_PER_SLICE === EVENTS_PER_SLICE - 1) await yieldToEventLoop();
       const event = checked[i]!;
       const index = checkedIndexes[i]!;
-      let customerRef = refs.get(event.customerRef);
+      let customerRef = refs.get(event.customerRef)?.id;
+      let unresolved = false;
       if (customerRef === undefined) {
-        // A migration may send historical events before the customer exists: with backfilling,
-        // an alias (anything not shaped like one of our customer ids) is kept and matched when
-        // a customer with that alias appears. Otherwise an unknown customer is refused.
-        if (!options.allowBackfilling || isIdOf('customer', event.customerRef)) {
-          fail(index, event, `customer '${event.customerRef}' not found (customer_id takes a customer id or alias)`);
+        // Events may arrive before their customer (a migration, a signup processed later): an
+        // alias (anything not shaped like one of our customer ids) is kept and counts once a
+        // customer takes it. An unknown id of our shape is a mistake: no customer can get it.
+        if (isIdOf('customer', event.customerRef)) {
+          fail(index, event, `customer '${event.customerRef}' not found (customer_id takes a customer id or alias; an unknown alias is kept, an unknown id is refused)`);
           continue;
         }
         customerRef = event.customerRef;
+        unresolved = true;
       }
       if (options.strict && !codes.get(event.code)) {
         fail(index, event, `code '${event.code}' is not the code of any billable metric`);
@@ -171,16 +250,18 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
         continue;
       }
       positionById.set(event.eventId, rows.length);
-      rows.push({ eventId: event.eventId, code: event.code, customerRef, timestamp: event.timestamp, properties: event.properties, payloadHash });
+      rows.push({ eventId: event.eventId, code: event.code, customerRef, timestamp: event.timestamp, properties: event.properties, payloadHash, ...(unresolved ? { unresolved } : {}) });
       indexes.push(index);
+      if (unresolved) unresolvedRows += 1;
     }
     failures.sort((a, b) => a.index - b.index);
-    return { failures, rows, indexes, duplicates };
+    return { failures, rows, indexes, duplicates, unresolvedRows };
   }
 
   /**
    * Writes rows with distinct ids in one statement (atomic on its own) and tells, for each id,
-   * whether it was stored, a duplicate (same payload already stored) or a conflict.
+   * whether it was stored (and then whether in a billed period), a duplicate (same payload
+   * already stored) or a conflict.
    */
   async function writeRows(db: Queryable, tenantId: string, rows: readonly EventRow[], now: Date): Promise<Map<string, SingleOutcome>> {
     const outcomes = new Map<string, SingleOutcome>();
@@ -188,28 +269,36 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     const seen = rows.filter((r) => !stored.has(r.eventId));
     const hashes = seen.length > 0 ? await findPayloadHashes(db, tenantId, seen.map((r) => r.eventId)) : new Map<string, string>();
     for (const row of rows) {
-      if (stored.has(row.eventId)) outcomes.set(row.eventId, { kind: 'stored' });
+      const written = stored.get(row.eventId);
+      if (written) outcomes.set(row.eventId, { kind: 'stored', late: written.late });
       else if (hashes.get(row.eventId) === row.payloadHash) outcomes.set(row.eventId, { kind: 'duplicate' });
       else outcomes.set(row.eventId, { kind: 'conflict', reason: `event_id '${row.eventId}' was already ingested with a different payload` });
     }
     return outcomes;
   }
 
+  /** Usual case first (no id seen before): one autocommit statement; else the statement that sorts out seen ids. */
+  async function writeAll(tenantId: string, rows: readonly EventRow[], now: Date): Promise<Map<string, SingleOutcome>> {
+    const fast = await insertAllNewEvents(pool, tenantId, rows, now);
+    if (fast) {
+      const late = new Set(fast.late);
+      return new Map(rows.map((row) => [row.eventId, { kind: 'stored', late: late.has(row.eventId) }]));
+    }
+    return writeRows(pool, tenantId, rows, now);
+  }
+
   const singles = createGroupCommitter(
     async (tenantId, rows) => {
       await ensurePartitions(rows);
-      const now = clock.now();
-      // Usual case first (no id seen before), outside a transaction: a failed statement would abort it.
-      if (await insertAllNewEvents(pool, tenantId, rows, now)) {
-        await wakeRollups(tenantId);
-        return new Map(rows.map((row) => [row.eventId, { kind: 'stored' }]));
-      }
-      const outcomes = await writeRows(pool, tenantId, rows, now);
+      // outside a transaction: a failed statement would abort it
+      const outcomes = await writeAll(tenantId, rows, clock.now());
       if ([...outcomes.values()].some((o) => o.kind === 'stored')) await wakeRollups(tenantId);
       return outcomes;
     },
     { maxInFlight: SINGLE_MAX_IN_FLIGHT, maxGroup: SINGLE_MAX_GROUP },
   );
+
+  const refusedResult = (failures: IngestFailure[]): IngestResult => ({ ingested: 0, duplicates: 0, inFinalizedPeriods: 0, unknownCustomers: 0, unknownCustomerRefs: [], failures, accepted: false });
 
   /**
    * Checks, resolves and stores a batch. Without partial failures, one bad event refuses the
@@ -221,49 +310,58 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     const prepared = await prepare(tenantId, raws, options, now);
     const { failures, rows, indexes } = prepared;
     let duplicates = prepared.duplicates;
-    if (failures.length > 0 && !options.allowPartialFailures) return { ingested: 0, duplicates: 0, failures, accepted: false };
-    if (rows.length === 0) return { ingested: 0, duplicates, failures, accepted: true };
-    await ensurePartitions(rows);
-
-    // Usual case first: no id seen before. One autocommit statement, no transaction round trips.
-    if (await insertAllNewEvents(pool, tenantId, rows, now)) {
-      await wakeRollups(tenantId);
-      return { ingested: rows.length, duplicates, failures, accepted: true };
-    }
-
+    if (failures.length > 0 && !options.allowPartialFailures) return refusedResult(failures);
+    let stored = 0;
+    let inFinalizedPeriods = 0;
+    const unknown = new Set<string>();
+    let unknownCustomers = 0;
+    const conflicts: IngestFailure[] = [];
     const resolve = (outcomes: Map<string, SingleOutcome>) => {
-      let stored = 0;
-      const conflicts: IngestFailure[] = [];
       rows.forEach((row, i) => {
         const outcome = outcomes.get(row.eventId)!;
-        if (outcome.kind === 'stored') stored += 1;
-        else if (outcome.kind === 'duplicate') duplicates += 1;
+        if (outcome.kind === 'stored') {
+          stored += 1;
+          if (outcome.late) inFinalizedPeriods += 1;
+          if (row.unresolved) {
+            unknownCustomers += 1;
+            unknown.add(row.customerRef);
+          }
+        } else if (outcome.kind === 'duplicate') duplicates += 1;
         else conflicts.push({ index: indexes[i]!, event_id: row.eventId, reason: outcome.reason, kind: 'PAYLOAD_CONFLICT' });
       });
-      return { stored, conflicts };
     };
-    let outcome: { stored: number; conflicts: IngestFailure[] };
-    if (options.allowPartialFailures) {
-      // One statement is atomic on its own; conflicting ids were simply not inserted.
-      outcome = resolve(await writeRows(pool, tenantId, rows, now));
-    } else {
-      // Some ids were seen: a conflict among them refuses the batch, so write in a transaction.
-      const refused = new Error('refused');
-      try {
-        outcome = await withTx(pool, async (tx) => {
-          const result = resolve(await writeRows(tx, tenantId, rows, now));
-          if (result.conflicts.length > 0) throw Object.assign(refused, { result });
-          return result;
-        });
-      } catch (error) {
-        if (error !== refused) throw error;
-        const conflicts = (error as unknown as { result: { conflicts: IngestFailure[] } }).result.conflicts;
-        return { ingested: 0, duplicates: 0, failures: conflicts, accepted: false };
+    if (rows.length > 0) {
+      await ensurePartitions(rows);
+      const fast = await insertAllNewEvents(pool, tenantId, rows, now);
+      if (fast) {
+        // every row stored: the usual case, counted without a per-row outcome
+        stored = rows.length;
+        inFinalizedPeriods = fast.late.length;
+        for (const row of prepared.unresolvedRows > 0 ? rows : []) {
+          if (!row.unresolved) continue;
+          unknownCustomers += 1;
+          unknown.add(row.customerRef);
+        }
+      } else if (options.allowPartialFailures) {
+        // One statement is atomic on its own; conflicting ids were simply not inserted.
+        resolve(await writeRows(pool, tenantId, rows, now));
+      } else {
+        // Some ids were seen: a conflict among them refuses the batch, so write in a transaction.
+        const refused = new Error('refused');
+        try {
+          await withTx(pool, async (tx) => {
+            resolve(await writeRows(tx, tenantId, rows, now));
+            if (conflicts.length > 0) throw refused;
+          });
+        } catch (error) {
+          if (error !== refused) throw error;
+          return refusedResult(conflicts);
+        }
       }
+      if (stored > 0) await wakeRollups(tenantId);
     }
-    if (outcome.stored > 0) await wakeRollups(tenantId);
-    const all = [...failures, ...outcome.conflicts].sort((a, b) => a.index - b.index);
-    return { ingested: outcome.stored, duplicates, failures: all, accepted: true };
+    const all = [...failures, ...conflicts].sort((a, b) => a.index - b.index);
+    return { ingested: stored, duplicates, inFinalizedPeriods, unknownCustomers, unknownCustomerRefs: [...unknown], failures: all, accepted: true };
   }
 
   /**
@@ -274,10 +372,20 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     const options = { allowBackfilling: false, allowPartialFailures: false, strict: false };
     const { failures, rows } = await prepare(tenantId, [raw], options, clock.now());
     const row = rows[0];
-    if (!row) return { ingested: 0, duplicates: 0, failures, accepted: false };
+    if (!row) return refusedResult(failures);
     const outcome = await singles.submit(tenantId, row);
-    if (outcome.kind === 'conflict') return { ingested: 0, duplicates: 0, failures: [{ index: 0, event_id: row.eventId, reason: outcome.reason, kind: 'PAYLOAD_CONFLICT' }], accepted: false };
-    return { ingested: outcome.kind === 'stored' ? 1 : 0, duplicates: outcome.kind === 'duplicate' ? 1 : 0, failures: [], accepted: true };
+    if (outcome.kind === 'conflict') return refusedResult([{ index: 0, event_id: row.eventId, reason: outcome.reason, kind: 'PAYLOAD_CONFLICT' }]);
+    const storedNow = outcome.kind === 'stored';
+    const unknownCustomers = storedNow && row.unresolved ? 1 : 0;
+    return {
+      ingested: storedNow ? 1 : 0,
+      duplicates: outcome.kind === 'duplicate' ? 1 : 0,
+      inFinalizedPeriods: storedNow && outcome.late ? 1 : 0,
+      unknownCustomers,
+      unknownCustomerRefs: unknownCustomers ? [row.customerRef] : [],
+      failures: [],
+      accepted: true,
+    };
   }
 
   return { ingest, ingestOne };

@@ -3,6 +3,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { Pool } from '../../db/pool.js';
 import type { Module } from '../../module.js';
 import type { MetricsService } from '../metrics/index.js';
+import type { TestClockTime } from '../customers/index.js';
 import { customerMetricUsage } from './customer-usage.js';
 import { createIngestService, type IngestService } from './ingest-service.js';
 import { usageTasks } from './jobs.js';
@@ -17,11 +18,14 @@ export interface UsageApi {
   consumed(tenantId: string, query: { customerId: string; metricId: string; from: Date; to: Date }): Promise<string | undefined>;
 }
 
-/** `findSubscription` comes from subscriptions (the usage API's subscription report). */
-export function createUsageModule(deps: { pool: Pool; clock: Clock; metrics: MetricsService; findSubscription: FindSubscriptionScope }): Module<UsageApi> {
+/**
+ * `findSubscription` comes from subscriptions (the usage API's subscription report);
+ * `testClockTime` from test-clocks (events of a customer on a test clock are timed by the clock).
+ */
+export function createUsageModule(deps: { pool: Pool; clock: Clock; metrics: MetricsService; findSubscription: FindSubscriptionScope; testClockTime?: TestClockTime }): Module<UsageApi> {
   const { pool, clock } = deps;
   const metrics = metricSource(pool, deps.metrics);
-  const ingest = createIngestService({ pool, clock, metrics });
+  const ingest = createIngestService({ pool, clock, metrics, testClockTime: deps.testClockTime });
   const queries = createUsageQueryService({ pool, metrics, findSubscription: deps.findSubscription });
   return {
     routes: usageRoutes(ingest, queries),

@@ -4,6 +4,7 @@ import type { UsageMetric } from '../../domain/usage/index.js';
 import { findCustomer } from '../customers/index.js';
 import { aggregateUsage } from './aggregate.js';
 import type { UsageMetricSource } from './metrics.js';
+import { listUnresolvedCustomers } from './unresolved.js';
 
 export interface MetricUsageResult {
   metricId: string;
@@ -95,6 +96,9 @@ export function createUsageQueryService(deps: { pool: Pool; metrics: UsageMetric
     async summary(tenantId: string, query: { start_date: string; end_date: string; metric_id?: string }): Promise<UsageReport> {
       return report(tenantId, null, query.start_date, query.end_date, await metricsFor(tenantId, query.metric_id), ['start_date', 'end_date']);
     },
+
+    /** Customer aliases events name but no customer has (GET /api/v1/events/unresolved-customers). */
+    unresolvedCustomers: (tenantId: string, query: { page?: number; per_page?: number; order_by?: string }) => listUnresolvedCustomers(pool, tenantId, query),
   };
 }
 

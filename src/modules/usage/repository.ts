@@ -13,6 +13,8 @@ export interface EventRow {
   properties: Record<string, string>;
   /** SHA-256 of the canonical payload, hex. */
   payloadHash: string;
+  /** True when no customer has `customerRef` yet (it is an alias kept for a customer to come). */
+  unresolved?: boolean;
 }
 
 /**
@@ -26,55 +28,96 @@ const EVENT_ARRAYS = 'unnest($2::text[], $3::text[], $4::text[], $5::timestamptz
 const EVENT_COLUMNS = 'event_id, code, customer_ref, ts, properties, payload_hash';
 
 /**
+ * SQL true for an event row `e` (customer_ref, code, ts) inside a period an invoice has billed
+ * (usage_billed_periods): a late event. The tenant's latest billed end is read once per statement
+ * (an uncorrelated subquery), so events after it, every real-time event among them, cost one
+ * comparison; only older ones are looked up, by index.
+ */
+function inBilledPeriod(e: string): string {
+  return `(${e}.ts < (SELECT max(ends_at) FROM usage_billed_periods WHERE tenant_id = $1)
+    AND EXISTS (SELECT 1 FROM usage_billed_periods p WHERE p.tenant_id = $1 AND p.customer_id = ${e}.customer_ref COLLATE "C" AND p.code = ${e}.code COLLATE "C"
+      AND p.starts_at <= ${e}.ts AND p.ends_at > ${e}.ts))`;
+}
+
+/**
+ * A CTE counting the events of `source` stored under a customer reference no customer has yet
+ * ($9, the batch's unresolved references), per reference. Only batches holding such events carry
+ * it; rows are locked in reference order, so concurrent batches wait instead of deadlocking.
+ */
+function countUnresolved(source: string): string {
+  return `, unresolved AS (
+    INSERT INTO usage_unresolved_customers AS u (tenant_id, customer_ref, event_count, first_event_at, last_event_at, last_ingested_at)
+    SELECT $1, customer_ref, count(*), min(ts), max(ts), $8::timestamptz FROM ${source} WHERE customer_ref = ANY($9::text[])
+    GROUP BY customer_ref ORDER BY customer_ref
+    ON CONFLICT (tenant_id, customer_ref) DO UPDATE SET event_count = u.event_count + EXCLUDED.event_count,
+      first_event_at = LEAST(u.first_event_at, EXCLUDED.first_event_at), last_event_at = GREATEST(u.last_event_at, EXCLUDED.last_event_at),
+      last_ingested_at = EXCLUDED.last_ingested_at)`;
+}
+
+/** The customer references of rows stored without a known customer, or none. */
+function unresolvedRefsOf(rows: readonly EventRow[]): string[] {
+  const refs = new Set<string>();
+  for (const row of rows) if (row.unresolved) refs.add(row.customerRef);
+  return [...refs];
+}
+
+/**
  * Stores the events whose id the tenant has not seen, in one statement: the dedup ledger row and
  * the event row commit together, so an id is marked seen only with its event stored. Ids are
  * inserted in sorted order so concurrent batches sharing ids wait on each other instead of
  * deadlocking; a concurrent duplicate waits for the first writer and then counts as seen.
- * Returns the ids actually stored.
+ * Returns the ids actually stored, each with whether it fell into a billed period.
  */
-export async function insertEvents(db: Queryable, tenantId: string, rows: readonly EventRow[], ingestedAt: Date): Promise<Set<string>> {
+export async function insertEvents(db: Queryable, tenantId: string, rows: readonly EventRow[], ingestedAt: Date): Promise<Map<string, { late: boolean }>> {
   const sorted = [...rows].sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0));
-  const inserted = await scoped(db, tenantId).query<{ event_id: string }>(
+  const unresolved = unresolvedRefsOf(rows);
+  const stored = await scoped(db, tenantId).query<{ event_id: string; late: boolean }>(
     `WITH input AS (
        SELECT * FROM ${EVENT_ARRAYS} WITH ORDINALITY AS t(${EVENT_COLUMNS}, n)
      ), ids AS (
        INSERT INTO usage_event_ids (tenant_key, event_id, payload_hash)
        SELECT ${TENANT_KEY}, event_id, payload_hash FROM input ORDER BY n
        ON CONFLICT DO NOTHING RETURNING event_id
-     )
-     INSERT INTO usage_events (tenant_key, event_id, code, customer_ref, ts, properties, ingested_at)
-     SELECT ${TENANT_KEY}, i.event_id, i.code, i.customer_ref, i.ts, i.properties, $8 FROM input i JOIN ids USING (event_id)
-     RETURNING event_id`,
-    eventArrays(sorted, ingestedAt),
+     ), stored AS (
+       INSERT INTO usage_events (tenant_key, event_id, code, customer_ref, ts, properties, ingested_at)
+       SELECT ${TENANT_KEY}, i.event_id, i.code, i.customer_ref, i.ts, i.properties, $8 FROM input i JOIN ids USING (event_id)
+       RETURNING event_id, code, customer_ref, ts
+     )${unresolved.length > 0 ? countUnresolved('stored') : ''}
+     SELECT s.event_id, ${inBilledPeriod('s')} AS late FROM stored s`,
+    [...eventArrays(sorted, ingestedAt), ...(unresolved.length > 0 ? [unresolved] : [])],
   );
-  return new Set(inserted.map((r) => r.event_id));
+  return new Map(stored.map((r) => [r.event_id, { late: r.late }]));
 }
 
 /**
  * Fast path of `insertEvents` for the usual case where no id has been seen: a plain insert into
  * the dedup ledger (no ON CONFLICT speculative insertion, about 40% cheaper per row). Returns
- * false, having stored nothing (one statement is atomic), when any id is already in the ledger or
- * being written by a concurrent statement; the caller then runs `insertEvents`, which sorts out
- * duplicates and conflicts. Other errors are thrown.
+ * the ids of the events that fell into a billed period (usually none), or false, having stored
+ * nothing (one statement is atomic), when any id is already in the ledger or being written by a
+ * concurrent statement; the caller then runs `insertEvents`, which sorts out duplicates and
+ * conflicts. Other errors are thrown.
  *
  * Rows are not sorted here: two concurrent batches sharing ids in different orders can deadlock,
  * which PostgreSQL breaks by failing one of them, and that one then takes the sorted slow path.
  * (A COPY of the two tables in one transaction is cheaper for PostgreSQL, but its four round
  * trips each wait for the busy event loop: it measured slower here, see docs/usage.md.)
  */
-export async function insertAllNewEvents(db: Queryable, tenantId: string, rows: readonly EventRow[], ingestedAt: Date): Promise<boolean> {
+export async function insertAllNewEvents(db: Queryable, tenantId: string, rows: readonly EventRow[], ingestedAt: Date): Promise<{ late: string[] } | false> {
+  const unresolved = unresolvedRefsOf(rows);
   try {
-    await scoped(db, tenantId).query(
+    const late = await scoped(db, tenantId).query<{ event_id: string }>(
       `WITH input AS (
          SELECT * FROM ${EVENT_ARRAYS} AS t(${EVENT_COLUMNS})
        ), ids AS (
          INSERT INTO usage_event_ids (tenant_key, event_id, payload_hash) SELECT ${TENANT_KEY}, event_id, payload_hash FROM input
-       )
-       INSERT INTO usage_events (tenant_key, event_id, code, customer_ref, ts, properties, ingested_at)
-       SELECT ${TENANT_KEY}, event_id, code, customer_ref, ts, properties, $8 FROM input`,
-      eventArrays(rows, ingestedAt),
+       ), stored AS (
+         INSERT INTO usage_events (tenant_key, event_id, code, customer_ref, ts, properties, ingested_at)
+         SELECT ${TENANT_KEY}, event_id, code, customer_ref, ts, properties, $8 FROM input
+       )${unresolved.length > 0 ? countUnresolved('input') : ''}
+       SELECT i.event_id FROM input i WHERE ${inBilledPeriod('i')}`,
+      [...eventArrays(rows, ingestedAt), ...(unresolved.length > 0 ? [unresolved] : [])],
     );
-    return true;
+    return { late: late.map((r) => r.event_id) };
   } catch (error) {
     const e = error as { code?: string; constraint?: string };
     if ((e.code === '23505' && e.constraint === 'usage_event_ids_pkey') || e.code === '40P01') return false;
@@ -161,7 +204,21 @@ export async function findRollupState(db: Queryable, tenantId: string, metricId:
   );
 }
 
+/**
+ * The rollup state of a metric (nulls when it has none yet) and the snapshot the statement ran
+ * in: as the first statement of a repeatable-read transaction, the snapshot of all its reads.
+ */
+export async function readRollupState(db: Queryable, tenantId: string, metricId: string): Promise<{ snapshot: string; definition_hash: string | null; watermark: string | null }> {
+  const row = await scoped(db, tenantId).one<{ snapshot: string; definition_hash: string | null; watermark: string | null }>(
+    `SELECT pg_current_snapshot()::text AS snapshot, s.definition_hash, s.watermark::text AS watermark
+     FROM (SELECT $1::text AS tenant_id) t LEFT JOIN usage_rollup_state s ON s.tenant_id = t.tenant_id AND s.metric_id = $2`,
+    [metricId],
+  );
+  return row!;
+}
+
 export interface RollupGroupRow {
+  customer_ref: string;
   dimensions: Record<string, string>;
   event_count: bigint;
   value_sum: string;
@@ -172,33 +229,33 @@ export interface RollupGroupRow {
   latest_value: string | null;
 }
 
-/** Rollup rows of whole hours in [fromHour, toHour), merged per group in SQL. */
+/** Rollup rows of whole hours in [fromHour, toHour), merged per customer reference and group in SQL. */
 export async function sumRollups(
   db: Queryable,
   tenantId: string,
   filter: { metricId: string; customerRefs: readonly string[] | null; fromHour: Date; toHour: Date },
 ): Promise<RollupGroupRow[]> {
   return scoped(db, tenantId).query<RollupGroupRow>(
-    `SELECT (array_agg(dimensions))[1] AS dimensions, sum(event_count)::int8 AS event_count, sum(value_sum)::text AS value_sum,
+    `SELECT customer_ref, (array_agg(dimensions))[1] AS dimensions, sum(event_count)::int8 AS event_count, sum(value_sum)::text AS value_sum,
             min(value_min)::text AS value_min, max(value_max)::text AS value_max,
             (array_agg(latest_ts ORDER BY latest_ts DESC NULLS LAST, latest_event_id COLLATE "C" DESC NULLS LAST))[1] AS latest_ts,
             (array_agg(latest_event_id ORDER BY latest_ts DESC NULLS LAST, latest_event_id COLLATE "C" DESC NULLS LAST))[1] AS latest_event_id,
             (array_agg(latest_value::text ORDER BY latest_ts DESC NULLS LAST, latest_event_id COLLATE "C" DESC NULLS LAST))[1] AS latest_value
      FROM usage_rollups
      WHERE tenant_id = $1 AND metric_id = $2 AND ($3::text[] IS NULL OR customer_ref = ANY($3::text[])) AND hour >= $4 AND hour < $5
-     GROUP BY group_key`,
+     GROUP BY customer_ref, group_key`,
     [filter.metricId, filter.customerRefs, filter.fromHour, filter.toHour],
   );
 }
 
-/** Distinct values of whole hours in [fromHour, toHour), per group (COUNT_DISTINCT). */
+/** Distinct values of whole hours in [fromHour, toHour), per customer reference and group (COUNT_DISTINCT). */
 export async function findRollupDistinct(
   db: Queryable,
   tenantId: string,
   filter: { metricId: string; customerRefs: readonly string[] | null; fromHour: Date; toHour: Date },
-): Promise<{ dimensions: Record<string, string>; distinct_value: string }[]> {
+): Promise<{ customer_ref: string; dimensions: Record<string, string>; distinct_value: string }[]> {
   return scoped(db, tenantId).query(
-    `SELECT DISTINCT ON (group_key, distinct_value) dimensions, distinct_value FROM usage_rollup_distinct
+    `SELECT DISTINCT ON (customer_ref, group_key, distinct_value) customer_ref, dimensions, distinct_value FROM usage_rollup_distinct
      WHERE tenant_id = $1 AND metric_id = $2 AND ($3::text[] IS NULL OR customer_ref = ANY($3::text[])) AND hour >= $4 AND hour < $5`,
     [filter.metricId, filter.customerRefs, filter.fromHour, filter.toHour],
   );

@@ -4,6 +4,7 @@ import { scoped, type TenantScope } from '../../db/tenant-scope.js';
 import { withTx } from '../../db/tx.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { UsageMetric } from '../../domain/usage/index.js';
+import { lockUsageForFold } from './billed-periods.js';
 import { contributionSql, ensurePartition, findRollupState, TENANT_KEY } from './repository.js';
 
 /** Version of how rollup rows are computed (2: single-key group keys are the value itself). */
@@ -44,29 +45,50 @@ async function refreshMetric(db: TenantScope, metric: UsageMetric, now: Date, re
   const order = `ORDER BY e.ts DESC, e.event_id COLLATE "C" DESC`;
   // A metric without group-by has a constant key, which GROUP BY refuses.
   const byGroup = metric.groupBy.length > 0 ? `, ${c.groupKey}` : '';
+  const nowParam = `$${6 + c.params.length}`;
+  // The events are grouped once and feed two writers: the rollups, and the late-usage flags of
+  // the periods an invoice has billed (usage_billed_periods, see billed-periods.ts). A group of a
+  // billed period that holds an event from a transaction at or above the billed snapshot's xmin
+  // may hold an event the invoice did not see: the period is flagged, and the next invoice bills
+  // the difference of prices (zero if the event was billed after all). Groups after the tenant's
+  // latest billed end (all real-time usage) are not looked up.
   const [written] = await db.query<{ rows: string }>(
-    `WITH folded AS (
-     INSERT INTO usage_rollups AS r (tenant_id, metric_id, customer_ref, hour, group_key, dimensions, event_count, value_sum,
-       value_min, value_max, latest_ts, latest_event_id, latest_value)
-     SELECT $1, $2, e.customer_ref, date_trunc('hour', e.ts, 'UTC'), ${c.groupKey}, (array_agg(${c.dimensions}))[1], count(*),
-       ${numeric ? `coalesce(sum((${c.value})::numeric), 0)` : '0'},
-       ${numeric ? `min((${c.value})::numeric)` : 'NULL::numeric'}, ${numeric ? `max((${c.value})::numeric)` : 'NULL::numeric'},
-       ${latest ? `(array_agg(e.ts ${order}))[1]` : 'NULL::timestamptz'},
-       ${latest ? `(array_agg(e.event_id ${order}))[1]` : 'NULL::text'},
-       ${latest ? `(array_agg((${c.value})::numeric ${order}))[1]` : 'NULL::numeric'}
-     ${source}
-     GROUP BY e.customer_ref, date_trunc('hour', e.ts, 'UTC')${byGroup}
-     ON CONFLICT (tenant_id, metric_id, customer_ref, hour, group_key) DO UPDATE SET
-       event_count = r.event_count + EXCLUDED.event_count,
-       value_sum = r.value_sum + EXCLUDED.value_sum,
-       value_min = LEAST(r.value_min, EXCLUDED.value_min),
-       value_max = GREATEST(r.value_max, EXCLUDED.value_max),
-       latest_ts = CASE WHEN r.latest_ts IS NULL OR (EXCLUDED.latest_ts, EXCLUDED.latest_event_id COLLATE "C") > (r.latest_ts, r.latest_event_id COLLATE "C") THEN EXCLUDED.latest_ts ELSE r.latest_ts END,
-       latest_value = CASE WHEN r.latest_ts IS NULL OR (EXCLUDED.latest_ts, EXCLUDED.latest_event_id COLLATE "C") > (r.latest_ts, r.latest_event_id COLLATE "C") THEN EXCLUDED.latest_value ELSE r.latest_value END,
-       latest_event_id = CASE WHEN r.latest_ts IS NULL OR (EXCLUDED.latest_ts, EXCLUDED.latest_event_id COLLATE "C") > (r.latest_ts, r.latest_event_id COLLATE "C") THEN EXCLUDED.latest_event_id ELSE r.latest_event_id END
-     RETURNING 1)
-     SELECT count(*)::text AS rows FROM folded`,
-    params,
+    `WITH grouped AS (
+       SELECT e.customer_ref, date_trunc('hour', e.ts, 'UTC') AS hour, ${c.groupKey} AS group_key, (array_agg(${c.dimensions}))[1] AS dimensions,
+         count(*) AS event_count,
+         ${numeric ? `coalesce(sum((${c.value})::numeric), 0)` : '0'} AS value_sum,
+         ${numeric ? `min((${c.value})::numeric)` : 'NULL::numeric'} AS value_min, ${numeric ? `max((${c.value})::numeric)` : 'NULL::numeric'} AS value_max,
+         ${latest ? `(array_agg(e.ts ${order}))[1]` : 'NULL::timestamptz'} AS latest_ts,
+         ${latest ? `(array_agg(e.event_id ${order}))[1]` : 'NULL::text'} AS latest_event_id,
+         ${latest ? `(array_agg((${c.value})::numeric ${order}))[1]` : 'NULL::numeric'} AS latest_value,
+         max(e.xid) AS max_xid
+       ${source}
+       GROUP BY e.customer_ref, date_trunc('hour', e.ts, 'UTC')${byGroup}
+     ), folded AS (
+       INSERT INTO usage_rollups AS r (tenant_id, metric_id, customer_ref, hour, group_key, dimensions, event_count, value_sum,
+         value_min, value_max, latest_ts, latest_event_id, latest_value)
+       SELECT $1, $2, customer_ref, hour, group_key, dimensions, event_count, value_sum, value_min, value_max, latest_ts, latest_event_id, latest_value
+       FROM grouped
+       ON CONFLICT (tenant_id, metric_id, customer_ref, hour, group_key) DO UPDATE SET
+         event_count = r.event_count + EXCLUDED.event_count,
+         value_sum = r.value_sum + EXCLUDED.value_sum,
+         value_min = LEAST(r.value_min, EXCLUDED.value_min),
+         value_max = GREATEST(r.value_max, EXCLUDED.value_max),
+         latest_ts = CASE WHEN r.latest_ts IS NULL OR (EXCLUDED.latest_ts, EXCLUDED.latest_event_id COLLATE "C") > (r.latest_ts, r.latest_event_id COLLATE "C") THEN EXCLUDED.latest_ts ELSE r.latest_ts END,
+         latest_value = CASE WHEN r.latest_ts IS NULL OR (EXCLUDED.latest_ts, EXCLUDED.latest_event_id COLLATE "C") > (r.latest_ts, r.latest_event_id COLLATE "C") THEN EXCLUDED.latest_value ELSE r.latest_value END,
+         latest_event_id = CASE WHEN r.latest_ts IS NULL OR (EXCLUDED.latest_ts, EXCLUDED.latest_event_id COLLATE "C") > (r.latest_ts, r.latest_event_id COLLATE "C") THEN EXCLUDED.latest_event_id ELSE r.latest_event_id END
+       RETURNING 1
+     ), late AS (
+       UPDATE usage_billed_periods b SET late_since = ${nowParam}
+       FROM (SELECT DISTINCT p.owner_id, p.window_key FROM grouped g
+             JOIN usage_billed_periods p ON p.tenant_id = $1 AND p.customer_id = g.customer_ref AND p.code = $3 AND p.metric_id = $2
+               AND p.starts_at <= g.hour AND p.ends_at > g.hour
+             WHERE g.hour < (SELECT max(ends_at) FROM usage_billed_periods WHERE tenant_id = $1) AND g.max_xid >= pg_snapshot_xmin(p.billed_snapshot)) l
+       WHERE b.tenant_id = $1 AND b.owner_id = l.owner_id AND b.window_key = l.window_key AND b.late_since IS NULL
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM folded)::text AS rows, (SELECT count(*) FROM late)::text AS late`,
+    [...params, now],
   );
   if (metric.aggregation === 'COUNT_DISTINCT') {
     await db.query(
@@ -95,21 +117,30 @@ const ANALYZE_AFTER_ROWS = 10_000;
 
 /**
  * Brings every metric's rollups of a tenant up to date, one transaction per metric. Two workers
- * never fold the same tenant at once (advisory lock); the loser simply skips.
+ * never fold the same tenant at once (advisory lock); the loser simply skips. Returns whether
+ * events are left above a watermark: written by transactions that were still running, or held
+ * back by an older transaction anywhere on the server (the watermark is cluster-wide).
  */
-export async function refreshTenantRollups(pool: Pool, clock: Clock, tenantId: string, metrics: readonly UsageMetric[]): Promise<void> {
+export async function refreshTenantRollups(pool: Pool, clock: Clock, tenantId: string, metrics: readonly UsageMetric[]): Promise<boolean> {
   let written = 0;
   for (const metric of metrics) {
     written += await withTx(pool, async (tx) => {
       const db = scoped(tx, tenantId);
       const locked = await db.one<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock($2, hashtext($1 || ':' || $3)) AS ok, $1::text AS tenant_id`, [ROLLUP_LOCK_NAMESPACE, metric.id]);
       if (!locked?.ok) return 0;
+      // before the watermark is read: see billed-periods.ts
+      await lockUsageForFold(tx, tenantId);
       const state = await findRollupState(tx, tenantId, metric.id);
       const rebuild = !state || state.definition_hash !== definitionHash(metric);
       return refreshMetric(db, metric, clock.now(), rebuild, state?.watermark ?? '0');
     });
   }
   if (written >= ANALYZE_AFTER_ROWS) await pool.query('ANALYZE usage_rollups');
+  const [tail] = await scoped(pool, tenantId).query<{ left: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM usage_events WHERE tenant_key = ${TENANT_KEY}
+       AND xid >= (SELECT min(watermark) FROM usage_rollup_state WHERE tenant_id = $1)) AS left`,
+  );
+  return tail?.left === true;
 }
 
 /** Partitions for this month and the next two exist before their first event arrives. */

@@ -1,18 +1,23 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
-import { documented, errorResponses } from '../../http/schemas.js';
+import { documented, errorResponses, examplePage, listResponse, orderByQuery, PageQuery } from '../../http/schemas.js';
 import { badRequest } from '../../kernel/errors.js';
+import { UNRESOLVED_DEFAULT_ORDER, UNRESOLVED_ORDER_COLUMNS } from './unresolved.js';
 import { ingestFailureError } from './errors.js';
 import type { IngestService } from './ingest-service.js';
 import type { UsageQueryService } from './query-service.js';
 import {
   failuresToWire,
+  ingestResultToWire,
+  unknownCustomerWarning,
   IngestEventRequest,
   IngestEventResponse,
   IngestEventsRequest,
   IngestEventsResponse,
   IngestRefusedResponse,
+  UnresolvedCustomer,
+  unresolvedToWire,
   UsageResponse,
   usageToWire,
 } from './schemas.js';
@@ -43,14 +48,17 @@ export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
         summary: 'Ingest a batch of usage events',
         description:
           'Stores 1 to 10,000 events in one statement. Each event names a billable metric `code`, a customer (id or alias) and a `timestamp` (RFC 3339, empty = now); ' +
-          '`properties` is a flat object of string values. Time windows: at most 1 hour in the future; more than 24 hours in the past only with `allow_backfilling: true` ' +
-          '(which also accepts an alias no customer has yet, for migrations). `strict: true` refuses codes no billable metric reads. ' +
+          '`properties` is a flat object of string values. Time windows: at most 1 hour in the future; more than 24 hours in the past only with `allow_backfilling: true`. ' +
+          '`strict: true` refuses codes no billable metric reads. An alias no customer has yet is accepted (events may arrive before their customer) and counted in ' +
+          '`unknown_customer_events`, with a warning; an unknown id shaped like a customer id (`cus_` and 26 characters) is refused. ' +
+          'An event whose period is already on a finalized invoice is stored, counted in `in_finalized_periods`, and billed as late usage on the customer\'s next invoice ' +
+          '(an adjustment invoice once the subscription has ended). ' +
           'Idempotent per event: an `event_id` already stored with the same payload counts in `duplicates` and changes nothing; the same id with another payload is a failure. ' +
           'By default one bad event refuses the whole batch: 400 with every failure (`{index, event_id, reason}`) and nothing stored. With `allow_partial_failures: true` ' +
           'the good events are stored and the answer lists the failures.',
         body: documented(IngestEventsRequest, 'The events and how to treat late or bad ones', ex.ingestEventsExample),
         response: {
-          200: documented(IngestEventsResponse, 'The batch was stored (with `allow_partial_failures`, the failures are listed)', ex.ingestedExample, ex.partlyIngestedExample),
+          200: documented(IngestEventsResponse, 'The batch was stored (with `allow_partial_failures`, the failures are listed)', ex.ingestedExample, ex.partlyIngestedExample, ex.lateAndUnknownExample),
           400: documented(IngestRefusedResponse, 'The batch was refused and nothing was stored: a malformed body, or (without `allow_partial_failures`) at least one bad event', ex.refusedExample),
           ...errorResponses([401, 409, 413]),
         },
@@ -69,11 +77,7 @@ export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
           failures: failuresToWire(result.failures),
         });
       }
-      return {
-        ingested: result.ingested,
-        duplicates: result.duplicates,
-        ...(result.failures.length ? { failures: failuresToWire(result.failures) } : {}),
-      };
+      return ingestResultToWire(result);
     });
 
     app.post('/api/v1/events', {
@@ -84,13 +88,15 @@ export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
         summary: 'Ingest one usage event',
         description:
           'Stores one event in real time, keyed by `idempotency_key` (or `event_id`; when both are sent they must be equal, and one of them is required). ' +
-          'The same checks as a batch apply (24-hour backfill window without backfilling, 1 hour into the future, known customer by id or alias, string properties). ' +
+          'The same checks as a batch apply (24-hour backfill window without backfilling, 1 hour into the future, string properties). A customer alias no customer has yet ' +
+          'is accepted with a `warning`; an unknown customer id is a 400. `in_finalized_period: true` says the event\'s period is already on a finalized invoice: ' +
+          'it is billed as late usage on the customer\'s next invoice. ' +
           'Idempotent: 201 `duplicate: false` when stored; 200 `duplicate: true` when the same id was already stored with the same payload (nothing changes); ' +
           'the same id with another payload is a 409; any other refusal is a 400 naming the field.',
         body: documented(IngestEventRequest, 'The event', ex.ingestEventExample),
         response: {
-          200: documented(IngestEventResponse, 'Already stored with the same payload: nothing changed', { event_id: 'evt-2026-03-15-000186', duplicate: true }),
-          201: documented(IngestEventResponse, 'Stored', { event_id: 'evt-2026-03-15-000186', duplicate: false }),
+          200: documented(IngestEventResponse, 'Already stored with the same payload: nothing changed', { event_id: 'evt-2026-03-15-000186', duplicate: true, in_finalized_period: false }),
+          201: documented(IngestEventResponse, 'Stored', { event_id: 'evt-2026-03-15-000186', duplicate: false, in_finalized_period: false }, ex.storedForUnknownCustomerExample),
           ...errorResponses([400, 401, 409]),
         },
       },
@@ -104,7 +110,34 @@ export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
       const result = await ingest.ingestOne(authOf(request).tenantId, { ...rest, event_id: eventId });
       const failure = result.failures[0];
       if (failure) throw ingestFailureError(failure);
-      return reply.status(result.ingested === 1 ? 201 : 200).send({ event_id: eventId, duplicate: result.ingested === 0 });
+      const warning = unknownCustomerWarning(result);
+      return reply.status(result.ingested === 1 ? 201 : 200).send({
+        event_id: eventId,
+        duplicate: result.ingested === 0,
+        in_finalized_period: result.inFinalizedPeriods > 0,
+        ...(warning ? { warning } : {}),
+      });
+    });
+
+    app.get('/api/v1/events/unresolved-customers', {
+      schema: {
+        tags: ['Events'],
+        operationId: 'list_unresolved_customers',
+        summary: 'List customer aliases that events name but no customer has',
+        description:
+          'Events may arrive before their customer: an event whose `customer_id` is an alias no customer has yet is stored under that alias and counts for the customer ' +
+          'that takes the alias later (its invoices not yet finalized included). This lists those aliases with how many events name each, so a typo does not go ' +
+          'unnoticed; an alias disappears from the list once a customer takes it. Ordered by `event_count` (most first) unless `order_by` says otherwise. ' +
+          'Paged: `page` from 0, `per_page` 1 to 100 (default 10). Not in the reference API.',
+        querystring: Type.Object({ order_by: orderByQuery(UNRESOLVED_ORDER_COLUMNS, UNRESOLVED_DEFAULT_ORDER), ...PageQuery }),
+        response: {
+          200: documented(listResponse(UnresolvedCustomer), 'A page of unresolved customer aliases.', examplePage(ex.unresolvedCustomersExample)),
+          ...errorResponses([400, 401]),
+        },
+      },
+    }, async (request) => {
+      const page = await queries.unresolvedCustomers(authOf(request).tenantId, request.query);
+      return { data: page.data.map(unresolvedToWire), pagination_meta: page.pagination_meta };
     });
 
     const tags = ['Usage'];

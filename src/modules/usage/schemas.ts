@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { MAX_BATCH_EVENTS, type IngestFailure } from './ingest-service.js';
+import { MAX_BATCH_EVENTS, type IngestFailure, type IngestResult } from './ingest-service.js';
+import type { UnresolvedCustomer as UnresolvedCustomerRow } from './unresolved.js';
 import type { UsageReport } from './query-service.js';
 
 const eventFields = {
@@ -19,7 +20,7 @@ export const Event = Type.Object({
 
 export const IngestEventsRequest = Type.Object({
   events: Type.Array(Event, { minItems: 1, maxItems: MAX_BATCH_EVENTS, description: `1 to ${MAX_BATCH_EVENTS} events per request.` }),
-  allow_backfilling: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: 'Accept events older than 24 hours (and unknown aliases, for migrations). Default false.' })),
+  allow_backfilling: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: 'Accept events older than 24 hours. Default false.' })),
   allow_partial_failures: Type.Optional(
     Type.Union([Type.Boolean(), Type.Null()], { description: 'Store the good events and list the bad ones. Default false: one bad event refuses the whole batch.' }),
   ),
@@ -35,6 +36,13 @@ export const IngestFailureSchema = Type.Object({
 export const IngestEventsResponse = Type.Object({
   ingested: Type.Integer({ description: 'Events stored by this call' }),
   duplicates: Type.Integer({ description: 'Events already stored with the same id and payload (no-ops)' }),
+  in_finalized_periods: Type.Integer({
+    description: 'Of the events stored, those whose period is already on a finalized invoice: they are billed as late usage on the customer\'s next invoice (docs/usage.md, "Late usage")',
+  }),
+  unknown_customer_events: Type.Integer({
+    description: 'Of the events stored, those naming a customer alias no customer has yet: kept, and counted once a customer takes that alias (GET /api/v1/events/unresolved-customers lists them)',
+  }),
+  warnings: Type.Optional(Type.Array(Type.String(), { description: 'What the two counts above mean for this batch, in words. Omitted when both are 0.' })),
   failures: Type.Optional(Type.Array(IngestFailureSchema, { description: 'Refused events. Omitted when none.' })),
 });
 
@@ -53,7 +61,66 @@ export const IngestEventRequest = Type.Object({
 export const IngestEventResponse = Type.Object({
   event_id: Type.String(),
   duplicate: Type.Boolean({ description: 'True when this event was already stored (nothing changed)' }),
+  in_finalized_period: Type.Boolean({ description: 'True when the event was stored in a period already on a finalized invoice: it is billed as late usage on the customer\'s next invoice' }),
+  warning: Type.Optional(Type.String({ description: 'Set when the event names a customer alias no customer has yet (it is kept and counts once a customer takes the alias)' })),
 });
+
+/** A customer reference (alias) usage events were stored under while no customer had it. */
+export const UnresolvedCustomer = Type.Object({
+  customer_ref: Type.String({ description: 'The `customer_id` the events were sent with: an alias no customer has' }),
+  event_count: Type.Integer({ description: 'Events stored under it' }),
+  first_event_at: Type.String({ format: 'date-time', description: 'Timestamp of its earliest event' }),
+  last_event_at: Type.String({ format: 'date-time', description: 'Timestamp of its latest event' }),
+  last_ingested_at: Type.String({ format: 'date-time', description: 'When its latest event was received' }),
+});
+
+export function unresolvedToWire(row: UnresolvedCustomerRow) {
+  return {
+    customer_ref: row.customer_ref,
+    event_count: Number(row.event_count),
+    first_event_at: row.first_event_at.toISOString(),
+    last_event_at: row.last_event_at.toISOString(),
+    last_ingested_at: row.last_ingested_at.toISOString(),
+  };
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Unknown customer aliases a warning names (the list operation has them all). */
+const UNKNOWN_REFS_SHOWN = 5;
+
+/** What stored events under an unknown customer alias mean, in words; null when there are none. */
+export function unknownCustomerWarning(result: IngestResult): string | null {
+  if (result.unknownCustomers === 0) return null;
+  const refs = result.unknownCustomerRefs.slice(0, UNKNOWN_REFS_SHOWN).map((ref) => `'${ref}'`).join(', ');
+  const more = result.unknownCustomerRefs.length > UNKNOWN_REFS_SHOWN ? `, and ${result.unknownCustomerRefs.length - UNKNOWN_REFS_SHOWN} more` : '';
+  return `${plural(result.unknownCustomers, 'event names', 'events name')} a customer alias no customer has yet (${refs}${more}): ` +
+    'kept, and counted once a customer takes that alias; look for a typo with GET /api/v1/events/unresolved-customers';
+}
+
+/** The batch answer's `warnings`: what unknown customers and late events mean, in words. */
+function ingestWarnings(result: IngestResult): string[] {
+  const warnings: string[] = [];
+  const unknown = unknownCustomerWarning(result);
+  if (unknown) warnings.push(unknown);
+  if (result.inFinalizedPeriods > 0) {
+    warnings.push(`${plural(result.inFinalizedPeriods, 'event falls', 'events fall')} in a period whose invoice is finalized: billed as late usage on the customer's next invoice`);
+  }
+  return warnings;
+}
+
+/** The answer of POST /api/v1/events/ingest for an accepted batch. */
+export function ingestResultToWire(result: IngestResult) {
+  const warnings = ingestWarnings(result);
+  return {
+    ingested: result.ingested,
+    duplicates: result.duplicates,
+    in_finalized_periods: result.inFinalizedPeriods,
+    unknown_customer_events: result.unknownCustomers,
+    ...(warnings.length ? { warnings } : {}),
+    ...(result.failures.length ? { failures: failuresToWire(result.failures) } : {}),
+  };
+}
 
 const GroupedUsage = Type.Object({
   value: Type.String({ description: 'Decimal string' }),

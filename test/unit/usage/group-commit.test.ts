@@ -21,7 +21,7 @@ function fakeWriter(options: { failOn?: string; delayMs?: number } = {}) {
     if (options.failOn && rows.some((r) => r.eventId === options.failOn)) throw new Error(`cannot store ${options.failOn}`);
     const outcomes = new Map<string, SingleOutcome>();
     for (const r of rows) {
-      outcomes.set(r.eventId, seen.has(r.eventId) ? { kind: 'duplicate' } : { kind: 'stored' });
+      outcomes.set(r.eventId, seen.has(r.eventId) ? { kind: 'duplicate' } : { kind: 'stored', late: false });
       seen.add(r.eventId);
     }
     return outcomes;
@@ -34,7 +34,7 @@ describe('usage group commit', () => {
     const fake = fakeWriter();
     const committer = createGroupCommitter(fake.write, { maxInFlight: 1, maxGroup: 100 });
     const outcomes = await Promise.all(['a', 'b', 'c'].map((id) => committer.submit('t1', row(id))));
-    expect(outcomes).toEqual([{ kind: 'stored' }, { kind: 'stored' }, { kind: 'stored' }]);
+    expect(outcomes).toEqual([{ kind: 'stored', late: false }, { kind: 'stored', late: false }, { kind: 'stored', late: false }]);
     expect(fake.statements).toEqual([['a', 'b', 'c']]);
   });
 

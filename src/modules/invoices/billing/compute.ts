@@ -3,14 +3,16 @@
 // in bulk, compute each invoice. The scheduler, the draft refresh and the preview all call this.
 import type { Pool } from '../../../db/pool.js';
 import {
-  addDays, compareDates, computeSubscriptionInvoice, invoicesDue, usageQueries,
-  type BillingOccasion, type ComponentUsage, type ComputedSubscriptionInvoice as EngineResult, type Invoice, type LocalDate,
+  addDays, compareDates, computeSubscriptionInvoice, invoicesDue, lateUsageLines, usageQueries,
+  type BilledUsage, type BillingOccasion, type ComputedSubscriptionInvoice as EngineResult, type Invoice, type LateUsage, type LocalDate, type UsageQuery,
 } from '../../../domain/index.js';
 import type { CustomerRow } from '../../customers/index.js';
 import type { SubscriptionRecord } from '../../subscriptions/index.js';
 import type { InvoicingEntityRow } from '../entities.js';
 import type { DraftInvoiceInput } from '../drafts.js';
-import { customerTaxOf, entityTaxOf, fetchUsage, requestKey, type UsageRequest } from './context.js';
+import { customerTaxOf, entityTaxOf, fetchUsage, requestKey, type FetchedUsage, type UsageRequest } from './context.js';
+import { billedPeriodOf } from './late-usage.js';
+import type { BilledPeriod } from '../../usage/index.js';
 import { toEngineSnapshot, type CouponUses, type PlanTerms } from './mapping.js';
 
 /** Everything needed to bill one subscription, loaded by the caller (in bulk for a run). */
@@ -44,7 +46,12 @@ export interface ComputedDraft {
   occasion: BillingOccasion;
   result: EngineResult;
   input: DraftInvoiceInput;
+  /** The usage windows this invoice bills (its own, and earlier ones late), recorded when it is finalized. */
+  billedPeriods: BilledPeriod[];
 }
+
+/** Billed windows with late usage, per subscription id (late-usage.ts). */
+export type LateWindows = ReadonlyMap<string, readonly BilledUsage[]>;
 
 /** Coupon uses by the stored (not void) invoices dated before `date`. */
 function couponUsesBefore(stored: readonly StoredInvoiceRef[], date: LocalDate, excludeId: string | null | undefined): Record<string, number> {
@@ -95,23 +102,68 @@ export function draftInputOf(subject: BillingSubject, occasion: BillingOccasion,
   };
 }
 
+/** The usage query of a billed window: the one its occasion's plan asked for. */
+function lateQueryOf(work: PlannedWork, billed: BilledUsage): UsageQuery {
+  const { snapshot } = toEngineSnapshot(work.subject.source, work.subject.plan);
+  const query = usageQueries(snapshot, billed.occasion).find((q) => q.componentId === billed.componentId && q.periodStart === billed.periodStart && q.periodEnd === billed.periodEnd);
+  return query ?? { componentId: billed.componentId, metricId: billed.metricId, periodStart: billed.periodStart, periodEnd: billed.periodEnd, groupBy: [] };
+}
+
+/**
+ * Which occasion of the batch carries each subscription's late usage: the earliest one computed,
+ * unless an earlier draft of the subscription is waiting (it carries them when it is finalized).
+ * Key: `subscriptionId|invoiceDate`.
+ */
+function lateCarriers(work: readonly PlannedWork[], late: LateWindows): Set<string> {
+  const earliest = new Map<string, LocalDate>();
+  for (const item of work) {
+    const id = item.subject.source.subscription.id;
+    if (!late.get(id)?.length) continue;
+    for (const occasion of item.occasions) {
+      const current = earliest.get(id);
+      if (current === undefined || compareDates(occasion.invoiceDate, current) < 0) earliest.set(id, occasion.invoiceDate);
+    }
+  }
+  const carriers = new Set<string>();
+  for (const item of work) {
+    const id = item.subject.source.subscription.id;
+    const date = earliest.get(id);
+    if (date === undefined || !item.occasions.some((o) => o.invoiceDate === date)) continue;
+    const waiting = item.stored.some((invoice) => invoice.status === 'DRAFT' && invoice.id !== item.excludeInvoiceId && compareDates(invoice.invoice_date, date) < 0);
+    if (!waiting) carriers.add(`${id}|${date}`);
+  }
+  return carriers;
+}
+
 /**
  * Computes every planned invoice: one usage fetch per (metric, window) for the whole batch, then
  * each subscription's occasions in date order, a coupon used by one counting against the next
  * (drafts included, so catching up three periods cannot use a one-invoice coupon three times).
+ * Late usage (`late`) goes on one occasion per subscription (`lateCarriers`), priced as the
+ * difference to what was billed (src/domain/billing/late.ts).
  */
-export async function computePlanned(pool: Pool, tenantId: string, work: readonly PlannedWork[]): Promise<ComputedDraft[]> {
+export async function computePlanned(pool: Pool, tenantId: string, work: readonly PlannedWork[], late: LateWindows = new Map()): Promise<ComputedDraft[]> {
   const requests: UsageRequest[] = [];
   const mapped = work.map((item) => toEngineSnapshot(item.subject.source, item.subject.plan));
+  const carriers = lateCarriers(work, late);
   work.forEach((item, index) => {
+    const customer = item.subject.customer;
     for (const occasion of item.occasions) {
-      for (const query of usageQueries(mapped[index]!.snapshot, occasion)) requests.push({ customer: item.subject.customer, query });
+      for (const query of usageQueries(mapped[index]!.snapshot, occasion)) requests.push({ customer, query });
+      if (!carriers.has(`${item.subject.source.subscription.id}|${occasion.invoiceDate}`)) continue;
+      for (const billed of late.get(item.subject.source.subscription.id) ?? []) requests.push({ customer, query: lateQueryOf(item, billed) });
     }
   });
-  const usage = requests.length > 0 ? await fetchUsage(pool, tenantId, requests) : new Map<string, ComponentUsage>();
+  const usage = requests.length > 0 ? await fetchUsage(pool, tenantId, requests) : new Map<string, FetchedUsage>();
+  const fetched = (customer: CustomerRow, query: UsageQuery): FetchedUsage => {
+    const answer = usage.get(requestKey({ customer, query }));
+    if (!answer) throw new Error(`usage of component ${query.componentId} for [${query.periodStart}, ${query.periodEnd}) was not fetched`);
+    return answer;
+  };
   const out: ComputedDraft[] = [];
   for (const item of work) {
     const { subject } = item;
+    const subscriptionId = subject.source.subscription.id;
     const entityTax = entityTaxOf(subject.entity);
     const customerTax = customerTaxOf(subject.customer);
     const batchUses: Record<string, number> = {};
@@ -119,13 +171,31 @@ export async function computePlanned(pool: Pool, tenantId: string, work: readonl
       const uses: CouponUses = { ...couponUsesBefore(item.stored, occasion.invoiceDate, item.excludeInvoiceId) };
       for (const [couponId, n] of Object.entries(batchUses)) (uses as Record<string, number>)[couponId] = (uses[couponId] ?? 0) + n;
       const { snapshot } = toEngineSnapshot(subject.source, subject.plan, uses);
-      const usageByComponent: Record<string, ComponentUsage> = {};
+      const usageByComponent: Record<string, FetchedUsage['usage']> = {};
+      const own = new Map<string, FetchedUsage>();
       for (const query of usageQueries(snapshot, occasion)) {
-        usageByComponent[query.componentId] = usage.get(requestKey({ customer: subject.customer, query })) ?? '0';
+        const answer = fetched(subject.customer, query);
+        usageByComponent[query.componentId] = answer.usage;
+        own.set(`${query.componentId}|${query.periodStart}|${query.periodEnd}`, answer);
       }
-      const result = computeSubscriptionInvoice(snapshot, occasion, usageByComponent, customerTax, entityTax);
+      const lateItems: (LateUsage & { answer: FetchedUsage })[] = [];
+      if (carriers.has(`${subscriptionId}|${occasion.invoiceDate}`)) {
+        for (const billed of late.get(subscriptionId) ?? []) {
+          const answer = fetched(subject.customer, lateQueryOf(item, billed));
+          lateItems.push({ billed, usage: answer.usage, answer });
+        }
+      }
+      const lateResult = lateUsageLines(snapshot, lateItems);
+      const result = computeSubscriptionInvoice(snapshot, occasion, usageByComponent, customerTax, entityTax, { extraLines: lateResult.lines });
       for (const couponId of result.couponsUsed) batchUses[couponId] = (batchUses[couponId] ?? 0) + 1;
-      out.push({ subject, occasion, result, input: draftInputOf(subject, occasion, result) });
+      const billedPeriods = [
+        ...result.billedUsage.map((billed) => {
+          const answer = own.get(`${billed.componentId}|${billed.periodStart}|${billed.periodEnd}`)!;
+          return billedPeriodOf(subscriptionId, subject.customer.id, answer.metricCode, billed, answer.snapshot);
+        }),
+        ...lateResult.billed.map((billed, i) => billedPeriodOf(subscriptionId, subject.customer.id, lateItems[i]!.answer.metricCode, billed, lateItems[i]!.answer.snapshot)),
+      ];
+      out.push({ subject, occasion, result, input: draftInputOf(subject, occasion, result), billedPeriods });
     }
   }
   return out;

@@ -5,7 +5,7 @@ import { Dec } from '../../../kernel/money.js';
 import type { Pool, Queryable } from '../../../db/pool.js';
 import type { ComponentUsage, InvoicingEntityTax, TaxCustomer, UsageQuery } from '../../../domain/index.js';
 import { findCustomers, type CustomerRow } from '../../customers/index.js';
-import { loadMetricDefinition, type UnitConversion } from '../../metrics/index.js';
+import { loadMetricDefinition, type MetricDefinition, type UnitConversion } from '../../metrics/index.js';
 import { loadPlanVersionSnapshot } from '../../plans/index.js';
 import { customersMetricUsage } from '../../usage/index.js';
 import type { InvoicingEntityRow } from '../entities.js';
@@ -86,31 +86,44 @@ export interface UsageRequest {
   query: UsageQuery;
 }
 
+/** The usage of one request, and the snapshot it was read in (recorded when the invoice is finalized). */
+export interface FetchedUsage {
+  usage: ComponentUsage;
+  snapshot: string;
+  /** The code of the metric's events. */
+  metricCode: string;
+}
+
 /**
  * Answers every usage query of a batch with one aggregation per (metric, window), all customers
  * together, through the usage module's own aggregation; unit conversion applied. Matrix queries
  * get their groups projected on the matrix's dimensions. Result key: `requestKey(request)`.
  */
-export async function fetchUsage(pool: Pool, tenantId: string, requests: readonly UsageRequest[]): Promise<Map<string, ComponentUsage>> {
+export async function fetchUsage(pool: Pool, tenantId: string, requests: readonly UsageRequest[]): Promise<Map<string, FetchedUsage>> {
   const byWindow = new Map<string, UsageRequest[]>();
   for (const request of requests) {
     const key = `${request.query.metricId}|${request.query.periodStart}|${request.query.periodEnd}`;
     const list = byWindow.get(key) ?? byWindow.set(key, []).get(key)!;
     list.push(request);
   }
-  const conversions = new Map<string, UnitConversion | null>();
-  const answers = new Map<string, ComponentUsage>();
+  const definitions = new Map<string, Promise<MetricDefinition | undefined>>();
+  const answers = new Map<string, FetchedUsage>();
   await loadMany([...byWindow.values()], async (list) => {
     const { metricId, periodStart, periodEnd } = list[0]!.query;
-    if (!conversions.has(metricId)) conversions.set(metricId, (await loadMetricDefinition(pool, tenantId, metricId))?.unit_conversion ?? null);
+    if (!definitions.has(metricId)) definitions.set(metricId, loadMetricDefinition(pool, tenantId, metricId));
+    const definition = await definitions.get(metricId)!;
     const customers = [...new Map(list.map((r) => [r.customer.id, { key: r.customer.id, refs: r.customer.alias ? [r.customer.id, r.customer.alias] : [r.customer.id] }])).values()];
     const usage = await customersMetricUsage(pool, tenantId, {
       customers, metricId, periodStart: new Date(`${periodStart}T00:00:00.000Z`), periodEnd: new Date(`${periodEnd}T00:00:00.000Z`),
     });
-    const conversion = conversions.get(metricId) ?? null;
+    if (!usage || !definition) throw new Error(`billable metric ${metricId} of a usage fee is not the tenant's`);
     for (const request of list) {
-      const figures = usage?.get(request.customer.id);
-      answers.set(requestKey(request), componentUsageOf(request.query, figures ?? { totalValue: '0', groups: [] }, conversion));
+      const figures = usage.byCustomer.get(request.customer.id);
+      answers.set(requestKey(request), {
+        usage: componentUsageOf(request.query, figures ?? { totalValue: '0', groups: [] }, definition.unit_conversion ?? null),
+        snapshot: usage.snapshot,
+        metricCode: definition.code,
+      });
     }
   }, 4);
   return answers;

@@ -12,8 +12,9 @@ import type { Pool, Queryable } from '../../../db/pool.js';
 import { withTx } from '../../../db/tx.js';
 import { scoped } from '../../../db/tenant-scope.js';
 import { writeOutboxEvents } from '../../../db/outbox.js';
-import { nextOccasion, type BillingOccasion, type LocalDate } from '../../../domain/index.js';
+import { addDays, earliestDate, nextOccasion, type BillingOccasion, type LocalDate } from '../../../domain/index.js';
 import { loadSubscriptionRecord, loadSubscriptionRecords, tenantsWithSubscriptions, type SubscriptionRecord } from '../../subscriptions/index.js';
+import { nextInvoiceDateOf } from '../next-invoice-date.js';
 import { customerSnapshot } from '../customer.js';
 import { ensureDefaultEntity, findEntity, type InvoicingEntityRow } from '../entities.js';
 import { amountsOf, breakdownRows, couponLines, lineRows, newDraftRow, withCurrentSeller, type DraftInvoiceInput } from '../drafts.js';
@@ -22,7 +23,9 @@ import type { InvoiceRow, NewLine, TaxBreakdownDbRow } from '../repository.js';
 import {
   deleteContentBulk, insertContentBulk, insertInvoicesBulk, invoicesOfSubscriptions, occasionsOf, tryLockSubscriptions, updateInvoicesBulk,
 } from './bulk-repository.js';
-import { computePlanned, occasionsDue, type BillingSubject, type ComputedDraft, type PlannedWork, type StoredInvoiceRef } from './compute.js';
+import { computePlanned, occasionsDue, type BillingSubject, type ComputedDraft, type LateWindows, type PlannedWork, type StoredInvoiceRef } from './compute.js';
+import { lateWindowsOf } from './late-usage.js';
+import { lockUsageForBilling, recordBilledPeriods } from '../../usage/index.js';
 import { loadCustomers, planTermsOf } from './context.js';
 import { toEngineSnapshot, type PlanTerms } from './mapping.js';
 
@@ -54,7 +57,11 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return out;
 }
 
-export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
+/**
+ * `testClockId`: the run bills the subscriptions of that test clock's customers, at `clock` (a
+ * step of the clock's advance); absent, those on no test clock (the periodic run).
+ */
+export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?: string }) {
   const { pool, clock } = deps;
   // Published plan versions never change, so their terms can be kept for the process's life.
   const planTerms = new Map<string, Promise<PlanTerms>>();
@@ -110,20 +117,30 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
   }
 
   /** Computes, keeping the subscriptions the engine refuses out of the batch instead of failing it. */
-  async function computeSafely(tenantId: string, work: PlannedWork[], failures: RunResult['failures']): Promise<ComputedDraft[]> {
+  async function computeSafely(tenantId: string, work: PlannedWork[], failures: RunResult['failures'], late: LateWindows): Promise<ComputedDraft[]> {
     try {
-      return await computePlanned(pool, tenantId, work);
+      return await computePlanned(pool, tenantId, work, late);
     } catch {
       const out: ComputedDraft[] = [];
       for (const item of work) {
         try {
-          out.push(...(await computePlanned(pool, tenantId, [item])));
+          out.push(...(await computePlanned(pool, tenantId, [item], late)));
         } catch (error) {
           failures.push({ subscriptionId: item.subject.source.subscription.id, message: error instanceof Error ? error.message : String(error) });
         }
       }
       return out;
     }
+  }
+
+  /**
+   * The invoice that carries late usage of a subscription that has ended: an ADJUSTMENT dated
+   * `asOf`, when no invoice of it is due or waiting as a draft and the engine has no next one.
+   */
+  function lateAdjustmentOccasion(subject: BillingSubject, stored: readonly StoredInvoiceRef[], asOf: LocalDate): BillingOccasion | null {
+    if (subject.source.subscription.status === 'PENDING_ACTIVATION' || stored.some((invoice) => invoice.status === 'DRAFT')) return null;
+    if (nextOccasion(toEngineSnapshot(subject.source, subject.plan).snapshot, asOf) !== null) return null;
+    return { kind: 'ADJUSTMENT', invoiceType: 'ADJUSTMENT', invoiceDate: asOf, periodStart: asOf, periodEnd: asOf, cycleIndex: null, adjustmentDates: [] };
   }
 
   /** One batch in one transaction; returns how many invoices it created. */
@@ -134,6 +151,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
       if (mine.length === 0) return 0;
       // read after the locks: whatever another process committed for these is visible now
       const stored = groupBy(await invoicesOfSubscriptions(tx, tenantId, mine.map((s) => s.subscription.id)), (row) => row.subscription_id);
+      const late = await lateWindowsOf(tx, tenantId, mine.map((s) => s.subscription.id), false);
       const subjects = await subjectsOf(tx, tenantId, mine);
       const work: PlannedWork[] = [];
       for (const source of mine) {
@@ -142,13 +160,15 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
         const own = stored.get(source.subscription.id) ?? [];
         try {
           const occasions = occasionsDue(subject, own, asOf);
+          const lateOccasion = occasions.length === 0 && late.has(source.subscription.id) ? lateAdjustmentOccasion(subject, own, asOf) : null;
+          if (lateOccasion) occasions.push(lateOccasion);
           if (occasions.length > 0) work.push({ subject, occasions, stored: own });
         } catch (error) {
           failures.push({ subscriptionId: source.subscription.id, message: error instanceof Error ? error.message : String(error) });
         }
       }
       if (work.length === 0) return 0;
-      return storeDrafts(tx, tenantId, await computeSafely(tenantId, work, failures));
+      return storeDrafts(tx, tenantId, await computeSafely(tenantId, work, failures, late));
     });
   }
 
@@ -159,12 +179,16 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
 
   /** Every tenant's subscriptions, as of the clock's (UTC) date. */
   async function runAll(): Promise<RunResult> {
-    const asOf = today(clock);
     // Cross-tenant on purpose: the scheduler serves every tenant, then works tenant by tenant.
-    const tenants = await tenantsWithSubscriptions(pool);
+    return runTenants(await tenantsWithSubscriptions(pool));
+  }
+
+  /** These tenants' subscriptions (of the run's population), as of the clock's (UTC) date. */
+  async function runTenants(tenants: readonly string[]): Promise<RunResult> {
+    const asOf = today(clock);
     const result: RunResult = { subscriptions: 0, invoicesCreated: 0, failures: [] };
     for (const tenantId of tenants) {
-      const records = await loadSubscriptionRecords(pool, tenantId, {});
+      const records = await loadSubscriptionRecords(pool, tenantId, { testClockId: deps.testClockId ?? null });
       result.subscriptions += records.length;
       const batches: SubscriptionRecord[][] = [];
       for (let i = 0; i < records.length; i += RUN_BATCH_SIZE) batches.push(records.slice(i, i + RUN_BATCH_SIZE));
@@ -184,25 +208,37 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
    * The one draft refresher, in the caller's tx (finalization, a change of the invoicing entity):
    * every draft takes its entity as it is now (seller details), and drafts of a subscription are
    * recomputed (late usage, tax of the entity's current country) for the occasion each was
-   * created for. Writes what changed; same order in and out.
+   * created for. Writes what changed; same order in and out. When `finalizing`, the usage windows
+   * each draft bills are then recorded with the usage module as billed (docs/usage.md, "Late
+   * usage"): an event of such a window that this computation did not see is billed late on a
+   * later invoice. A refresh that does not finalize records nothing, so its drafts stay open to
+   * the usage that arrives before they are finalized.
    */
-  async function refreshDrafts(tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[]): Promise<InvoiceRow[]> {
+  async function refreshDrafts(tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[], finalizing = false): Promise<InvoiceRow[]> {
     const seller = await withCurrentSeller(tx, tenantId, drafts);
-    const recomputed = await recomputeDrafts(tx, tenantId, seller.rows);
+    const recomputed = await recomputeDrafts(tx, tenantId, seller.rows, finalizing);
     const now = clock.now();
     await updateInvoicesBulk(tx, tenantId, recomputed.rows.filter((row) => seller.changed.has(row.id) && !recomputed.written.has(row.id)).map((row) => ({ ...row, updated_at: now })));
     return recomputed.rows;
   }
 
+  /** The last refresh of drafts about to be finalized (see refreshDrafts). */
+  function refreshForFinalization(tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[]): Promise<InvoiceRow[]> {
+    return refreshDrafts(tx, tenantId, drafts, true);
+  }
+
   /** Recomputes subscription drafts and writes those whose content changed (`written`); drafts without a stored occasion (one-off invoices) are kept. */
-  async function recomputeDrafts(tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[]): Promise<{ rows: InvoiceRow[]; written: Set<string> }> {
+  async function recomputeDrafts(tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[], finalizing: boolean): Promise<{ rows: InvoiceRow[]; written: Set<string> }> {
     const unchanged = { rows: [...drafts], written: new Set<string>() };
     const candidates = drafts.filter((d) => d.subscription_id !== null && d.status === 'DRAFT');
     if (candidates.length === 0) return unchanged;
     const occasions = await occasionsOf(tx, tenantId, candidates.map((d) => d.id));
     const withOccasion = candidates.filter((d) => occasions.has(d.id));
     if (withOccasion.length === 0) return unchanged;
+    // before any usage is read: the rollup fold, which flags late events against recorded windows, waits for a finalizing transaction
+    if (finalizing) await lockUsageForBilling(tx, tenantId);
     const subscriptionIds = [...new Set(withOccasion.map((d) => d.subscription_id!))];
+    const late = await lateWindowsOf(tx, tenantId, subscriptionIds, finalizing);
     const sources = await loadSubscriptionRecords(pool, tenantId, { ids: subscriptionIds });
     const stored = groupBy(await invoicesOfSubscriptions(tx, tenantId, subscriptionIds), (row) => row.subscription_id);
     // a draft keeps the entity it was created for (its number comes from that entity)
@@ -215,7 +251,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
       work.push({ draft, subject: { ...subject, entity }, occasions: [occasions.get(draft.id)!.occasion as BillingOccasion], stored: (stored.get(draft.subscription_id!) ?? []) as StoredInvoiceRef[], excludeInvoiceId: draft.id });
     }
     const failures: RunResult['failures'] = [];
-    const computed = await computeSafely(tenantId, work, failures);
+    const computed = await computeSafely(tenantId, work, failures, late);
     // the invoice date identifies an invoice of a subscription
     const draftByKey = new Map(work.map((w) => [`${w.draft.subscription_id}|${w.draft.invoice_date}`, w.draft.id]));
     const byDraft = new Map<string, ComputedDraft>();
@@ -246,8 +282,30 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
     await deleteContentBulk(tx, tenantId, changed.map((row) => row.id));
     await insertContentBulk(tx, tenantId, lines, breakdown);
     await updateInvoicesBulk(tx, tenantId, changed);
+    if (finalizing) await recordBilledPeriods(tx, tenantId, [...byDraft.values()].flatMap((item) => item.billedPeriods), now);
     return { rows: drafts.map((d) => updated.get(d.id) ?? d), written: new Set(changed.map((row) => row.id)) };
   }
+
+  /**
+   * The earliest invoice date after the clock's date among a tenant's subscriptions of the run's
+   * population, or null when none will invoice again: a test clock's advance stops there rather
+   * than on every day. A subscription the engine refuses answers the next day (day by day is
+   * always safe).
+   */
+  async function nextInvoiceDate(tenantId: string): Promise<LocalDate | null> {
+    const asOf = today(clock);
+    const dates: LocalDate[] = [];
+    for (const record of await loadSubscriptionRecords(pool, tenantId, { testClockId: deps.testClockId ?? null })) {
+      try {
+        const date = nextInvoiceDateOf(record, asOf);
+        if (date !== null) dates.push(date);
+      } catch {
+        return addDays(asOf, 1);
+      }
+    }
+    return earliestDate(...dates);
+  }
+
 
   /**
    * The subscription's next invoice, computed as the run would, without writing: the oldest due
@@ -265,11 +323,12 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock }) {
       occasion = nextOccasion(toEngineSnapshot(source, subject.plan).snapshot, todayDate);
     }
     if (occasion === null) return null;
-    const [computed] = await computePlanned(pool, tenantId, [{ subject, occasions: [occasion], stored }]);
+    const late = await lateWindowsOf(pool, tenantId, [subscriptionId], false);
+    const [computed] = await computePlanned(pool, tenantId, [{ subject, occasions: [occasion], stored }], late);
     return computed ?? null;
   }
 
-  return { runAll, billSubscription, billBatch, refreshDrafts, upcoming };
+  return { runAll, runTenants, nextInvoiceDate, billSubscription, billBatch, refreshDrafts, refreshForFinalization, upcoming };
 }
 
 export type BillingRun = ReturnType<typeof createBillingRun>;

@@ -1,11 +1,13 @@
 -- Dunning and refunds (src/modules/payments, docs/payments.md).
 
--- A failed automatic charge is tried again: RETRY attempts, numbered 1.. in the order of the schedule.
+-- A failed automatic charge is tried again: RETRY attempts, numbered 1.. in the order of the
+-- schedule. Builds on 0810_pay_pages: the FINALIZATION attempt stays one per invoice (its partial
+-- unique index), PAY_PAGE attempts are not unique, and each retry number has one attempt.
+-- retry_number is 0 for the other occasions.
 ALTER TABLE payment_attempts DROP CONSTRAINT payment_attempts_occasion_check;
-ALTER TABLE payment_attempts ADD CONSTRAINT payment_attempts_occasion_check CHECK (occasion IN ('FINALIZATION', 'RETRY'));
+ALTER TABLE payment_attempts ADD CONSTRAINT payment_attempts_occasion_check CHECK (occasion IN ('FINALIZATION', 'PAY_PAGE', 'RETRY'));
 ALTER TABLE payment_attempts ADD COLUMN retry_number integer NOT NULL DEFAULT 0;
-ALTER TABLE payment_attempts DROP CONSTRAINT payment_attempts_tenant_id_invoice_id_occasion_key;
-ALTER TABLE payment_attempts ADD CONSTRAINT payment_attempts_occasion_key UNIQUE (tenant_id, invoice_id, occasion, retry_number);
+CREATE UNIQUE INDEX payment_attempts_retry_key ON payment_attempts (tenant_id, invoice_id, retry_number) WHERE occasion = 'RETRY';
 
 -- A tenant's dunning schedule; no row: the default (retries 3, 5 and 7 days after the failure, then nothing).
 CREATE TABLE payment_dunning_settings (

@@ -1,0 +1,89 @@
+// What the invoice pay page shows and does (docs/payments.md, "Pages"): the invoice a pay link
+// opens, the customer's saved methods, and one payment with a saved or a new method, charged at
+// once through the same attempt code as finalization (charging.charge).
+import type { Clock } from '../../kernel/clock.js';
+import { newId } from '../../kernel/ids.js';
+import { badRequest, conflict } from '../../kernel/errors.js';
+import type { Pool } from '../../db/pool.js';
+import { withTx } from '../../db/tx.js';
+import { findInvoice, type InvoiceRow } from '../invoices/index.js';
+import type { ProviderName } from '../../adapters/payments/provider.js';
+import type { Providers } from './providers.js';
+import { idempotencyKeyOf, type Charging } from './charging.js';
+import type { PaymentsService } from './service.js';
+import { payable, type PayLinks } from './pay-links.js';
+import * as repo from './repository.js';
+import type { AttemptRow, PaymentMethodRow } from './repository.js';
+
+export interface PayView {
+  tenantId: string;
+  invoice: InvoiceRow;
+  /** The tenant's provider now (null: no online payment). */
+  provider: ProviderName | null;
+  /** Saved methods of the customer usable with that provider. */
+  methods: PaymentMethodRow[];
+  defaultMethodId: string | null;
+}
+
+/** A saved method (`methodId`) or a new card (`cardNumber`, sandbox). */
+export type PayWith = { methodId: string } | { cardNumber: string };
+
+export function createPayPageService(deps: { pool: Pool; clock: Clock; providers: Providers; charging: Charging; service: PaymentsService; links: PayLinks }) {
+  const { pool, clock, providers, charging, links } = deps;
+
+  async function view(token: string): Promise<PayView | undefined> {
+    const link = await links.resolve(pool, token);
+    if (!link) return undefined;
+    const invoice = await findInvoice(pool, link.tenantId, link.invoiceId);
+    if (!invoice) return undefined;
+    const provider = (await providers.forTenant(pool, link.tenantId))?.name ?? null;
+    const methods = (await repo.listPaymentMethods(pool, link.tenantId, invoice.customer_id)).filter((m) => m.provider === provider);
+    const settings = await repo.findCustomerSettings(pool, link.tenantId, invoice.customer_id);
+    return { tenantId: link.tenantId, invoice, provider, methods, defaultMethodId: settings.default_payment_method_id };
+  }
+
+  /**
+   * Pays what is still due. One payment at a time per invoice: under an advisory lock of the
+   * invoice, an attempt still PENDING (this page's or finalization's) refuses a second one, so a
+   * double submit never charges twice. Returns the attempt as the provider left it.
+   */
+  async function pay(current: PayView, using: PayWith): Promise<AttemptRow> {
+    const { tenantId, invoice } = current;
+    if (!payable(invoice)) throw conflict('this invoice has nothing left to pay');
+    let method: PaymentMethodRow | undefined;
+    if ('methodId' in using) {
+      method = current.methods.find((m) => m.id === using.methodId);
+      if (!method) throw badRequest('choose one of your saved cards or enter a new card');
+    } else {
+      const cardNumber = using.cardNumber.replace(/[\s-]/g, '');
+      if (!/^\d{12,19}$/.test(cardNumber)) throw badRequest('card number must be 12 to 19 digits, e.g. 4242 4242 4242 4242');
+      // saved, not made the default, until it has paid: a declined card is removed again below
+      method = await deps.service.attachMethod(tenantId, invoice.customer_id, { card_number: cardNumber, set_default: false });
+    }
+    const isNew = !('methodId' in using);
+    const attemptId = await withTx(pool, async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`pay:${tenantId}:${invoice.id}`]);
+      const fresh = (await findInvoice(tx, tenantId, invoice.id))!;
+      if (!payable(fresh)) throw conflict('this invoice has nothing left to pay');
+      const attempts = await repo.listAttemptsOfInvoice(tx, tenantId, invoice.id);
+      if (attempts.some((a) => a.status === 'PENDING')) throw conflict('a payment of this invoice is already in progress; reload the page in a minute');
+      const now = clock.now();
+      const id = newId('paymentAttempt', now.getTime());
+      await repo.insertAttempt(tx, {
+        id, tenant_id: tenantId, invoice_id: invoice.id, customer_id: invoice.customer_id, payment_method_id: method.id, provider: method.provider,
+        occasion: 'PAY_PAGE', retry_number: 0, amount_minor: fresh.amount_due_minor - fresh.amount_paid_minor, currency: fresh.currency, status: 'PENDING',
+        idempotency_key: idempotencyKeyOf(id), provider_payment_id: null, failure_code: null, failure_message: null, requested_at: null, settled_at: null,
+        created_at: now, updated_at: now,
+      });
+      return id;
+    });
+    const attempt = (await charging.charge(tenantId, attemptId))!;
+    if (isNew && (attempt.status === 'FAILED' || attempt.status === 'REQUIRES_ACTION')) await deps.service.detachMethod(tenantId, invoice.customer_id, method.id);
+    if (isNew && attempt.status === 'SUCCEEDED' && !current.defaultMethodId) await deps.service.updateSettings(tenantId, invoice.customer_id, { default_payment_method_id: method.id });
+    return attempt;
+  }
+
+  return { view, pay };
+}
+
+export type PayPageService = ReturnType<typeof createPayPageService>;
