@@ -82,6 +82,18 @@ export function parseDecimal(text: unknown): Decimal {
   return new Dec(text);
 }
 
+/**
+ * A decimal string times a whole count (an add-on's instances), exact, written with as many
+ * decimals as it had ("12.25" x 2 = "24.50"). The count enters as a bigint, never as a float.
+ */
+export function timesCount(text: string, count: number): string {
+  if (!Number.isSafeInteger(count) || count < 0) throw new MoneyError('INVALID_DECIMAL', `count must be a whole number >= 0, got ${count}`);
+  if (count === 1) return text;
+  // the written decimals, not Decimal's significant ones: "12.50" keeps two
+  const decimals = text.includes('.') ? text.length - text.indexOf('.') - 1 : 0;
+  return parseDecimal(text).times(decimal(BigInt(count))).toFixed(decimals);
+}
+
 /** Parses a settled amount ("49.00") into minor units; more digits than the currency has is an error. */
 export function parseAmountMinor(text: unknown, currency: CurrencyCode): bigint {
   const value = parseDecimal(text);

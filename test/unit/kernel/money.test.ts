@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  timesCount,
   allocateMinor,
   currencyExponent,
   decimal,
@@ -161,5 +162,23 @@ describe('toMinorParts', () => {
         expect(toMinorParts(parts, 'EUR').reduce((a, b) => a + b, 0n)).toBe(toMinor(sum, 'EUR'));
       }),
     );
+  });
+});
+
+describe('timesCount', () => {
+  it.each([
+    ['12.25', 2, '24.50'],
+    ['12.50', 3, '37.50'],
+    ['0.001', 7, '0.007'],
+    ['49', 4, '196'],
+    ['19.99', 1, '19.99'],
+    ['19.99', 0, '0.00'],
+  ])('%s x %i = %s, with the written decimals', (text, count, expected) => {
+    expect(timesCount(text, count)).toBe(expected);
+  });
+
+  it('refuses a count that is not a whole number, and a decimal that is not plain', () => {
+    expect(() => timesCount('1.00', 1.5)).toThrow(/whole number/);
+    expect(() => timesCount('1e3', 2)).toThrow(/plain decimal/);
   });
 });

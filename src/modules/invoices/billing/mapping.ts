@@ -4,7 +4,7 @@
 import type {
   InvoicesDueOptions, SnapshotComponent, SnapshotCoupon, SnapshotFee, SnapshotUsagePricing, SubscriptionSnapshot,
 } from '../../../domain/index.js';
-import { parseDecimal } from '../../../kernel/money.js';
+import { timesCount } from '../../../kernel/money.js';
 import type { UsagePricing } from '../../plans/index.js';
 import type { SubscriptionRecord, SubscriptionFee, SubscriptionComponentRow, SubscriptionAddOnRow, SubscriptionCouponRow } from '../../subscriptions/index.js';
 
@@ -23,12 +23,6 @@ export interface MappedSubscription {
   dueOptions: InvoicesDueOptions;
 }
 
-/** A decimal string times an add-on's instance count, exact, written with as many decimals ("12.25" x 2 = "24.50"). */
-function times(decimal: string, quantity: number): string {
-  if (quantity === 1) return decimal;
-  const decimals = decimal.includes('.') ? decimal.length - decimal.indexOf('.') - 1 : 0;
-  return parseDecimal(decimal).times(quantity).toFixed(decimals);
-}
 
 /** The plan's usage pricing (kept as is on the subscription) in the engine's terms. */
 export function usagePricingOf(pricing: UsagePricing): SnapshotUsagePricing {
@@ -67,7 +61,7 @@ export function feeOf(fee: SubscriptionFee, quantity: number): SnapshotFee {
     case 'SLOT':
       return { kind: 'SLOT', unitPrice: fee.unit_rate, quantity: fee.initial_slots * quantity };
     case 'CAPACITY':
-      return { kind: 'CAPACITY', metricId: fee.metric_id, includedQuantity: times(String(fee.included), quantity), basePrice: times(fee.rate, quantity), overageUnitPrice: fee.overage_rate };
+      return { kind: 'CAPACITY', metricId: fee.metric_id, includedQuantity: timesCount(String(fee.included), quantity), basePrice: timesCount(fee.rate, quantity), overageUnitPrice: fee.overage_rate };
     case 'USAGE':
       return { kind: 'USAGE', metricId: fee.metric_id, pricing: usagePricingOf(fee.model) };
     case 'RECURRING':
