@@ -1,6 +1,5 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpInbox, type ReceivedMail, type SmtpInbox } from '../harness/smtp-inbox.js';
 import { createHarness, type Harness } from '../harness/app.js';
 import { createCustomer, createDraft } from '../http/invoices-support.js';
 
@@ -9,31 +8,19 @@ import { createCustomer, createDraft } from '../http/invoices-support.js';
  * `invoice.finalized` into an e-mail job, and nodemailer delivers it to a real SMTP server on
  * loopback with the same PDF bytes the download endpoint serves.
  */
-const inbox: { to: string[]; raw: string }[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['AUTH', 'STARTTLS'],
-  logger: false,
-  onData(stream, session, callback) {
-    const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', () => {
-      inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-      callback();
-    });
-  },
-});
+const inbox: ReceivedMail[] = [];
+let smtp: SmtpInbox;
 let h: Harness;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
+  smtp = await startSmtpInbox(inbox);
+  const port = smtp.port;
   h = await createHarness({ smtp: { host: '127.0.0.1', port, secure: false, from: 'billing@tally.test' } });
 });
 afterAll(async () => {
   await h.service.app.close();
   await h.db.drop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 /** Runs jobs until nothing new arrives (jobs enqueue further jobs: PDF, relay, send). */

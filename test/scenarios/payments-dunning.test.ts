@@ -1,9 +1,8 @@
 // Dunning through the HTTP API with the sandbox provider (docs/payments.md, "Dunning"): a decline,
 // retries on the schedule as the ManualClock moves, an e-mail with a pay link after each failure
 // (delivered to a real SMTP server on loopback), PAST_DUE, recovery, and the final actions.
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpInbox, type ReceivedMail, type SmtpInbox } from '../harness/smtp-inbox.js';
 import { createHarness, type Harness } from '../harness/app.js';
 import { startStripeFake, type StripeFake } from '../harness/stripe-fake.js';
 import { createCustomer, createDraft, outbox } from '../http/invoices-support.js';
@@ -11,27 +10,15 @@ import { seedPlan } from '../http/subscription-fixtures.js';
 import { DUNNING_TASK } from '../../src/modules/payments/index.js';
 
 const DAY = 86_400_000;
-const inbox: { to: string[]; raw: string }[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['AUTH', 'STARTTLS'],
-  logger: false,
-  onData(stream, session, callback) {
-    const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', () => {
-      inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-      callback();
-    });
-  },
-});
+const inbox: ReceivedMail[] = [];
+let smtp: SmtpInbox;
 let h: Harness;
 let fake: StripeFake;
 const STRIPE_KEY = 'sk_live_51HxDunningScenarioKey9f2A';
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
+  smtp = await startSmtpInbox(inbox);
+  const port = smtp.port;
   fake = await startStripeFake();
   fake.keys.add(STRIPE_KEY);
   h = await createHarness({
@@ -42,7 +29,7 @@ afterAll(async () => {
   await h.service.app.close();
   await h.db.drop();
   await fake.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 /** Runs jobs until nothing new arrives (the relay, the charge job, e-mail sends). */
