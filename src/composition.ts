@@ -82,7 +82,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   });
   // the next invoice date shown on a subscription is the billing engine's, mapped by invoices
   const subscriptions = createSubscriptionsModule({ ...base, catalog: plansCatalog, nextInvoiceDate: nextInvoiceDateOf, testClockTime });
-  const checkout = createCheckoutModule({ ...base, catalog: plansCatalog });
+  const checkout = createCheckoutModule({ ...base, catalog: plansCatalog, secretKey: config.secretKey, publicBaseUrl: config.publicBaseUrl });
   const usage = createUsageModule({ ...base, metrics: metrics.api, findSubscription: subscriptions.api.usageScope, testClockTime });
   // CSV imports (docs/batch-jobs.md): events through usage ingestion, customers through the customers service.
   const batchJobs = createBatchJobsModule({ ...base, ports: { ingestEvents: usage.api.ingest.ingest, createCustomer: customers.api.createCustomer } });
@@ -97,6 +97,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   // Payment providers and the charge of finalized invoices (docs/payments.md); credentials sealed with the service secret.
   const payments = createPaymentsModule({
     ...base, secretKey: config.secretKey, stripeApiBase: config.stripeApiBase, gocardlessApiBase: config.gocardlessApiBase, publicBaseUrl: config.publicBaseUrl, invoicePdf: invoices.api.invoices.pdf,
+    checkout: checkout.api, invoicing: invoices.api,
   });
   const emails = createEmailsModule({ ...base, mailer: deps.mailer ?? createSmtpMailer(config.smtp), ports: { ...sqlEmailPorts(pool), ...deps.emailPorts } });
   const webhooks = createWebhooksModule({

@@ -34,7 +34,9 @@ describe('create, get, list', () => {
     expect(session).toEqual({
       id: expect.stringMatching(/^che_/), checkout_type: 'SELF_SERVE', status: 'CREATED', customer_id: customer.id, plan_version_id: plan.versionId,
       created_at: NOW, subscription_id: null, start_date: null, billing_day_anchor: 5, billing_start_date: null, net_terms: 30, trial_duration_days: 7,
-      coupon_code: null, coupon_ids: [], expires_at: '2026-03-15T13:00:00.000Z', completed_at: null, cancelled_at: null, checkout_url: null,
+      coupon_code: null, coupon_ids: [], expires_at: '2026-03-15T13:00:00.000Z', completed_at: null, cancelled_at: null,
+      // the hosted checkout page, on the request's origin (PUBLIC_BASE_URL unset); the token is not the session id
+      checkout_url: expect.stringMatching(/^http:\/\/[^/]+\/checkout\/cs_[A-Za-z0-9_-]{43}$/),
       success_url: 'https://shop.test/ok', cancel_url: 'https://shop.test/no', payment_methods_config: { type: 'online', config: { card: { enabled: true } } },
       payment_reference: null,
     });

@@ -2,4 +2,4 @@
 export type { CheckoutService } from './service.js';
 export { createCheckoutModule } from './module.js';
 export { CHECKOUT_STATUSES, deleteSessionsOfCustomers } from './repository.js';
-export type { CheckoutStatus } from './repository.js';
+export type { CheckoutStatus, SessionRow as CheckoutSessionRow } from './repository.js';

@@ -5,8 +5,10 @@ import type { Module } from '../../module.js';
 import type { SubscriptionCatalog } from '../subscriptions/index.js';
 import { checkoutRoutes } from './routes.js';
 import { createCheckoutService, type CheckoutService } from './service.js';
+import { createCheckoutLinks } from './page-links.js';
 
-export function createCheckoutModule(deps: { pool: Pool; clock: Clock; catalog: SubscriptionCatalog }): Module<CheckoutService> {
-  const service = createCheckoutService(deps);
+export function createCheckoutModule(deps: { pool: Pool; clock: Clock; catalog: SubscriptionCatalog; secretKey: string; publicBaseUrl: string | undefined }): Module<CheckoutService> {
+  // the hosted checkout page is served by payments (a later module); its links are the session's own
+  const service = createCheckoutService({ ...deps, links: createCheckoutLinks(deps) });
   return { routes: checkoutRoutes(service), api: service };
 }

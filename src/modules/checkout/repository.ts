@@ -40,6 +40,9 @@ export interface SessionRow {
   completed_at: Date | null;
   cancelled_at: Date | null;
   subscription_id: string | null;
+  /** The hosted page's link (page-links.ts): its nonce, and the hash its token is looked up by. */
+  page_nonce: string | null;
+  page_token_hash: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -48,7 +51,7 @@ const FIELDS: (keyof SessionRow)[] = [
   'id', 'customer_id', 'plan_version_id', 'checkout_type', 'status', 'subscription_params', 'start_date', 'billing_start_date',
   'billing_day_anchor', 'net_terms', 'trial_duration_days', 'coupon_code', 'coupon_ids', 'success_url', 'cancel_url',
   'payment_methods_config', 'metadata', 'price_fingerprint', 'payment_reference', 'expires_at', 'completed_at', 'cancelled_at',
-  'subscription_id', 'created_at', 'updated_at',
+  'subscription_id', 'page_nonce', 'page_token_hash', 'created_at', 'updated_at',
 ];
 const JSON_FIELDS = new Set<keyof SessionRow>(['subscription_params', 'coupon_ids', 'payment_methods_config', 'metadata']);
 const COLUMNS = FIELDS.join(', ');
@@ -69,6 +72,20 @@ export async function updateSession(db: Queryable, tenantId: string, row: Sessio
      WHERE tenant_id = $1 AND id = $2`,
     [row.id, row.status, row.payment_reference, row.completed_at, row.cancelled_at, row.subscription_id, row.updated_at],
   );
+}
+
+/** A coupon code given on the hosted page replaces the session's, with the price it gives. */
+export async function updateCoupon(db: Queryable, tenantId: string, row: SessionRow): Promise<void> {
+  await scoped(db, tenantId).query(
+    `UPDATE checkout_sessions SET coupon_code = $3, price_fingerprint = $4, updated_at = $5 WHERE tenant_id = $1 AND id = $2`,
+    [row.id, row.coupon_code, row.price_fingerprint, row.updated_at],
+  );
+}
+
+/** The session a hosted page token opens, by the token's hash; crosses tenants by design (the holder does not say its tenant). */
+export async function findByPageToken(db: Queryable, tokenHash: string): Promise<{ tenant_id: string; id: string } | undefined> {
+  const result = await db.query<{ tenant_id: string; id: string }>(`SELECT tenant_id, id FROM checkout_sessions WHERE page_token_hash = $1`, [tokenHash]);
+  return result.rows[0];
 }
 
 export async function findSession(db: Queryable, tenantId: string, id: string, lock = false): Promise<SessionRow | undefined> {

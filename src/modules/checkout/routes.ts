@@ -1,8 +1,10 @@
 import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
 import { documented, errorResponses, PageQuery, PaginationMeta } from '../../http/schemas.js';
 import type { CheckoutService } from './service.js';
+import type { SessionRow } from './repository.js';
 import { CHECKOUT_STATUSES, CheckoutSession, CompleteCheckoutSessionRequest, CreateCheckoutSessionRequest, SessionResponse, sessionToWire } from './schemas.js';
 import * as ex from './examples.js';
 
@@ -14,6 +16,10 @@ const STATUSES =
   'CREATED or AWAITING_PAYMENT -> CANCELLED (cancel); CREATED -> EXPIRED when `expires_at` passes (AWAITING_PAYMENT does not expire).';
 
 export function checkoutRoutes(service: CheckoutService) {
+  /** The session as answered, with its hosted page's URL built on this request's origin when PUBLIC_BASE_URL is unset. */
+  const wire = (request: FastifyRequest, session: SessionRow) =>
+    sessionToWire(session, service.checkoutUrlOf(authOf(request).tenantId, session, `${request.protocol}://${request.host}`));
+
   return (app: App) => {
     const tags = ['Checkout sessions'];
 
@@ -39,7 +45,7 @@ export function checkoutRoutes(service: CheckoutService) {
       },
     }, async (request) => {
       const page = await service.listSessions(authOf(request).tenantId, request.query);
-      return { sessions: page.data.map(sessionToWire), pagination_meta: page.pagination_meta };
+      return { sessions: page.data.map((session) => wire(request, session)), pagination_meta: page.pagination_meta };
     });
 
     // 200 as in the reference (not 201).
@@ -52,12 +58,12 @@ export function checkoutRoutes(service: CheckoutService) {
           'Prepares a subscription that starts once the customer pays. The whole subscription is validated and priced now, exactly as `POST /api/v1/subscriptions` would ' +
           '(a 400 names the checkout field: an unknown customer, a plan version that is not published, another currency, a refused coupon, a bad choice of components...), ' +
           'but nothing is written except the session, which stores a fingerprint of what was priced. `start_date` must not be in the past (omitted: the day the session completes); ' +
-          '`success_url` and `cancel_url` must be absolute http(s) URLs; `expires_in_hours` is 0 (never) to 720, default 1. `checkout_url` is null: this service has no hosted ' +
-          'checkout page, so your page shows the offer and calls complete once the customer paid. Answers 200 with `{session}` (status CREATED, type SELF_SERVE).',
+          '`success_url` and `cancel_url` must be absolute http(s) URLs; `expires_in_hours` is 0 (never) to 720, default 1. `checkout_url` is the hosted checkout page to send the customer to ' +
+          '(it shows the offer, takes a coupon and the payment, then redirects to `success_url`); or your own page shows the offer and calls complete once the customer paid. Answers 200 with `{session}` (status CREATED, type SELF_SERVE).',
         body: documented(CreateCheckoutSessionRequest, 'The customer, the published plan version and the subscription\'s settings', ex.createSessionExample),
         response: { 200: documented(SessionResponse, 'The new session', { session: ex.createdSessionExample }), ...errorResponses([400, 401, 409]) },
       },
-    }, async (request) => ({ session: sessionToWire(await service.createSession(authOf(request).tenantId, request.body)) }));
+    }, async (request) => ({ session: wire(request, await service.createSession(authOf(request).tenantId, request.body)) }));
 
     app.get('/api/v1/checkout-sessions/:id', {
       schema: {
@@ -68,7 +74,7 @@ export function checkoutRoutes(service: CheckoutService) {
         params: IdParams,
         response: { 200: documented(SessionResponse, 'The session', { session: ex.completedSessionExample }), ...errorResponses([401, 404]) },
       },
-    }, async (request) => ({ session: sessionToWire(await service.getSession(authOf(request).tenantId, request.params.id)) }));
+    }, async (request) => ({ session: wire(request, await service.getSession(authOf(request).tenantId, request.params.id)) }));
 
     app.post('/api/v1/checkout-sessions/:id/cancel', {
       schema: {
@@ -81,7 +87,7 @@ export function checkoutRoutes(service: CheckoutService) {
         params: IdParams,
         response: { 200: documented(SessionResponse, 'The cancelled session', { session: ex.cancelledSessionExample }), ...errorResponses([400, 401, 404, 429, 500]) },
       },
-    }, async (request) => ({ session: sessionToWire(await service.cancelSession(authOf(request).tenantId, request.params.id)) }));
+    }, async (request) => ({ session: wire(request, await service.cancelSession(authOf(request).tenantId, request.params.id)) }));
 
     app.post('/api/v1/checkout-sessions/:id/complete', {
       schema: {
@@ -103,6 +109,6 @@ export function checkoutRoutes(service: CheckoutService) {
       preValidation: async (request) => {
         request.body ??= {};
       },
-    }, async (request) => ({ session: sessionToWire(await service.completeSession(authOf(request).tenantId, request.params.id, request.body)) }));
+    }, async (request) => ({ session: wire(request, await service.completeSession(authOf(request).tenantId, request.params.id, request.body)) }));
   };
 }

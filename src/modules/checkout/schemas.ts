@@ -54,7 +54,7 @@ export const CheckoutSession = Type.Object({
   expires_at: Nullable(Type.String({ format: 'date-time', description: 'null = never expires' })),
   completed_at: Nullable(Type.String({ format: 'date-time' })),
   cancelled_at: Nullable(Type.String({ format: 'date-time' })),
-  checkout_url: Nullable(Type.String({ description: 'null: this service has no hosted checkout page; your page completes the session' })),
+  checkout_url: Nullable(Type.String({ description: 'The hosted checkout page (PUBLIC_BASE_URL or this request\'s origin, then /checkout/{token}) while the session can be completed; null once COMPLETED, CANCELLED or EXPIRED' })),
   success_url: Nullable(Type.String()),
   cancel_url: Nullable(Type.String()),
   payment_methods_config: Nullable(PaymentMethodsConfig),
@@ -63,13 +63,14 @@ export const CheckoutSession = Type.Object({
 
 export const SessionResponse = Type.Object({ session: CheckoutSession });
 
-export function sessionToWire(s: SessionRow) {
+/** `checkoutUrl`: the hosted page while the session can be completed (service.checkoutUrlOf), else null. */
+export function sessionToWire(s: SessionRow, checkoutUrl: string | null = null) {
   return {
     id: s.id, checkout_type: s.checkout_type, status: s.status, customer_id: s.customer_id, plan_version_id: s.plan_version_id,
     created_at: iso(s.created_at), subscription_id: s.subscription_id, start_date: s.start_date, billing_day_anchor: s.billing_day_anchor,
     billing_start_date: s.billing_start_date, net_terms: s.net_terms, trial_duration_days: s.trial_duration_days, coupon_code: s.coupon_code,
     coupon_ids: s.coupon_ids, expires_at: isoOrNull(s.expires_at), completed_at: isoOrNull(s.completed_at), cancelled_at: isoOrNull(s.cancelled_at),
-    checkout_url: null, success_url: s.success_url, cancel_url: s.cancel_url, payment_methods_config: s.payment_methods_config as Static<typeof PaymentMethodsConfig> | null,
+    checkout_url: checkoutUrl, success_url: s.success_url, cancel_url: s.cancel_url, payment_methods_config: s.payment_methods_config as Static<typeof PaymentMethodsConfig> | null,
     payment_reference: s.payment_reference,
   };
 }

@@ -15,10 +15,12 @@ import {
   pricedFingerprint,
   writePreparedSubscription,
   type CreateSubscriptionInput,
+  type PreparedSubscription,
   type RequestFields,
   type SubscriptionCatalog,
 } from '../subscriptions/index.js';
 import * as repo from './repository.js';
+import { CHECKOUT_TOKEN_SHAPE, type CheckoutLinks } from './page-links.js';
 import { CHECKOUT_STATUSES, type CheckoutStatus, type SessionParams, type SessionRow } from './repository.js';
 
 /** Default lifetime of a session (the reference's default); 0 hours = never expires. */
@@ -102,8 +104,13 @@ function checkUrl(value: string | null | undefined, field: string): string | nul
   return value;
 }
 
-export function createCheckoutService(deps: { pool: Pool; clock: Clock; catalog: SubscriptionCatalog }) {
-  const { pool, clock } = deps;
+/** The day a session's subscription starts if it completes now: its start_date, or today when that is earlier or unset. */
+function startDateOf(session: Pick<SessionRow, 'start_date'>, clock: Clock): string {
+  return session.start_date && compareDates(session.start_date, today(clock)) > 0 ? session.start_date : today(clock);
+}
+
+export function createCheckoutService(deps: { pool: Pool; clock: Clock; catalog: SubscriptionCatalog; links: CheckoutLinks }) {
+  const { pool, clock, links } = deps;
 
   /** Sessions expire by the clock: every read first moves overdue CREATED sessions to EXPIRED. */
   const expireDue = (tenantId: string) => repo.expireDue(pool, tenantId, clock.now());
@@ -122,8 +129,10 @@ export function createCheckoutService(deps: { pool: Pool; clock: Clock; catalog:
     if (input.start_date && /^\d{4}-\d{2}-\d{2}$/.test(input.start_date) && compareDates(input.start_date, todayDate) < 0) {
       throw badRequest('start_date must not be in the past: a checkout starts the subscription when it completes, or later');
     }
+    const id = newId('checkoutSession', now.getTime());
+    const link = links.issue(tenantId, id);
     const row: SessionRow = {
-      id: newId('checkoutSession', now.getTime()),
+      id,
       customer_id: input.customer_id,
       plan_version_id: input.plan_version_id,
       checkout_type: 'SELF_SERVE',
@@ -154,6 +163,8 @@ export function createCheckoutService(deps: { pool: Pool; clock: Clock; catalog:
       completed_at: null,
       cancelled_at: null,
       subscription_id: null,
+      page_nonce: link.nonce,
+      page_token_hash: link.tokenHash,
       created_at: now,
       updated_at: now,
     };
@@ -225,7 +236,7 @@ export function createCheckoutService(deps: { pool: Pool; clock: Clock; catalog:
       const reason = closedReason(session);
       if (reason) throw badRequest(`${reason} and cannot be completed`);
       const now = clock.now();
-      const startDate = session.start_date && compareDates(session.start_date, today(clock)) > 0 ? session.start_date : today(clock);
+      const startDate = startDateOf(session, clock);
       const prepared = await prepareSubscription(tx, deps, tenantId, subscriptionInput(session, startDate), { checkoutSessionId: session.id, fields: checkoutFields(session) });
       if (pricedFingerprint(prepared) !== session.price_fingerprint) {
         throw conflict('the price of this checkout changed since the session was created; create a new checkout session');
@@ -243,7 +254,54 @@ export function createCheckoutService(deps: { pool: Pool; clock: Clock; catalog:
     });
   }
 
-  return { createSession, getSession, listSessions, cancelSession, completeSession, expireDue };
+  /**
+   * The hosted page's URL while the session can still be completed (CREATED, AWAITING_PAYMENT, not
+   * past expiry), else null (as the reference); sessions created before the page existed have none.
+   */
+  function checkoutUrlOf(tenantId: string, session: SessionRow, origin?: string): string | null {
+    if (session.page_nonce === null || closedReason(session) !== null) return null;
+    return links.urlOf(tenantId, session.id, session.page_nonce, origin);
+  }
+
+  /** The session a page token opens (expiry applied first), or undefined. */
+  async function sessionOfPage(token: string): Promise<{ tenantId: string; session: SessionRow } | undefined> {
+    if (!CHECKOUT_TOKEN_SHAPE.test(token)) return undefined;
+    const found = await repo.findByPageToken(pool, links.hashOf(token));
+    if (!found) return undefined;
+    await expireDue(found.tenant_id);
+    const session = await repo.findSession(pool, found.tenant_id, found.id);
+    return session ? { tenantId: found.tenant_id, session } : undefined;
+  }
+
+  /**
+   * The subscription the session stands for if it completed now, priced by the same code as
+   * creation and completion (nothing written). What the hosted page shows.
+   */
+  async function priceSession(tenantId: string, session: SessionRow): Promise<PreparedSubscription> {
+    return withTx(pool, (tx) => prepareSubscription(tx, deps, tenantId, subscriptionInput(session, startDateOf(session, clock)), { checkoutSessionId: session.id, fields: checkoutFields(session) }));
+  }
+
+  /**
+   * A coupon code typed on the hosted page (empty: none) replaces the session's: the session is
+   * priced again with it, and its fingerprint becomes that price. A refused code is a 400 naming
+   * coupon_code; the session is unchanged. Only while the session is CREATED.
+   */
+  async function applyCoupon(tenantId: string, id: string, code: string | null): Promise<SessionRow> {
+    await expireDue(tenantId);
+    return withTx(pool, async (tx) => {
+      const session = await requireSession(tx, tenantId, id, true);
+      const reason = closedReason(session);
+      if (reason) throw badRequest(`${reason} and its coupon cannot change`);
+      if (session.status !== 'CREATED') throw conflict('the payment of this checkout is in progress; its coupon cannot change');
+      const next: SessionRow = { ...session, coupon_code: code, updated_at: clock.now() };
+      const prepared = await prepareSubscription(tx, deps, tenantId, subscriptionInput(next, startDateOf(next, clock)), { checkoutSessionId: session.id, fields: checkoutFields(next) });
+      next.price_fingerprint = pricedFingerprint(prepared);
+      await repo.updateCoupon(tx, tenantId, next);
+      return next;
+    });
+  }
+
+  return { createSession, getSession, listSessions, cancelSession, completeSession, expireDue, checkoutUrlOf, sessionOfPage, priceSession, applyCoupon };
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>;

@@ -8,7 +8,7 @@ export type { InvoicingEntityRow, DefaultEntityDetails, DocumentKind } from './e
 export { createInvoicingEntitiesService } from './entities-service.js';
 export type { InvoicingEntitiesService } from './entities-service.js';
 export { PdfResponse } from './routes.js';
-export { findInvoice, loadDetail, findDocument, insertDocument } from './repository.js';
+export { findInvoice, firstInvoiceOfSubscription, loadDetail, findDocument, insertDocument } from './repository.js';
 // A test clock's advance stops at its drafts' finalization times; its deletion removes its customers' invoices and PDFs.
 export { nextDraftFinalization, invoiceIdsOfCustomers, deleteInvoicesOfCustomers, deleteDocumentsOf } from './repository.js';
 export type { InvoiceRow, InvoiceDetail, InvoiceLineRow, DocumentRow } from './repository.js';

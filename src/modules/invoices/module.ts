@@ -13,7 +13,8 @@ import { upcomingInvoice } from './billing/preview.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import type { Queryable } from '../../db/pool.js';
 import type { TestClockTime } from '../customers/index.js';
-import { loadSubscriptionRecord } from '../subscriptions/index.js';
+import { loadSubscriptionRecord, type SubscriptionRecord } from '../subscriptions/index.js';
+import type { InvoiceDetail } from './repository.js';
 
 export const FINALIZE_DUE_TASK = 'invoices.finalize_due';
 /** Creates what is due for every subscription, then finalizes drafts past their grace period. */
@@ -29,6 +30,8 @@ export interface Invoicing {
   lifecycle: InvoiceLifecycle;
   /** The billing run and the grace-period finalizer at `clock`, serving this test clock's customers only (its advance runs them step by step). */
   atTestClock(clock: Clock, testClockId: string): { billing: BillingRun; lifecycle: InvoiceLifecycle };
+  /** The first invoice of a subscription not written yet (the hosted checkout page), by the upcoming invoice's code. */
+  previewFirstInvoice(tenantId: string, record: SubscriptionRecord): Promise<InvoiceDetail | null>;
 }
 
 export interface InvoicingDeps {
@@ -87,7 +90,8 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
     await invoiceRoutesOf(app);
     await entityRoutes(entities)(app);
   };
-  return { routes, tasks, api: { entities, invoices, billing, lifecycle, atTestClock: clockDriven } };
+  const previewFirstInvoice = (tenantId: string, record: SubscriptionRecord) => upcomingInvoice(billing, deps.clock, tenantId, record);
+  return { routes, tasks, api: { entities, invoices, billing, lifecycle, atTestClock: clockDriven, previewFirstInvoice } };
 }
 
 

@@ -171,6 +171,14 @@ export async function findInvoice(db: Queryable, tenantId: string, invoiceId: st
   );
 }
 
+/** A subscription's first invoice (earliest invoice date, not voided), locked: the hosted checkout records its first payment there. */
+export async function firstInvoiceOfSubscription(db: Queryable, tenantId: string, subscriptionId: string): Promise<InvoiceRow | undefined> {
+  return scoped(db, tenantId).one<InvoiceRow>(
+    `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE tenant_id = $1 AND subscription_id = $2 AND status <> 'VOID' ORDER BY invoice_date, created_at, id LIMIT 1 FOR UPDATE`,
+    [subscriptionId],
+  );
+}
+
 export async function findPeriodInvoice(
   db: Queryable, tenantId: string, subscriptionId: string, periodStart: string, periodEnd: string, invoiceType: InvoiceType,
 ): Promise<InvoiceRow | undefined> {

@@ -53,6 +53,8 @@ export function createCharging(deps: {
   onFailed?: (tx: Queryable, attempt: AttemptRow) => Promise<void>;
   /** Dunning's and refunds' turn on the other events (invoice.paid, invoice.voided, credit_note.finalized), in the relay's tx. */
   onOtherEvent?: (tx: Queryable, event: OutboxRecord) => Promise<void>;
+  /** A CHECKOUT attempt succeeded (in the same tx): the hosted checkout completes its session (checkout-payments.ts). */
+  onCheckoutPaid?: (tx: Queryable, attempt: AttemptRow) => Promise<void>;
 }) {
   const { onOtherEvent } = deps;
   const { pool, clock, providers } = deps;
@@ -102,9 +104,11 @@ export function createCharging(deps: {
       updated_at: now,
     };
     await repo.updateAttempt(tx, next);
-    if (payment.status === 'SUCCEEDED') {
+    if (payment.status === 'SUCCEEDED' && attempt.invoice_id !== null) {
       await recordProviderPayment(tx, attempt.tenant_id, clock, attempt.invoice_id, { amountMinor: attempt.amount_minor, reference: payment.id, paidAt: now });
     }
+    // a checkout's first payment has no invoice yet: its session is completed (subscription, invoice, this payment recorded) by a job
+    if (payment.status === 'SUCCEEDED' && attempt.occasion === 'CHECKOUT') await deps.onCheckoutPaid?.(tx, next);
     // events for a move into an outcome (PENDING -> PENDING, and REQUIRES_ACTION -> FAILED, say nothing new to the customer)
     const outcome = payment.status === 'SUCCEEDED' || (attempt.status === 'PENDING' && payment.status !== 'PENDING');
     if (outcome) {
@@ -138,8 +142,8 @@ export function createCharging(deps: {
           amountMinor: attempt.amount_minor,
           currency: attempt.currency,
           idempotencyKey: attempt.idempotency_key,
-          description: `Invoice ${attempt.invoice_id}`,
-          metadata: { tenant_id: tenantId, attempt_id: attempt.id, invoice_id: attempt.invoice_id },
+          description: attempt.invoice_id ? `Invoice ${attempt.invoice_id}` : 'Checkout: first payment',
+          metadata: { tenant_id: tenantId, attempt_id: attempt.id, invoice_id: attempt.invoice_id ?? '' },
         });
     await hooks.afterProviderAnswer?.(attempt, payment);
     return withTx(pool, async (tx) => {

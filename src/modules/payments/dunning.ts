@@ -122,6 +122,8 @@ export function createDunning(deps: {
   async function onAttemptFailed(tx: Queryable, attempt: AttemptRow): Promise<void> {
     // a decline on the hosted pay page is the customer's own try: it neither starts nor moves dunning
     if (attempt.occasion === 'PAY_PAGE') return;
+    // nor does a decline of a checkout's first payment: there is no subscription or invoice yet
+    if (attempt.invoice_id === null) return;
     const failure: StepFailure = { attempt, code: attempt.failure_code, message: attempt.failure_message };
     if (attempt.occasion === 'FINALIZATION') {
       const invoice = await findInvoice(tx, attempt.tenant_id, attempt.invoice_id);

@@ -15,7 +15,10 @@ import { createPayLinks, type PayLinks } from './pay-links.js';
 import { createPageCsrf } from './page-csrf.js';
 import { createPayPageService } from './pay-page-service.js';
 import { payPageRoutes } from './pay-page.js';
-import type { InvoicesService } from '../invoices/index.js';
+import type { InvoicesService, Invoicing } from '../invoices/index.js';
+import type { CheckoutService } from '../checkout/index.js';
+import { CHECKOUT_FINISH_TASK, createCheckoutPayments, type CheckoutPayments } from './checkout-payments.js';
+import { checkoutPageRoutes } from './checkout-page.js';
 
 /** Wall-clock pause between two reconciliation sweeps. */
 export const RECONCILE_INTERVAL_MS = 60_000;
@@ -29,6 +32,8 @@ export interface Payments {
   /** Pay links of invoices; `payUrlFor` is the one way to build an invoice's pay URL. */
   payLinks: PayLinks;
   payUrlFor: PayLinks['payUrlFor'];
+  /** The hosted checkout page's work (tests reach `finish`). */
+  checkoutPages: CheckoutPayments;
 }
 
 export interface PaymentsDeps {
@@ -40,6 +45,9 @@ export interface PaymentsDeps {
   publicBaseUrl: string | undefined;
   /** The invoice PDF (invoices service), offered on the pay page. */
   invoicePdf: InvoicesService['pdf'];
+  /** The hosted checkout page: sessions (checkout), and the first invoice's preview and creation (invoices). */
+  checkout: CheckoutService;
+  invoicing: Pick<Invoicing, 'previewFirstInvoice' | 'billing'>;
 }
 
 export function createPaymentsModule(deps: PaymentsDeps): Module<Payments> {
@@ -53,19 +61,26 @@ export function createPaymentsModule(deps: PaymentsDeps): Module<Payments> {
       if (event.event_type === 'credit_note.finalized') await refunds.onCreditNoteFinalized(tx, event);
       else await dunning.onInvoiceEvent(tx, event);
     },
+    // the checkout's first payment succeeded: its session is completed by a job, also after a crash
+    onCheckoutPaid: (tx, attempt) => enqueueJob(tx, CHECKOUT_FINISH_TASK, { tenant_id: attempt.tenant_id, attempt_id: attempt.id }, { jobKey: `${CHECKOUT_FINISH_TASK}:${attempt.id}` }),
   });
   const service = createPaymentsService({ ...deps, providers, charging });
   const csrf = createPageCsrf({ secretKey: deps.secretKey, secureCookies: deps.publicBaseUrl?.startsWith('https:') ?? false });
   const payPages = createPayPageService({ ...deps, providers, charging, service, links: payLinks });
+  const checkoutPages = createCheckoutPayments({ ...deps, providers, charging, service });
   return {
     routes: async (app) => {
       await paymentRoutes(service)(app);
       await dunningRoutes(dunning)(app);
       await payPageRoutes({ pages: payPages, csrf, invoicePdf: deps.invoicePdf })(app);
+      await checkoutPageRoutes({ pages: checkoutPages, csrf })(app);
     },
     tasks: {
       [CHARGE_TASK]: async (payload) => {
         await charging.charge(String(payload.tenant_id), String(payload.attempt_id));
+      },
+      [CHECKOUT_FINISH_TASK]: async (payload) => {
+        await checkoutPages.finishAttempt(String(payload.tenant_id), String(payload.attempt_id));
       },
       [REFUND_TASK]: async (payload) => {
         await refunds.refund(String(payload.tenant_id), String(payload.refund_id));
@@ -86,7 +101,7 @@ export function createPaymentsModule(deps: PaymentsDeps): Module<Payments> {
       },
     },
     outboxConsumers: [charging.outboxConsumer],
-    api: { service, charging, providers, dunning, refunds, payLinks, payUrlFor: payLinks.payUrlFor },
+    api: { service, charging, providers, dunning, refunds, payLinks, payUrlFor: payLinks.payUrlFor, checkoutPages },
   };
 }
 

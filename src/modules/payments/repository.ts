@@ -13,6 +13,8 @@ export interface ConnectionRow {
   secret_key_sealed: string;
   secret_key_hint: string;
   webhook_secret_sealed: string | null;
+  /** Stripe's publishable key (public): Stripe Elements on the hosted checkout page. */
+  publishable_key: string | null;
   status: ConnectionStatus;
   last_error: string | null;
   verified_at: Date | null;
@@ -20,13 +22,13 @@ export interface ConnectionRow {
   updated_at: Date;
 }
 
-const CONNECTION_COLUMNS = 'id, tenant_id, provider, secret_key_sealed, secret_key_hint, webhook_secret_sealed, status, last_error, verified_at, created_at, updated_at';
+const CONNECTION_COLUMNS = 'id, tenant_id, provider, secret_key_sealed, secret_key_hint, webhook_secret_sealed, publishable_key, status, last_error, verified_at, created_at, updated_at';
 
 export async function insertConnection(db: Queryable, row: ConnectionRow): Promise<void> {
   await scoped(db, row.tenant_id).query(
-    `INSERT INTO payment_provider_connections (tenant_id, id, provider, secret_key_sealed, secret_key_hint, webhook_secret_sealed, status, last_error, verified_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [row.id, row.provider, row.secret_key_sealed, row.secret_key_hint, row.webhook_secret_sealed, row.status, row.last_error, row.verified_at, row.created_at, row.updated_at],
+    `INSERT INTO payment_provider_connections (tenant_id, id, provider, secret_key_sealed, secret_key_hint, webhook_secret_sealed, status, last_error, verified_at, created_at, updated_at, publishable_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [row.id, row.provider, row.secret_key_sealed, row.secret_key_hint, row.webhook_secret_sealed, row.status, row.last_error, row.verified_at, row.created_at, row.updated_at, row.publishable_key],
   );
 }
 
@@ -145,11 +147,12 @@ export type AttemptStatus = ProviderPaymentStatus;
 export interface AttemptRow {
   id: string;
   tenant_id: string;
-  invoice_id: string;
+  /** null only for a CHECKOUT attempt until its subscription's first invoice exists (checkout-payments.ts). */
+  invoice_id: string | null;
   customer_id: string;
   payment_method_id: string | null;
   provider: ProviderName;
-  occasion: 'FINALIZATION' | 'PAY_PAGE' | 'RETRY';
+  occasion: 'FINALIZATION' | 'PAY_PAGE' | 'RETRY' | 'CHECKOUT';
   /** n for dunning's n-th retry; 0 for the finalization charge and pay-page payments. */
   retry_number: number;
   amount_minor: bigint;
@@ -165,7 +168,7 @@ export interface AttemptRow {
   updated_at: Date;
 }
 
-const ATTEMPT_COLUMNS =
+export const ATTEMPT_COLUMNS =
   'id, tenant_id, invoice_id, customer_id, payment_method_id, provider, occasion, retry_number, amount_minor, currency, status, idempotency_key, provider_payment_id, failure_code, failure_message, requested_at, settled_at, created_at, updated_at';
 
 // The partial unique indexes (migrations 0810, 0812): one FINALIZATION attempt per invoice, one

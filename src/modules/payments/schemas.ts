@@ -14,6 +14,7 @@ export const ConnectRequest = Type.Object({
   provider: Type.String({ enum: ['stripe', 'gocardless'], description: 'The provider to connect; sandbox tenants use the built-in sandbox provider and connect nothing' }),
   secret_key: Type.String({ minLength: 1, maxLength: 255, description: 'Stripe secret or restricted key (sk_live_..., sk_test_..., rk_...), or GoCardless access token (live_..., sandbox_...); stored encrypted, never shown again' }),
   webhook_secret: Type.Optional(Nullable(Type.String({ maxLength: 255, description: 'Signing secret of the Stripe webhook endpoint (whsec_...), or secret of the GoCardless webhook endpoint, you create for `webhook_path`' }))),
+  publishable_key: Type.Optional(Nullable(Type.String({ maxLength: 255, description: 'Stripe only: the publishable key (pk_live_..., pk_test_...) Stripe Elements needs on the hosted checkout page; public, stored in clear and shown' }))),
 }, { additionalProperties: false });
 
 export const Connection = Type.Object({
@@ -21,6 +22,7 @@ export const Connection = Type.Object({
   provider: Type.String({ enum: ['stripe', 'gocardless'] }),
   secret_key_hint: Type.String({ description: 'Prefix and last four characters of the secret key' }),
   has_webhook_secret: Type.Boolean(),
+  publishable_key: Nullable(Type.String({ description: 'Stripe\'s publishable key (public), used by Stripe Elements on the hosted checkout page' })),
   status: Type.String({ enum: ['UNVERIFIED', 'VERIFIED', 'INVALID'], description: 'UNVERIFIED until the verify action asked the provider' }),
   last_error: Nullable(Type.String({ description: 'Why the last verification failed' })),
   verified_at: Nullable(Type.String({ format: 'date-time' })),
@@ -29,13 +31,13 @@ export const Connection = Type.Object({
 });
 
 export const connectionExample = {
-  id: CONNECTION_ID, provider: 'stripe', secret_key_hint: 'sk_live_...4f2A', has_webhook_secret: true, status: 'VERIFIED', last_error: null,
+  id: CONNECTION_ID, provider: 'stripe', secret_key_hint: 'sk_live_...4f2A', has_webhook_secret: true, publishable_key: 'pk_live_51HxAmPlE0000000000004f2A', status: 'VERIFIED', last_error: null,
   verified_at: '2026-04-01T09:30:00.000Z', webhook_path: `/api/v1/payment-providers/${CONNECTION_ID}/webhooks`, created_at: '2026-04-01T09:29:12.000Z',
 };
 
 export function connectionToWire(row: ConnectionRow) {
   return {
-    id: row.id, provider: row.provider, secret_key_hint: row.secret_key_hint, has_webhook_secret: row.webhook_secret_sealed !== null,
+    id: row.id, provider: row.provider, secret_key_hint: row.secret_key_hint, has_webhook_secret: row.webhook_secret_sealed !== null, publishable_key: row.publishable_key,
     status: row.status, last_error: row.last_error, verified_at: isoOrNull(row.verified_at), webhook_path: `/api/v1/payment-providers/${row.id}/webhooks`,
     created_at: iso(row.created_at),
   };

@@ -17,6 +17,7 @@ import * as repo from './repository.js';
 import type { AttemptRow, ConnectionRow, CustomerSettingsRow, PaymentMethodRow } from './repository.js';
 
 const STRIPE_SECRET_KEY = /^(sk|rk)_(live|test)_[A-Za-z0-9]{8,}$/;
+const STRIPE_PUBLISHABLE_KEY = /^pk_(live|test)_[A-Za-z0-9]{8,}$/;
 const STRIPE_WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/=]{8,}$/;
 const GOCARDLESS_ACCESS_TOKEN = /^(live|sandbox)_[A-Za-z0-9_-]{8,}$/;
 // GoCardless lets the merchant choose the webhook endpoint secret: any printable text
@@ -27,6 +28,8 @@ export interface ConnectInput {
   provider: string;
   secret_key: string;
   webhook_secret?: string | null;
+  /** Stripe only: the publishable key for Stripe Elements (public). */
+  publishable_key?: string | null;
 }
 
 export interface AttachMethodInput {
@@ -50,10 +53,13 @@ export function createPaymentsService(deps: { pool: Pool; clock: Clock; provider
     const provider = CONNECTABLE.find((name) => name === input.provider);
     if (!provider) throw badRequest(`provider must be 'stripe' or 'gocardless' (the sandbox provider needs no connection), got '${input.provider}'`);
     const webhookSecret = input.webhook_secret ?? null;
+    const publishableKey = input.publishable_key ?? null;
     if (provider === 'stripe') {
       if (!STRIPE_SECRET_KEY.test(input.secret_key)) throw badRequest('secret_key must be a Stripe secret or restricted key, e.g. sk_live_51H...');
       if (webhookSecret !== null && !STRIPE_WEBHOOK_SECRET.test(webhookSecret)) throw badRequest('webhook_secret must be a Stripe webhook signing secret, e.g. whsec_3f9a...');
+      if (publishableKey !== null && !STRIPE_PUBLISHABLE_KEY.test(publishableKey)) throw badRequest('publishable_key must be a Stripe publishable key, e.g. pk_live_51H...');
     } else {
+      if (publishableKey !== null) throw badRequest('publishable_key is for stripe only (Stripe Elements); leave it out for gocardless');
       if (!GOCARDLESS_ACCESS_TOKEN.test(input.secret_key)) throw badRequest('secret_key must be a GoCardless access token, e.g. live_Xk3... or sandbox_Xk3...');
       if (webhookSecret !== null && !GOCARDLESS_WEBHOOK_SECRET.test(webhookSecret)) throw badRequest('webhook_secret must be the secret of your GoCardless webhook endpoint: 8 to 255 printable characters, no spaces');
     }
@@ -72,7 +78,7 @@ export function createPaymentsService(deps: { pool: Pool; clock: Clock; provider
         secret_key_sealed: providers.box.seal(input.secret_key, sealContext(tenantId, id, 'secret_key')),
         secret_key_hint: secretHint(input.secret_key),
         webhook_secret_sealed: webhookSecret === null ? null : providers.box.seal(webhookSecret, sealContext(tenantId, id, 'webhook_secret')),
-        status: 'UNVERIFIED', last_error: null, verified_at: null, created_at: now, updated_at: now,
+        publishable_key: publishableKey, status: 'UNVERIFIED', last_error: null, verified_at: null, created_at: now, updated_at: now,
       };
       await repo.insertConnection(tx, row);
       return row;

@@ -16,6 +16,7 @@ import * as repo from './repository.js';
 import type { AddOnRow, ComponentRow, SubscriptionRow } from './repository.js';
 import { createHash } from 'node:crypto';
 import { subscriptionEventData } from './events.js';
+import type { SubscriptionRecord } from './records.js';
 
 export interface CreateSubscriptionInput {
   customer_id_or_alias: string;
@@ -258,6 +259,24 @@ export function pricedFingerprint(p: PreparedSubscription): string {
     coupons: p.coupons.map((c) => ({ id: c.coupon.id, discount: c.coupon.discount, recurring_value: c.coupon.recurring_value })),
   };
   return createHash('sha256').update(JSON.stringify(canonical(priced))).digest('hex');
+}
+
+/**
+ * A prepared subscription as the record it will be once written (coupon rows as they will be
+ * inserted): the hosted checkout page previews its first invoice through the billing run's one
+ * preview path (invoices' upcoming invoice) before anything is written.
+ */
+export function preparedRecord(p: PreparedSubscription): SubscriptionRecord {
+  const { row, customer } = p;
+  return {
+    subscription: { ...row, customer_name: customer.name, customer_alias: customer.alias, test_clock_id: customer.test_clock_id },
+    components: p.components,
+    addOns: p.addOns,
+    coupons: p.coupons.map(({ coupon }, index) => ({
+      id: `preview_coupon_${index}`, subscription_id: row.id, coupon_id: coupon.id, coupon: couponSnapshot(coupon),
+      is_active: true, applied_count: 0, applied_amount: null, last_applied_at: null, created_at: row.created_at,
+    })),
+  };
 }
 
 /** Writes a prepared subscription: rows, coupon redemptions, the `subscription.created` event. */

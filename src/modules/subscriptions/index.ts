@@ -8,7 +8,7 @@ export { createSubscriptionsModule } from './module.js';
 /** Request schemas shared with checkout sessions. */
 export { AddOnRequest, PriceComponentsRequest, PaymentMethodsConfig } from './schemas.js';
 export { plansCatalog } from './catalog-plans.js';
-export { createSubscriptionInTx, prepareSubscription, writePreparedSubscription, pricedFingerprint } from './create.js';
+export { createSubscriptionInTx, prepareSubscription, preparedRecord, writePreparedSubscription, pricedFingerprint } from './create.js';
 export type { CreateSubscriptionInput, PreparedSubscription, RequestFields } from './create.js';
 export type { SubscriptionCatalog, CatalogPlanVersion, CatalogAddOn, CatalogFeature, EntitlementValue } from './catalog.js';
 export type { SubscriptionFee, FeeTerm } from './fees.js';

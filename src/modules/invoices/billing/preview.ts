@@ -8,8 +8,8 @@ import type { BillingRun } from './run.js';
  * engine exactly as the run computes it and mapped as the run stores drafts, so the preview and
  * the real invoice cannot differ.
  */
-export async function upcomingInvoice(run: BillingRun, clock: Clock, tenantId: string, subscriptionId: string): Promise<InvoiceDetail | null> {
-  const next = await run.upcoming(tenantId, subscriptionId);
+export async function upcomingInvoice(run: BillingRun, clock: Clock, tenantId: string, subscription: Parameters<BillingRun['upcoming']>[1]): Promise<InvoiceDetail | null> {
+  const next = await run.upcoming(tenantId, subscription);
   if (next === null) return null;
   const { subject, input } = next;
   const now = clock.now();

@@ -309,11 +309,14 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
 
   /**
    * The subscription's next invoice, computed as the run would, without writing: the oldest due
-   * invoice not created yet, else the engine's next occasion.
+   * invoice not created yet, else the engine's next occasion. Takes a stored subscription's id, or
+   * a record not written yet (subscriptions' preparedRecord).
    */
-  async function upcoming(tenantId: string, subscriptionId: string): Promise<ComputedDraft | null> {
-    const source = await loadSubscriptionRecord(pool, tenantId, subscriptionId);
+  async function upcoming(tenantId: string, subscription: string | SubscriptionRecord): Promise<ComputedDraft | null> {
+    // a record not written yet (the hosted checkout's prepared subscription) has no invoices: its first one is previewed
+    const source = typeof subscription === 'string' ? await loadSubscriptionRecord(pool, tenantId, subscription) : subscription;
     if (!source) throw notFound('subscription');
+    const subscriptionId = source.subscription.id;
     const subject = (await subjectsOf(pool, tenantId, [source])).get(subscriptionId);
     if (!subject) return null;
     const stored = await invoicesOfSubscriptions(pool, tenantId, [subscriptionId]);

@@ -1,0 +1,305 @@
+// The hosted checkout page over HTTP (docs/payments.md, "Hosted checkout"): completion, decline
+// then success, cancel, expiry, a coupon, a free trial, payment_methods_config, CSRF, a raced
+// completion; and the Stripe path (Elements' PaymentMethod id posted to the real SDK against the fake).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../../src/config/index.js';
+import { useHarness, type Harness } from '../harness/app.js';
+import { startStripeFake, type StripeFake } from '../harness/stripe-fake.js';
+import { seedCustomer, seedPlan } from './subscription-fixtures.js';
+
+const SECRET_KEY = 'sk_live_51HxCheckoutPageKey9f2A';
+const PUBLISHABLE_KEY = 'pk_live_51HxCheckoutPageKey9f2A';
+const overrides: Partial<Config> = {};
+let fake: StripeFake;
+beforeAll(async () => {
+  fake = await startStripeFake();
+  fake.keys.add(SECRET_KEY);
+  overrides.stripeApiBase = fake.apiBase;
+});
+afterAll(async () => {
+  await fake.close();
+});
+const harness = useHarness(overrides);
+const NOW = '2026-03-15T12:00:00.000Z';
+const SUCCESS = 'https://shop.test/welcome';
+const CANCEL = 'https://shop.test/pricing';
+
+interface Opened {
+  path: string;
+  cookie: string;
+  csrf: string;
+  body: string;
+  status: number;
+  headers: Record<string, unknown>;
+}
+
+async function setup(options: Parameters<typeof seedPlan>[3] = {}, session: Record<string, unknown> = {}, key?: string) {
+  const h = harness();
+  h.clock.set(NOW);
+  const apiKey = key ?? h.tenant.apiKey;
+  const plan = await seedPlan(h, h.tenant.id, apiKey, options);
+  const customer = await seedCustomer(h, apiKey, { alias: `crm-${Math.random().toString(36).slice(2)}` });
+  const res = await h.request('POST', '/api/v1/checkout-sessions', { key: apiKey, body: { customer_id: customer.id, plan_version_id: plan.versionId, success_url: SUCCESS, cancel_url: CANCEL, ...session } });
+  expect(res.statusCode, res.body).toBe(200);
+  const created = res.json().session as { id: string; checkout_url: string };
+  return { h, plan, customer, session: created, path: new URL(created.checkout_url).pathname, apiKey };
+}
+
+/** Opens the page as a browser would: its cookie and the form's CSRF field. */
+async function open(h: Harness, path: string, cookie?: string): Promise<Opened> {
+  const res = await h.service.app.inject({ method: 'GET', url: path, headers: cookie ? { cookie } : {} });
+  const setCookie = res.headers['set-cookie'];
+  const jar = cookie ?? String(Array.isArray(setCookie) ? setCookie[0] : setCookie ?? '').split(';')[0]!;
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(res.body)?.[1] ?? '';
+  return { path, cookie: jar, csrf, body: res.body, status: res.statusCode, headers: res.headers };
+}
+
+function post(h: Harness, page: Opened, suffix: string, fields: Record<string, string>) {
+  const payload = new URLSearchParams({ _csrf: page.csrf, ...fields }).toString();
+  return h.service.app.inject({ method: 'POST', url: `${page.path}${suffix}`, headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload });
+}
+
+const dueToday = (body: string) => /data-testid="due-now">([^<]+)</.exec(body)?.[1];
+
+async function rows(h: Harness, sql: string, params: unknown[]) {
+  return (await h.db.pool.query(sql, params)).rows;
+}
+const subscriptionsOf = (h: Harness, sessionId: string) => rows(h, `SELECT id FROM subscriptions WHERE checkout_session_id = $1`, [sessionId]);
+const attemptsOf = (h: Harness, sessionId: string) =>
+  rows(h, `SELECT id, status, invoice_id, amount_minor::text AS amount_minor, failure_code FROM payment_attempts WHERE checkout_session_id = $1 ORDER BY created_at, id`, [sessionId]);
+const invoicesOf = (h: Harness, customerId: string) => rows(h, `SELECT id, status, payment_status, total_minor::text AS total_minor, amount_paid_minor::text AS paid FROM invoices WHERE customer_id = $1`, [customerId]);
+const methodsOf = async (h: Harness, customerId: string, key?: string) => (await h.request('GET', `/api/v1/customers/${customerId}/payment-methods`, { key })).json();
+
+describe('hosted checkout page (sandbox)', () => {
+  it('shows the offer with its first invoice, and completes: charged once, subscription, paid first invoice, redirect to success_url', async () => {
+    const { h, session, path, customer } = await setup();
+    expect(session.checkout_url).not.toContain(session.id);
+    const page = await open(h, path);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toBe(`default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https://shop.test; frame-ancestors 'none'; base-uri 'none'`);
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.body).toContain('Subscribe to Pro');
+    expect(page.body).toContain('Platform');
+    expect(page.body).toContain('Seats');
+    expect(page.body).toContain('Total with tax');
+    expect(page.body).not.toContain('<script');
+    const due = dueToday(page.body)!;
+    expect(due).toMatch(/^\d+\.\d{2} EUR$/);
+
+    const paid = await post(h, page, '', { card_number: '4242 4242 4242 4242', shown_amount: due.split(' ')[0]! });
+    expect(paid.statusCode, paid.body).toBe(303);
+    expect(paid.headers.location).toBe(SUCCESS);
+
+    const got = (await h.request('GET', `/api/v1/checkout-sessions/${session.id}`)).json().session;
+    expect(got).toMatchObject({ status: 'COMPLETED', checkout_url: null });
+    expect(await subscriptionsOf(h, session.id)).toEqual([{ id: got.subscription_id }]);
+    const [invoice] = await invoicesOf(h, customer.id);
+    expect(invoice).toMatchObject({ status: 'FINALIZED', payment_status: 'PAID' });
+    const attempts = await attemptsOf(h, session.id);
+    expect(attempts).toEqual([expect.objectContaining({ status: 'SUCCEEDED', invoice_id: invoice!.id, amount_minor: invoice!.total_minor })]);
+    expect(`${(Number(invoice!.total_minor) / 100).toFixed(2)} EUR`).toBe(due);
+    // the job queued with the answer finds the work done: nothing more is charged or invoiced
+    await h.drainJobs();
+    expect(await attemptsOf(h, session.id)).toHaveLength(1);
+    expect(await rows(h, `SELECT id FROM payment_attempts WHERE customer_id = $1`, [customer.id])).toHaveLength(1);
+    expect(await invoicesOf(h, customer.id)).toHaveLength(1);
+    // the card is the customer's default now, for the invoices to come
+    expect((await methodsOf(h, customer.id)).data).toEqual([expect.objectContaining({ card_last4: '4242', is_default: true })]);
+    // the link now shows the completed page
+    const after = await open(h, path, page.cookie);
+    expect(after.status).toBe(200);
+    expect(after.body).toContain('This checkout is complete');
+  });
+
+  it('shows a decline (402) with the provider message and leaves no subscription, invoice or saved card; a good card then completes', async () => {
+    const { h, session, path, customer } = await setup();
+    const page = await open(h, path);
+    const declined = await post(h, page, '', { card_number: '4000000000000002' });
+    expect(declined.statusCode).toBe(402);
+    expect(declined.body).toContain('Your card was declined. No money was taken; try another card.');
+    expect((await h.request('GET', `/api/v1/checkout-sessions/${session.id}`)).json().session.status).toBe('CREATED');
+    expect(await subscriptionsOf(h, session.id)).toEqual([]);
+    expect(await invoicesOf(h, customer.id)).toEqual([]);
+    expect((await methodsOf(h, customer.id)).data).toEqual([]);
+    expect(await attemptsOf(h, session.id)).toEqual([expect.objectContaining({ status: 'FAILED', invoice_id: null, failure_code: 'card_declined' })]);
+
+    const again = await open(h, path, page.cookie);
+    const paid = await post(h, again, '', { card_number: '4242424242424242' });
+    expect(paid.statusCode, paid.body).toBe(303);
+    expect(paid.headers.location).toBe(SUCCESS);
+    expect(await subscriptionsOf(h, session.id)).toHaveLength(1);
+    // the service clock stands still in tests: attempts share created_at, so their order is not asserted
+    expect((await attemptsOf(h, session.id)).map((a) => a.status).sort()).toEqual(['FAILED', 'SUCCEEDED']);
+    // dunning never started for the declined first payment
+    expect(await rows(h, `SELECT invoice_id FROM payment_dunnings WHERE customer_id = $1`, [customer.id])).toEqual([]);
+  });
+
+  it('refuses a form without its CSRF field (403) and charges nothing', async () => {
+    const { h, session, path } = await setup();
+    const page = await open(h, path);
+    const forged = await post(h, { ...page, csrf: 'forged' }, '', { card_number: '4242424242424242' });
+    expect(forged.statusCode).toBe(403);
+    expect(await attemptsOf(h, session.id)).toEqual([]);
+  });
+
+  it('cancels from the page: 303 to cancel_url, the session CANCELLED, nothing charged afterwards', async () => {
+    const { h, session, path } = await setup();
+    const page = await open(h, path);
+    const cancelled = await post(h, page, '/cancel', {});
+    expect(cancelled.statusCode).toBe(303);
+    expect(cancelled.headers.location).toBe(CANCEL);
+    expect((await h.request('GET', `/api/v1/checkout-sessions/${session.id}`)).json().session).toMatchObject({ status: 'CANCELLED', checkout_url: null });
+    const late = await post(h, page, '', { card_number: '4242424242424242' });
+    expect(late.body).toContain('This checkout was cancelled');
+    expect(await attemptsOf(h, session.id)).toEqual([]);
+    expect(await subscriptionsOf(h, session.id)).toEqual([]);
+  });
+
+  it('shows an expired page (410) once expires_at passed, and takes no payment', async () => {
+    const { h, session, path } = await setup({}, { expires_in_hours: 1 });
+    const page = await open(h, path);
+    h.clock.set('2026-03-15T13:00:01.000Z');
+    const expired = await open(h, path, page.cookie);
+    expect(expired.status).toBe(410);
+    expect(expired.body).toContain('This checkout link expired on 2026-03-15 13:00 UTC');
+    const late = await post(h, page, '', { card_number: '4242424242424242' });
+    expect(late.statusCode).toBe(410);
+    expect(await attemptsOf(h, session.id)).toEqual([]);
+    expect((await h.request('GET', `/api/v1/checkout-sessions/${session.id}`)).json().session).toMatchObject({ status: 'EXPIRED', checkout_url: null });
+    expect((await open(h, '/checkout/cs_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')).status).toBe(404);
+  });
+
+  it('takes a coupon code: refused codes say why, a good one is priced in and charged', async () => {
+    const { h, session, path, customer } = await setup();
+    const code = `PAGE${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
+    expect((await h.request('POST', '/api/v1/coupons', { body: { code, discount: { type: 'PERCENTAGE', percentage: '50' } } })).statusCode).toBe(201);
+    const page = await open(h, path);
+    const before = dueToday(page.body)!;
+    const refused = await post(h, page, '/coupon', { coupon_code: 'NOPE' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('coupon_code &#39;NOPE&#39; is not a coupon of this tenant');
+    const applied = await post(h, page, '/coupon', { coupon_code: code });
+    expect(applied.statusCode, applied.body).toBe(303);
+    const repriced = await open(h, path, page.cookie);
+    expect(repriced.body).toContain('Discount');
+    const after = dueToday(repriced.body)!;
+    expect(Number.parseFloat(after)).toBeCloseTo(Number.parseFloat(before) / 2, 2);
+    expect((await h.request('GET', `/api/v1/checkout-sessions/${session.id}`)).json().session.coupon_code).toBe(code);
+    // the page as shown before the coupon would charge another amount: refused, nothing charged
+    const stale = await post(h, repriced, '', { card_number: '4242424242424242', shown_amount: before.split(' ')[0]! });
+    expect(stale.statusCode).toBe(409);
+    expect(await attemptsOf(h, session.id)).toEqual([]);
+    const paid = await post(h, repriced, '', { card_number: '4242424242424242', shown_amount: after.split(' ')[0]! });
+    expect(paid.statusCode, paid.body).toBe(303);
+    const [invoice] = await invoicesOf(h, customer.id);
+    expect(`${(Number(invoice!.total_minor) / 100).toFixed(2)} EUR`).toBe(after);
+    const sub = (await h.request('GET', `/api/v1/subscriptions/${(await subscriptionsOf(h, session.id))[0]!.id}`)).json();
+    expect(sub.applied_coupons).toEqual([expect.objectContaining({ coupon: expect.objectContaining({ code }) })]);
+  });
+
+  it('with a free trial, saves the card only: nothing charged, subscription started, card made the default', async () => {
+    const { h, session, path, customer } = await setup({ trialDays: 14, trialIsFree: true });
+    const page = await open(h, path);
+    expect(dueToday(page.body)).toBe('0.00 EUR');
+    expect(page.body).toContain('14 days, free (until 2026-03-29)');
+    expect(page.body).toContain('First invoice, 2026-03-29');
+    expect(page.body).toContain('Save and start subscription');
+    const done = await post(h, page, '', { card_number: '4242424242424242', shown_amount: '0.00' });
+    expect(done.statusCode, done.body).toBe(303);
+    expect(done.headers.location).toBe(SUCCESS);
+    expect(await attemptsOf(h, session.id)).toEqual([]);
+    expect(await invoicesOf(h, customer.id)).toEqual([]);
+    const [sub] = await subscriptionsOf(h, session.id);
+    expect((await h.request('GET', `/api/v1/subscriptions/${sub!.id}`)).json().status).toBe('TRIAL_ACTIVE');
+    expect((await methodsOf(h, customer.id)).data).toEqual([expect.objectContaining({ card_last4: '4242', is_default: true })]);
+  });
+
+  it('offers only what payment_methods_config allows', async () => {
+    const noCard = await setup({}, { payment_methods_config: { type: 'online', config: { card: { enabled: false } } } });
+    const page = await open(noCard.h, noCard.path);
+    expect(page.body).toContain('No online payment method is offered for this checkout');
+    expect(page.body).not.toContain('card_number');
+    const refused = await post(noCard.h, page, '', { card_number: '4242424242424242' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('a card number can only be typed on sandbox checkouts that take cards');
+    expect(await attemptsOf(noCard.h, noCard.session.id)).toEqual([]);
+
+    const bank = await setup({}, { payment_methods_config: { type: 'bank_transfer' } });
+    expect((await open(bank.h, bank.path)).body).toContain('No online payment method is offered for this checkout');
+
+    const cards = await setup({}, { payment_methods_config: { type: 'online', config: { card: { enabled: true } } } });
+    expect((await open(cards.h, cards.path)).body).toContain('name="card_number"');
+  });
+
+  it('checkout completion raced twice: one subscription, one charge, one paid invoice', async () => {
+    const { h, session, path, customer } = await setup();
+    const page = await open(h, path);
+    const answers = await Promise.all([
+      post(h, page, '', { card_number: '4242424242424242' }),
+      post(h, page, '', { card_number: '4242424242424242' }),
+    ]);
+    // each submit either completed (303) or found the other's payment in progress (409)
+    for (const answer of answers) expect([303, 409], answer.body).toContain(answer.statusCode);
+    expect(answers.some((a) => a.statusCode === 303)).toBe(true);
+    await h.drainJobs();
+    expect(await subscriptionsOf(h, session.id)).toHaveLength(1);
+    expect((await attemptsOf(h, session.id)).map((a) => a.status)).toEqual(['SUCCEEDED']);
+    const invoices = await invoicesOf(h, customer.id);
+    expect(invoices).toEqual([expect.objectContaining({ payment_status: 'PAID' })]);
+    expect(invoices[0]!.paid).toBe(invoices[0]!.total_minor);
+    // the loser's card is not left saved
+    expect((await methodsOf(h, customer.id)).data).toHaveLength(1);
+  });
+});
+
+describe('hosted checkout page (Stripe Elements, against the fake)', () => {
+  async function stripeTenant(h: Harness) {
+    const existing = (await h.request('GET', '/api/v1/payment-providers', { key: h.production.apiKey })).json().data as unknown[];
+    if (existing.length > 0) return;
+    const res = await h.request('POST', '/api/v1/payment-providers', { key: h.production.apiKey, body: { provider: 'stripe', secret_key: SECRET_KEY, publishable_key: PUBLISHABLE_KEY } });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().publishable_key).toBe(PUBLISHABLE_KEY);
+  }
+
+  it('refuses a publishable key that is not one, and one for GoCardless', async () => {
+    const h = harness();
+    const bad = await h.request('POST', '/api/v1/payment-providers', { key: h.production.apiKey, body: { provider: 'stripe', secret_key: SECRET_KEY, publishable_key: 'sk_live_nope12345678' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe('publishable_key must be a Stripe publishable key, e.g. pk_live_51H...');
+    const gc = await h.request('POST', '/api/v1/payment-providers', { key: h.production.apiKey, body: { provider: 'gocardless', secret_key: 'live_abcdefghijk', publishable_key: PUBLISHABLE_KEY } });
+    expect(gc.statusCode).toBe(400);
+  });
+
+  it('renders Elements with a CSP allowing Stripe, and a posted PaymentMethod id is saved and charged once, also when raced', async () => {
+    const h = harness();
+    await stripeTenant(h);
+    const { session, path, customer } = await setup({}, {}, h.production.apiKey);
+    const page = await open(h, path);
+    expect(page.status).toBe(200);
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toMatch(/script-src https:\/\/js\.stripe\.com 'nonce-[A-Za-z0-9+/=]+'/);
+    expect(csp).toContain('frame-src https://js.stripe.com https://hooks.stripe.com');
+    expect(page.body).toContain('<script src="https://js.stripe.com/v3"');
+    expect(page.body).toContain(`data-publishable-key="${PUBLISHABLE_KEY}"`);
+    expect(page.body).toContain('<div id="card-element"></div>');
+
+    const chargesBefore = fake.charges;
+    const declined = await post(h, page, '', { payment_method_id: 'pm_card_chargeCustomerFail' });
+    expect(declined.statusCode).toBe(402);
+    expect(declined.body).toContain('No money was taken');
+    expect(await subscriptionsOf(h, session.id)).toEqual([]);
+
+    const answers = await Promise.all([post(h, page, '', { payment_method_id: 'pm_card_visa' }), post(h, page, '', { payment_method_id: 'pm_card_visa' })]);
+    for (const answer of answers) expect([303, 409]).toContain(answer.statusCode);
+    await h.drainJobs();
+    // one declined PaymentIntent, then exactly one that took money
+    expect(fake.charges - chargesBefore).toBe(2);
+    expect(await subscriptionsOf(h, session.id)).toHaveLength(1);
+    // the service clock stands still in tests: attempts share created_at, so their order is not asserted
+    expect((await attemptsOf(h, session.id)).map((a) => a.status).sort()).toEqual(['FAILED', 'SUCCEEDED']);
+    expect(await invoicesOf(h, customer.id)).toEqual([expect.objectContaining({ payment_status: 'PAID' })]);
+
+    // a sandbox tenant's page has no script at all (checked above); without a publishable key a Stripe page offers no card form
+  });
+});
