@@ -4,7 +4,6 @@ import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
 import { documented, errorResponses, PageQuery, PaginationMeta } from '../../http/schemas.js';
 import type { CheckoutService } from './service.js';
-import type { SessionRow } from './repository.js';
 import { CHECKOUT_STATUSES, CheckoutSession, CompleteCheckoutSessionRequest, CreateCheckoutSessionRequest, SessionResponse, sessionToWire } from './schemas.js';
 import * as ex from './examples.js';
 
@@ -17,7 +16,7 @@ const STATUSES =
 
 export function checkoutRoutes(service: CheckoutService) {
   /** The session as answered, with its hosted page's URL built on this request's origin when PUBLIC_BASE_URL is unset. */
-  const wire = (request: FastifyRequest, session: SessionRow) =>
+  const wire = (request: FastifyRequest, session: Parameters<typeof sessionToWire>[0]) =>
     sessionToWire(session, service.checkoutUrlOf(authOf(request).tenantId, session, `${request.protocol}://${request.host}`));
 
   return (app: App) => {
