@@ -6,6 +6,7 @@ import type { Config } from '../../src/config/index.js';
 import { useHarness, type Harness } from '../harness/app.js';
 import { startStripeFake, type StripeFake } from '../harness/stripe-fake.js';
 import { seedCustomer, seedPlan } from './subscription-fixtures.js';
+import { RECONCILE_TASK } from '../../src/modules/payments/index.js';
 
 const SECRET_KEY = 'sk_live_51HxCheckoutPageKey9f2A';
 const PUBLISHABLE_KEY = 'pk_live_51HxCheckoutPageKey9f2A';
@@ -133,6 +134,38 @@ describe('hosted checkout page (sandbox)', () => {
     expect((await attemptsOf(h, session.id)).map((a) => a.status).sort()).toEqual(['FAILED', 'SUCCEEDED']);
     // dunning never started for the declined first payment
     expect(await rows(h, `SELECT invoice_id FROM payment_dunnings WHERE customer_id = $1`, [customer.id])).toEqual([]);
+  });
+
+  it('a card needing authentication is shown as such (402) and charges nothing', async () => {
+    const { h, session, path } = await setup();
+    const page = await open(h, path);
+    const answer = await post(h, page, '', { card_number: '4000002500003155' });
+    expect(answer.statusCode).toBe(402);
+    expect(answer.body).toContain('Your bank asks you to confirm this payment (authentication)');
+    expect(await subscriptionsOf(h, session.id)).toEqual([]);
+  });
+
+  it('waits in AWAITING_PAYMENT while the payment processes (202); its later success completes the session through the job', async () => {
+    const { h, session, path, customer } = await setup();
+    const page = await open(h, path);
+    const processing = await post(h, page, '', { card_number: '4000000000000077' });
+    expect(processing.statusCode, processing.body).toBe(202);
+    expect(processing.body).toContain('Your payment is being processed');
+    expect((await h.request('GET', `/api/v1/checkout-sessions/${session.id}`)).json().session).toMatchObject({ status: 'AWAITING_PAYMENT', subscription_id: null });
+    // a second submit meanwhile charges nothing more
+    const again = await post(h, page, '', { card_number: '4242424242424242' });
+    expect(again.statusCode).toBe(409);
+    expect(await subscriptionsOf(h, session.id)).toEqual([]);
+    // the sandbox settles it after its delay; the reconciler records it and queues the completion
+    h.clock.advance(5 * 60_000);
+    await h.service.tasks[RECONCILE_TASK]!({ once: true });
+    await h.drainJobs();
+    const done = (await h.request('GET', `/api/v1/checkout-sessions/${session.id}`)).json().session;
+    expect(done).toMatchObject({ status: 'COMPLETED', payment_reference: expect.stringMatching(/^pi_sbx_/) });
+    expect(await subscriptionsOf(h, session.id)).toEqual([{ id: done.subscription_id }]);
+    expect(await invoicesOf(h, customer.id)).toEqual([expect.objectContaining({ status: 'FINALIZED', payment_status: 'PAID' })]);
+    expect((await attemptsOf(h, session.id)).map((a) => a.status)).toEqual(['SUCCEEDED']);
+    expect((await open(h, path, page.cookie)).body).toContain('This checkout is complete');
   });
 
   it('refuses a form without its CSRF field (403) and charges nothing', async () => {
@@ -300,6 +333,37 @@ describe('hosted checkout page (Stripe Elements, against the fake)', () => {
     expect((await attemptsOf(h, session.id)).map((a) => a.status).sort()).toEqual(['FAILED', 'SUCCEEDED']);
     expect(await invoicesOf(h, customer.id)).toEqual([expect.objectContaining({ payment_status: 'PAID' })]);
 
-    // a sandbox tenant's page has no script at all (checked above); without a publishable key a Stripe page offers no card form
+  });
+
+  it('never charges twice: a crash between Stripe\'s answer and our write is reconciled with the same key and completes the session', async () => {
+    const h = harness();
+    await stripeTenant(h);
+    const { session, path, customer } = await setup({}, {}, h.production.apiKey);
+    const page = await open(h, path);
+    const charging = h.service.payments.charging;
+    const answers: string[] = [];
+    charging.hooks.afterProviderAnswer = (_attempt, payment) => {
+      answers.push(payment.id);
+      if (answers.length === 1) throw new Error('process killed after the provider answered');
+    };
+    const chargesBefore = fake.charges;
+    try {
+      const crashed = await post(h, page, '', { payment_method_id: 'pm_card_visa' });
+      expect(crashed.statusCode).toBe(500);
+      expect(await attemptsOf(h, session.id)).toEqual([expect.objectContaining({ status: 'PENDING', invoice_id: null })]);
+      // the customer tries again meanwhile: refused, nothing charged
+      expect((await post(h, page, '', { payment_method_id: 'pm_card_visa' })).statusCode).toBe(409);
+      h.clock.advance(10 * 60_000);
+      await h.service.tasks[RECONCILE_TASK]!({ once: true });
+      await h.drainJobs();
+    } finally {
+      charging.hooks.afterProviderAnswer = undefined;
+    }
+    expect(answers).toHaveLength(2);
+    expect(new Set(answers).size).toBe(1);
+    expect(fake.charges - chargesBefore).toBe(1);
+    expect((await h.request('GET', `/api/v1/checkout-sessions/${session.id}`, { key: h.production.apiKey })).json().session).toMatchObject({ status: 'COMPLETED', payment_reference: answers[0] });
+    expect(await subscriptionsOf(h, session.id)).toHaveLength(1);
+    expect(await invoicesOf(h, customer.id)).toEqual([expect.objectContaining({ payment_status: 'PAID' })]);
   });
 });

@@ -209,6 +209,9 @@ export function createCheckoutPayments(deps: {
   async function finish(tenantId: string, sessionId: string): Promise<CheckoutSessionRow | undefined> {
     const paid = (await checkoutRepo.attemptsOfSession(pool, tenantId, sessionId)).find((a) => a.status === 'SUCCEEDED');
     if (!paid) return undefined;
+    // cancelled (API) or expired while its payment was processing: money was taken without a subscription (docs: refund it)
+    const current = await checkout.getSession(tenantId, sessionId);
+    if (current.status === 'CANCELLED' || current.status === 'EXPIRED') return current;
     const session = await checkout.completeSession(tenantId, sessionId, { payment_status: 'SETTLED', payment_reference: paid.provider_payment_id });
     if (paid.invoice_id === null) {
       const record = (await loadSubscriptionRecord(pool, tenantId, session.subscription_id!))!;
