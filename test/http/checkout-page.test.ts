@@ -6,6 +6,7 @@ import type { Config } from '../../src/config/index.js';
 import { useHarness, type Harness } from '../harness/app.js';
 import { startStripeFake, type StripeFake } from '../harness/stripe-fake.js';
 import { seedCustomer, seedPlan } from './subscription-fixtures.js';
+import { dueToday, open, post } from './checkout-page-support.js';
 import { RECONCILE_TASK } from '../../src/modules/payments/index.js';
 
 const SECRET_KEY = 'sk_live_51HxCheckoutPageKey9f2A';
@@ -25,15 +26,6 @@ const NOW = '2026-03-15T12:00:00.000Z';
 const SUCCESS = 'https://shop.test/welcome';
 const CANCEL = 'https://shop.test/pricing';
 
-interface Opened {
-  path: string;
-  cookie: string;
-  csrf: string;
-  body: string;
-  status: number;
-  headers: Record<string, unknown>;
-}
-
 async function setup(options: Parameters<typeof seedPlan>[3] = {}, session: Record<string, unknown> = {}, key?: string) {
   const h = harness();
   h.clock.set(NOW);
@@ -45,22 +37,6 @@ async function setup(options: Parameters<typeof seedPlan>[3] = {}, session: Reco
   const created = res.json().session as { id: string; checkout_url: string };
   return { h, plan, customer, session: created, path: new URL(created.checkout_url).pathname, apiKey };
 }
-
-/** Opens the page as a browser would: its cookie and the form's CSRF field. */
-async function open(h: Harness, path: string, cookie?: string): Promise<Opened> {
-  const res = await h.service.app.inject({ method: 'GET', url: path, headers: cookie ? { cookie } : {} });
-  const setCookie = res.headers['set-cookie'];
-  const jar = cookie ?? String(Array.isArray(setCookie) ? setCookie[0] : setCookie ?? '').split(';')[0]!;
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(res.body)?.[1] ?? '';
-  return { path, cookie: jar, csrf, body: res.body, status: res.statusCode, headers: res.headers };
-}
-
-function post(h: Harness, page: Opened, suffix: string, fields: Record<string, string>) {
-  const payload = new URLSearchParams({ _csrf: page.csrf, ...fields }).toString();
-  return h.service.app.inject({ method: 'POST', url: `${page.path}${suffix}`, headers: { cookie: page.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload });
-}
-
-const dueToday = (body: string) => /data-testid="due-now">([^<]+)</.exec(body)?.[1];
 
 async function rows(h: Harness, sql: string, params: unknown[]) {
   return (await h.db.pool.query(sql, params)).rows;
