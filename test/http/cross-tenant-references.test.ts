@@ -44,7 +44,7 @@ beforeAll(async () => {
     familyId: family.id,
     productId: product.id,
     customerId: customer.id,
-    invoiceId: invoice.id,
+    invoiceId: invoice.invoice.id,
   };
 });
 
@@ -63,8 +63,8 @@ describe('customers', () => {
     const h = harness();
     const before = await customerCount(h);
     const res = await h.request('POST', '/api/v1/customers', { body: { name: 'Mine', currency: 'EUR', connected_account_id: foreign.connectedAccountId } });
-    expectRefused(res, 'connected_account_id');
-    expectRefused(await h.request('POST', '/api/v1/customers', { body: { name: 'Mine', currency: 'EUR', connected_account_id: 'cacc_UNKNOWN' } }), 'connected_account_id');
+    expectRefused(res, 'is not a connected account of this tenant');
+    expectRefused(await h.request('POST', '/api/v1/customers', { body: { name: 'Mine', currency: 'EUR', connected_account_id: 'cacc_UNKNOWN' } }), 'connected_account_id \'cacc_UNKNOWN\' is not');
     expect(await customerCount(h)).toBe(before);
     // an account of the tenant itself is taken
     const own = await createExpressAccount(h, h.tenant.apiKey);
@@ -112,6 +112,6 @@ describe('the other create bodies holding ids', () => {
     expect(foreignPlan.json().message).toContain('plan');
     const byVersion = await h.request('POST', '/api/v1/subscriptions', { body: { customer_id_or_alias: mine.id, plan_version_id: foreign.plan.versionId, start_date: '2026-03-01' } });
     expect(byVersion.statusCode).toBe(400);
-    expectRefused(await h.request('POST', '/api/v1/credit-notes', { body: { invoice_id: foreign.invoiceId, reason: 'x', credit_type: 'CREDIT_TO_BALANCE' } }), 'invoice_id');
+    expectRefused(await h.request('POST', '/api/v1/credit-notes', { body: { invoice_id: foreign.invoiceId, reason: 'x', credit_type: 'CREDIT_TO_BALANCE' } }), 'is not an invoice of this tenant');
   });
 });
