@@ -105,6 +105,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     ...base,
     timeoutMs: config.webhookTimeoutMs,
     allowPrivateUrls: config.webhookAllowPrivateUrls,
+    secretKey: config.secretKey,
     outboxConsumers: () => modules.flatMap((m) => m.outboxConsumers ?? []),
   });
   // OAuth provider, connected accounts and the sign-in pages (docs/oauth.md).
@@ -151,6 +152,8 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     if (tasks[name]) throw new StartupError(`two modules define the job task ${name}`);
     tasks[name] = handler;
   }
+  // Signing secrets stored in clear by an earlier version are sealed before anything serves (docs/webhooks-emails.md).
+  await webhooks.api.sealStoredSecrets();
   // API keys are cached until revoked (a revocation NOTIFY evicts them in every process).
   await accounts.api.startKeyCache();
   app.addHook('onClose', async () => {
