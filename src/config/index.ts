@@ -116,7 +116,7 @@ export function loadConfig(env: Env = process.env): Config {
     idempotencyKeyTtlHours: int(env, 'IDEMPOTENCY_KEY_TTL_HOURS', 24),
     runWorker: bool(env, 'RUN_WORKER', true),
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 4),
-    workerHeartbeatMs: int(env, 'WORKER_HEARTBEAT_MS', 15_000),
+    workerHeartbeatMs: int(env, 'WORKER_HEARTBEAT_MS', 10_000),
     webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
     smtp: {

@@ -77,7 +77,8 @@ const slotIds = (processId: string, slots: number) => Array.from({ length: slots
  * 4 hours. It names each job's holder (`locked_by`) and can unlock the jobs of given workers
  * (`forceUnlockWorkers`), so this process registers itself in `job_workers` and beats every
  * `heartbeatMs`; every process (at start, then at each beat) unlocks the jobs of processes silent
- * for three beats: with the default 15 s, a crashed worker's jobs run again within a minute.
+ * for three beats. With the default 10 s, a crashed worker's jobs run again within 41 s: 30 s
+ * of silence, noticed at the next beat of a live process, taken at its next poll (1 s).
  * Each slot is its own runner because graphile-worker takes a chosen worker id only with a
  * concurrency of 1.
  */
