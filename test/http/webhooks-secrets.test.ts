@@ -79,4 +79,19 @@ describe('webhook signing secrets at rest', () => {
     await h.drainJobs();
     expect(verify(plain, receiver.at('/legacy')[0]!).customer_id).toBe('cus_legacy');
   });
+
+  it('that no longer open (SECRET_KEY changed) fail the attempt with what to do, and send nothing', async () => {
+    const h = harness();
+    const id = 'whe_01KKRNW4G0OTHERKEY00000001';
+    const sealedElsewhere = createSigningSecretBox('another-service-secret').seal('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', h.tenant.id, id);
+    await h.db.pool.query(
+      `INSERT INTO webhook_endpoints (tenant_id, id, url, enabled, secret, created_at, updated_at) VALUES ($1, $2, $3, true, $4, now(), now())`,
+      [h.tenant.id, id, `${baseUrl}/other-key`, sealedElsewhere],
+    );
+    await withTx(h.db.pool, (tx) => writeOutboxEvent(scoped(tx, h.tenant.id), h.clock, { type: 'customer.created', objectId: 'cus_key', data: { customer_id: 'cus_key' } }));
+    await h.drainJobs();
+    expect(receiver.at('/other-key')).toHaveLength(0);
+    const log = (await h.request('GET', `/api/v1/webhooks/endpoints/${id}/deliveries`)).json();
+    expect(log.data[0].attempts[0].error).toBe("not sent: the signing secret does not open with this SECRET_KEY; rotate the endpoint's secret");
+  });
 });

@@ -99,11 +99,23 @@ export function createDeliveryService(deps: DeliveryDeps) {
     },
   };
 
-  function secretsOf(tenantId: string, delivery: ClaimedDelivery, now: Date): string[] {
-    const open = (stored: string) => deps.secrets.open(stored, tenantId, delivery.endpoint_id);
-    const secrets = [open(delivery.secret)];
-    if (delivery.previous_secret && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at > now) secrets.push(open(delivery.previous_secret));
-    return secrets;
+  /**
+   * The secrets that sign this attempt: the current one, and the previous one during a rotation's
+   * grace period. undefined when the current one does not open (SECRET_KEY changed since it was
+   * sealed): the attempt is then recorded as failed, saying to rotate, instead of failing the job.
+   */
+  function secretsOf(tenantId: string, delivery: ClaimedDelivery, now: Date): string[] | undefined {
+    const open = (stored: string) => {
+      try {
+        return deps.secrets.open(stored, tenantId, delivery.endpoint_id);
+      } catch {
+        return undefined;
+      }
+    };
+    const current = open(delivery.secret);
+    if (current === undefined) return undefined;
+    const previous = delivery.previous_secret && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at > now ? open(delivery.previous_secret) : undefined;
+    return previous === undefined ? [current] : [current, previous];
   }
 
   /** Whether the tenant's webhooks must stay off private addresses (production, unless configured otherwise). */
@@ -126,10 +138,13 @@ export function createDeliveryService(deps: DeliveryDeps) {
       const body = JSON.stringify(delivery.payload);
       const guard = await guarded(tx, tenantId);
       const refused = urlShapeProblem(delivery.url, 'url') ?? (guard ? await privateAddressProblem(delivery.url, 'url', deps.lookup) : undefined);
-      const headers = () => signatureHeaders(delivery.event_id, deps.wallClock.now(), body, secretsOf(tenantId, delivery, now));
-      const outcome = refused
-        ? { statusCode: null, responseExcerpt: null, error: `refused: ${refused}`, durationMs: 0 }
-        : await deps.post(delivery.url, body, headers(), deps.timeoutMs, { lookup: deps.lookup, ...(guard ? { refuseAddress } : {}) });
+      const secrets = secretsOf(tenantId, delivery, now);
+      const notSent = refused
+        ? `refused: ${refused}`
+        : secrets === undefined ? 'not sent: the signing secret does not open with this SECRET_KEY; rotate the endpoint\'s secret' : undefined;
+      const outcome = notSent !== undefined || secrets === undefined
+        ? { statusCode: null, responseExcerpt: null, error: notSent ?? null, durationMs: 0 }
+        : await deps.post(delivery.url, body, signatureHeaders(delivery.event_id, deps.wallClock.now(), body, secrets), deps.timeoutMs, { lookup: deps.lookup, ...(guard ? { refuseAddress } : {}) });
       const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
       const attemptNumber = delivery.attempt_count + 1;
       await deliveries.recordAttempt(tx, tenantId, {
