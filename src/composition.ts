@@ -24,7 +24,7 @@ import { countOpenCreditNotes, createCreditNotesModule } from './modules/credit-
 import { createPaymentsModule, type Payments } from './modules/payments/index.js';
 import { createEmailsModule, sqlEmailPorts, type EmailPorts } from './modules/emails/index.js';
 import { createWebhooksModule, type DeliveryService } from './modules/webhooks/index.js';
-import { createOAuthModule } from './modules/oauth/index.js';
+import { connectedAccountExists, createOAuthModule } from './modules/oauth/index.js';
 import { createWebModule } from './modules/web/index.js';
 import { createPortalModule } from './modules/portal/index.js';
 import { createTestClocksModule, testClockTime } from './modules/test-clocks/index.js';
@@ -77,6 +77,8 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     subscriptions: countSubscriptionsOfCustomer,
     // a customer's invoicing entity is checked (active, of the tenant) or defaulted by invoices, a later module
     entities: (db, tenantId, requested, field) => entityForCustomer(db, tenantId, clock, requested, field),
+    // a customer's connected account must be one of the tenant's (oauth, a later module)
+    connectedAccounts: connectedAccountExists,
     // a customer created on a test clock takes the clock's time (docs/test-clocks.md), as do the requests about it below
     testClockTime,
   });
@@ -104,6 +106,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     ...base,
     timeoutMs: config.webhookTimeoutMs,
     allowPrivateUrls: config.webhookAllowPrivateUrls,
+    secretKey: config.secretKey,
     outboxConsumers: () => modules.flatMap((m) => m.outboxConsumers ?? []),
   });
   // OAuth provider, connected accounts and the sign-in pages (docs/oauth.md).
@@ -150,6 +153,8 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     if (tasks[name]) throw new StartupError(`two modules define the job task ${name}`);
     tasks[name] = handler;
   }
+  // Signing secrets stored in clear by an earlier version are sealed before anything serves (docs/webhooks-emails.md).
+  await webhooks.api.sealStoredSecrets();
   // API keys are cached until revoked (a revocation NOTIFY evicts them in every process).
   await accounts.api.startKeyCache();
   app.addHook('onClose', async () => {

@@ -26,7 +26,7 @@ export async function serve(config: Config, clock: Clock = systemClock): Promise
   const secretKey = resolveSecretKey(config);
   const db = await openDatabase(config);
   const { app, tasks, accounts } = await compose({ pool: db.pool, clock, config: { ...config, secretKey } });
-  const worker: Worker | undefined = config.runWorker ? await startWorker(db.pool, tasks, config.workerConcurrency) : undefined;
+  const worker: Worker | undefined = config.runWorker ? await startWorker(db.pool, tasks, { concurrency: config.workerConcurrency, heartbeatMs: config.workerHeartbeatMs, log: app.log }) : undefined;
   // The billing run reschedules itself; this queues the first one (a no-op if one is pending).
   if (worker) await scheduleBillingRuns(db.pool);
   // Charges a crash left without our record of the answer are reconciled at start, then every minute.

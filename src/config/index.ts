@@ -31,6 +31,11 @@ export interface Config {
   /** Run the background worker in this process. */
   runWorker: boolean;
   workerConcurrency: number;
+  /**
+   * How often a worker process writes its heartbeat. A process silent for three of them is taken
+   * for dead and its jobs are handed to the live workers, so a crash strands a job for at most a minute.
+   */
+  workerHeartbeatMs: number;
   /** Allow webhook URLs on private/loopback addresses for production tenants too. */
   webhookAllowPrivateUrls: boolean;
   /** How long one webhook attempt may take (connect, response and body) before it counts as failed. */
@@ -111,6 +116,7 @@ export function loadConfig(env: Env = process.env): Config {
     idempotencyKeyTtlHours: int(env, 'IDEMPOTENCY_KEY_TTL_HOURS', 24),
     runWorker: bool(env, 'RUN_WORKER', true),
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 4),
+    workerHeartbeatMs: int(env, 'WORKER_HEARTBEAT_MS', 10_000),
     webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
     smtp: {

@@ -1,8 +1,8 @@
 // Which module owns each table of src/db/migrations: only the owner's code names the table in SQL;
 // every other module reads and writes it through the owner's index.ts (docs/architecture.md,
 // "Table owners"). test/architecture/table-owners.test.ts enforces this and checks that the doc's
-// table matches this one. An owner is a module under src/modules, or `db` / `http` for the two
-// tables of the infrastructure (src/db, src/http).
+// table matches this one. An owner is a module under src/modules, or `db` / `http` / `jobs` for the
+// tables of the infrastructure (src/db, src/http, src/jobs).
 
 export interface TableOwner {
   owner: string;
@@ -17,6 +17,7 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   api_keys: { owner: 'accounts', why: 'API keys authenticate requests for a tenant' },
   idempotency_keys: { owner: 'http', why: 'Idempotency-Key replay is an HTTP concern (src/http/idempotency.ts)' },
   rate_limit_windows: { owner: 'http', why: 'request counts of the rate limiter, shared by the processes (src/http/rate-limit-store.ts)' },
+  job_workers: { owner: 'jobs', why: 'the processes running job workers and their heartbeats; jobs of a silent one are unlocked (src/jobs/runtime.ts)' },
   outbox_events: { owner: 'db', why: 'the transactional outbox (src/db/outbox.ts): every module writes events through it' },
   product_families: { owner: 'catalog', why: 'product families group products' },
   products: { owner: 'catalog', why: 'products; their names are published as a read-only relation (PRODUCT_NAMES_RELATION)' },

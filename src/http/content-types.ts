@@ -50,12 +50,25 @@ export function registerContentTypes(app: FastifyInstance): void {
   // JSON text would become one meaningless field and the answer would be a misleading "name is
   // required", so it is refused for what it is.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
+    const charset = declaredCharset(request);
+    if (charset !== undefined && !UTF8_CHARSETS.has(charset)) {
+      return done(new AppError('BAD_REQUEST', `the form body must be UTF-8 (charset=utf-8), not charset=${charset.slice(0, 40)}`), undefined);
+    }
     if (!isJsonApiRoute(request)) return done(null, Object.fromEntries(new URLSearchParams(body as string)));
     if (body === '') return done(null, undefined);
     done(new AppError('BAD_REQUEST', FORM_ON_JSON_ROUTE, 415), undefined);
   });
 
   app.addHook('preValidation', async (request) => fillEmptyBody(request));
+}
+
+/** A form is read as UTF-8 (the WHATWG default); a body declared in another charset would be misread. */
+const UTF8_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
+
+/** The `charset` parameter of the request's Content-Type, lower-cased, if it has one. */
+function declaredCharset(request: FastifyRequest): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(String(request.headers['content-type'] ?? ''));
+  return match?.[1]?.toLowerCase();
 }
 
 /**

@@ -13,10 +13,25 @@ export const PaginationMeta = Type.Object({
   total_pages: Type.Integer({ minimum: 0 }),
 });
 
+/**
+ * PostgreSQL `integer`'s range. Every integer a path or query takes is compared with, or stored
+ * in, such a column (a plan's version number, a page), so a larger one must be refused as a 400
+ * naming the parameter before it reaches the database's "out of range" error.
+ */
+export const INT32_MIN = -2_147_483_648;
+export const INT32_MAX = 2_147_483_647;
+
+/**
+ * An integer of a path or query parameter (or a body field), bounded so the OpenAPI document shows
+ * the range and validation answers 400 outside it; `maximum` defaults to INT32_MAX.
+ */
+export const BoundedInteger = (options: { minimum: number; maximum?: number; description?: string; default?: number }) =>
+  Type.Integer({ format: 'int32', maximum: INT32_MAX, ...options });
+
 /** `page`, `per_page` and `order_by` of every list, validated again by kernel/paging for the message. */
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 0, description: 'Page number (0-indexed)' })),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Items per page (1-100, default 10)' })),
+  page: Type.Optional(BoundedInteger({ minimum: 0, description: 'Page number (0-indexed)' })),
+  per_page: Type.Optional(BoundedInteger({ minimum: 1, maximum: 100, description: 'Items per page (1-100, default 10)' })),
 };
 
 export function orderByQuery(columns: readonly string[], fallback: string) {

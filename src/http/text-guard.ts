@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../kernel/errors.js';
 import { findTextProblem } from '../kernel/text.js';
-import { sendError } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,11 +15,13 @@ declare module 'fastify' {
  * (or a stack overflow) fail the request as a 500.
  */
 export function registerTextGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request, reply) => {
+  // Thrown, not sent: a route with its own error handler (the OAuth endpoints answer RFC 6749
+  // JSON) renders it in its shape.
+  app.addHook('preValidation', async (request) => {
     const problem =
       findTextProblem(request.params) ??
       findTextProblem(request.query) ??
       (request.routeOptions.config?.checksBodyText ? undefined : findTextProblem(request.body));
-    if (problem) return sendError(request, reply, new AppError('BAD_REQUEST', `${problem.field || 'body'} ${problem.reason}`));
+    if (problem) throw new AppError('BAD_REQUEST', `${problem.field || 'body'} ${problem.reason}`);
   });
 }

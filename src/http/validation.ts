@@ -5,6 +5,7 @@ import { parseLocalDate } from '../domain/dates.js';
 import { AppError } from '../kernel/errors.js';
 import { parseDecimal } from '../kernel/money.js';
 import { isJsonApiRoute } from './content-types.js';
+import { INT32_MAX, INT32_MIN } from './schemas.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -44,8 +45,6 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   return ajv.compile(withIntegerBounds(schema) as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
-const INT4_MIN = -2_147_483_648;
-const INT4_MAX = 2_147_483_647;
 
 /**
  * A copy of the schema where every integer without its own bounds is bounded to PostgreSQL's
@@ -58,8 +57,8 @@ function withIntegerBounds(schema: unknown): unknown {
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) copy[key] = withIntegerBounds(value);
   if (copy.type === 'integer') {
-    copy.minimum ??= INT4_MIN;
-    copy.maximum ??= INT4_MAX;
+    copy.minimum ??= INT32_MIN;
+    copy.maximum ??= INT32_MAX;
   }
   return copy;
 }

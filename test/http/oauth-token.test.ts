@@ -269,4 +269,25 @@ describe('introspection and revocation', () => {
     expect((await h.request('GET', '/api/v1/tenant', { key: c.access_token })).statusCode).toBe(200);
     expect((await tokenRequest(h, client, { token: c.access_token }, 'revoke', 'cs_bad')).statusCode).toBe(401);
   });
+
+  it('answers 400 invalid_request in the RFC 6749 shape for a NUL in a field or a UTF-16 body, on all three endpoints', async () => {
+    const h = harness();
+    const client = await createClient(h);
+    const post = (url: string, payload: string | Buffer, contentType = 'application/x-www-form-urlencoded') =>
+      h.service.app.inject({ method: 'POST', url, payload, headers: { 'content-type': contentType, authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}` } });
+    for (const endpoint of ['token', 'introspect', 'revoke']) {
+      const url = `/api/v1/oauth/${endpoint}`;
+      const nul = await post(url, 'token=%00&grant_type=refresh_token&refresh_token=a%00b');
+      expect(nul.statusCode, url).toBe(400);
+      expect(nul.json()).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('contains a NUL character') });
+      // UTF-16 read as UTF-8 holds a NUL after every ASCII character: refused whether declared or not
+      const utf16 = Buffer.from('token=abc', 'utf16le');
+      const undeclared = await post(url, utf16);
+      expect(undeclared.statusCode, url).toBe(400);
+      expect(undeclared.json().error).toBe('invalid_request');
+      const declared = await post(url, utf16, 'application/x-www-form-urlencoded; charset=utf-16');
+      expect(declared.statusCode, url).toBe(400);
+      expect(declared.json()).toEqual({ error: 'invalid_request', error_description: 'the form body must be UTF-8 (charset=utf-8), not charset=utf-16' });
+    }
+  });
 });

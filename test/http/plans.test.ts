@@ -241,6 +241,11 @@ describe('plan versions', () => {
     expect(first.price_components[0].fee.rates[0].price).toBe('59.00');
     expect((await h.request('GET', `/api/v1/plans/${draft.id}?version=9`)).statusCode).toBe(404);
     expect((await h.request('GET', `/api/v1/plans/${draft.id}?version=latest`)).statusCode).toBe(400);
+    // past PostgreSQL's integer: a 400 naming the parameter, not the database's out-of-range 500
+    const tooLarge = await h.request('GET', `/api/v1/plans/${draft.id}?version=2147483648`);
+    expect(tooLarge.statusCode).toBe(400);
+    expect(tooLarge.json().message).toContain('version must be');
+    expect((await h.request('GET', `/api/v1/plans/${draft.id}?version=2147483647`)).statusCode).toBe(404);
 
     const versions = (await h.request('GET', `/api/v1/plans/${draft.id}/versions`)).json();
     expect(versions.data.map((v: { version: number; is_draft: boolean }) => [v.version, v.is_draft])).toEqual([[3, true], [2, false], [1, false]]);

@@ -4,6 +4,8 @@ import { withTx } from '../../src/db/tx.js';
 import { scoped } from '../../src/db/tenant-scope.js';
 import { writeOutboxEvent } from '../../src/db/outbox.js';
 import { isPrivateAddress } from '../../src/adapters/http/url-guard.js';
+import { postJson } from '../../src/adapters/http/post-json.js';
+import { createDeliveryService, createSigningSecretBox } from '../../src/modules/webhooks/index.js';
 import { WebhookReceiver } from './webhooks-receiver.js';
 
 // Like production: private addresses only for sandbox tenants.
@@ -39,6 +41,23 @@ describe('isPrivateAddress', () => {
     ['::ffff:127.0.0.1', true],
     ['::ffff:7f00:1', true],
     ['2606:4700:4700::1111', false],
+    // IPv6 forms that carry an IPv4 address are judged by that address
+    ['::7f00:1', true], // ::127.0.0.1, IPv4-compatible (::/96)
+    ['::a9fe:a9fe', true], // ::169.254.169.254
+    ['::a00:1', true], // ::10.0.0.1
+    ['::ffff:a00:1', true], // ::ffff:10.0.0.1
+    ['::ffff:0:a00:1', true], // ::ffff:0:10.0.0.1 (SIIT)
+    ['64:ff9b::a00:1', true], // NAT64 of 10.0.0.1
+    ['64:ff9b::7f00:1', true],
+    ['2002:a00:1::', true], // 6to4 of 10.0.0.1
+    ['2002:a9fe:a9fe::1', true],
+    ['2001:0:a00:1::1', true], // Teredo through server 10.0.0.1
+    ['2001:0:808:808::80ff:fffe', true], // Teredo, client 127.0.0.1 (bits flipped)
+    ['64:ff9b::808:808', false], // NAT64 of a public address
+    ['2002:808:808::1', false], // 6to4 of a public address
+    ['::808:808', false],
+    ['198.18.0.1', true],
+    ['2001:db8::1', true], // documentation range
   ])('%s -> %s', (address, expected) => {
     expect(isPrivateAddress(address)).toBe(expected);
   });
@@ -54,6 +73,12 @@ describe('webhook URL guard', () => {
       'http://192.168.0.10:8080/hook',
       'http://[::1]:8080/hook',
       'http://[::ffff:127.0.0.1]/hook',
+      'http://[::127.0.0.1]/hook',
+      'http://[::169.254.169.254]/latest/meta-data',
+      'http://[::10.0.0.1]/hook',
+      'http://[::ffff:10.0.0.1]/hook',
+      'http://[64:ff9b::a00:1]/hook',
+      'http://[2002:0a00:0001::]/hook',
       'http://localhost:3000/hook',
       'http://0.0.0.0/hook',
     ]) {
@@ -99,5 +124,37 @@ describe('webhook URL guard', () => {
       attempt_count: 1,
       attempts: [{ status_code: null, duration_ms: 0, succeeded: false, error: 'refused: url must not point to a private, loopback or link-local address' }],
     });
+  });
+
+  it('checks the address it connects to, so a name that resolves elsewhere by then (DNS rebinding) is not called', async () => {
+    const h = harness();
+    const port = new URL(baseUrl).port;
+    // DNS answers a public address to the check before the attempt, then loopback to the connection.
+    let lookups = 0;
+    const rebinding = async () => (++lookups === 1 ? ['93.184.216.34'] : ['127.0.0.1']);
+    const delivery = (lookup: () => Promise<string[]>) =>
+      createDeliveryService({ pool: h.db.pool, clock: h.clock, wallClock: h.clock, post: postJson, timeoutMs: 5000, allowPrivateUrls: false, secrets: createSigningSecretBox(h.config.secretKey!), lookup });
+    const endpointOf = async (tenantId: string, id: string, path: string) => {
+      await h.db.pool.query(
+        `INSERT INTO webhook_endpoints (tenant_id, id, url, enabled, secret, created_at, updated_at) VALUES ($1, $2, $3, true, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', now(), now())`,
+        [tenantId, id, `http://rebind.test:${port}${path}`],
+      );
+      await h.db.pool.query(
+        `INSERT INTO webhook_deliveries (tenant_id, id, endpoint_id, event_id, event_type, trigger, payload, status, attempt_count, next_attempt_at, created_at)
+         VALUES ($1, $2, $3, $4, 'customer.created', 'EVENT', '{}', 'PENDING', 0, $5, $5)`,
+        [tenantId, `${id}_d`.replace('whe_', 'whd_'), id, `evt_${id.slice(4)}`, h.clock.now()],
+      );
+    };
+    await endpointOf(h.production.id, 'whe_01KKRNW4G0REB1ND1NG000PR0D', '/rebound');
+    expect(await delivery(rebinding).attemptOne(h.production.id)).toBe(true);
+    expect(lookups).toBe(2);
+    expect(receiver.at('/rebound')).toHaveLength(0);
+    const attempt = await h.db.pool.query(`SELECT error FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = 'whe_01KKRNW4G0REB1ND1NG000PR0D'`);
+    expect(attempt.rows).toEqual([{ error: 'refused: url must not point to a private, loopback or link-local address' }]);
+
+    // The same resolver does reach the receiver for a sandbox tenant: the refusal above is the guard's.
+    await endpointOf(h.tenant.id, 'whe_01KKRNW4G0REB1ND1NG00SANDB', '/sandbox-rebound');
+    expect(await delivery(async () => ['127.0.0.1']).attemptOne(h.tenant.id)).toBe(true);
+    expect(receiver.at('/sandbox-rebound')).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
-import { documented, errorResponses, listResponse, PageQuery } from '../../http/schemas.js';
+import { BoundedInteger, documented, errorResponses, listResponse, PageQuery } from '../../http/schemas.js';
 import type { BatchJobQueries } from './query-service.js';
 import { MAX_CSV_BYTES, type BatchJobCreation } from './create-service.js';
 import { BatchJob, BatchJobDetail, BatchJobFailure, BatchJobStatus, BatchJobType, CreateBatchJobRequest, failureToWire, jobDetailToWire, jobToWire } from './schemas.js';
@@ -94,8 +94,8 @@ export function batchJobRoutes(creation: BatchJobCreation, queries: BatchJobQuer
         params: JobIdParams,
         querystring: Type.Object({
           chunk_id: Type.Optional(Type.String()),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Failures per page (1-100, default 25)' })),
-          offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Failures to skip (default 0)' })),
+          limit: Type.Optional(BoundedInteger({ minimum: 1, maximum: 100, description: 'Failures per page (1-100, default 25)' })),
+          offset: Type.Optional(BoundedInteger({ minimum: 0, description: 'Failures to skip (default 0)' })),
         }),
         response: { 200: documented(Type.Object({ data: Type.Array(BatchJobFailure), total_count: Type.Integer() }), 'One page of failed rows and how many there are', ex.failuresExample), ...errorResponses([400, 401, 404]) },
       },

@@ -3,16 +3,18 @@ import type { Clock } from '../../kernel/clock.js';
 import type { Pool } from '../../db/pool.js';
 import type { Module } from '../../module.js';
 import { customerRoutes } from './routes.js';
-import { createCustomersService, type CustomerEntityCheck, type CustomerSubscriptionCheck, type CustomersService } from './service.js';
+import { createCustomersService, type CustomerConnectedAccountCheck, type CustomerEntityCheck, type CustomerSubscriptionCheck, type CustomersService } from './service.js';
 import type { TestClockTime } from './test-clocks.js';
 
 /**
- * `subscriptions`, `entities` and `testClockTime` come from later modules: a customer with live
- * subscriptions is not archived, its invoicing entity is checked or defaulted by invoices, and a
+ * `subscriptions`, `entities`, `connectedAccounts` and `testClockTime` come from later modules: a customer with live
+ * subscriptions is not archived, its invoicing entity is checked or defaulted by invoices, its
+ * connected account must be one of the tenant's (oauth), and a
  * customer created on a test clock takes the clock's time (test-clocks).
  */
 export function createCustomersModule(deps: {
-  pool: Pool; clock: Clock; subscriptions: CustomerSubscriptionCheck; entities: CustomerEntityCheck; testClockTime?: TestClockTime;
+  pool: Pool; clock: Clock; subscriptions: CustomerSubscriptionCheck; entities: CustomerEntityCheck; connectedAccounts: CustomerConnectedAccountCheck;
+  testClockTime?: TestClockTime;
 }): Module<CustomersService> {
   const service = createCustomersService(deps);
   return { routes: customerRoutes(service), api: service };

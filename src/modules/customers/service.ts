@@ -27,6 +27,13 @@ export type CustomerSubscriptionCheck = (db: Queryable, tenantId: string, custom
  */
 export type CustomerEntityCheck = (db: Queryable, tenantId: string, requested: string | null, field: string) => Promise<string>;
 
+/**
+ * Connected accounts belong to the oauth module, after customers in the module order: the
+ * composition root passes this in. Whether an id is a connected account of the tenant, so a
+ * customer never points at another tenant's account (or at none).
+ */
+export type CustomerConnectedAccountCheck = (db: Queryable, tenantId: string, accountId: string) => Promise<boolean>;
+
 export interface CustomerListQuery {
   page?: number;
   per_page?: number;
@@ -70,7 +77,9 @@ function validate(row: CustomerRow): void {
   if (row.reverse_charge && row.is_tax_exempt) throw badRequest('is_tax_exempt and reverse_charge cannot both be true');
 }
 
-export function createCustomersService(deps: { pool: Pool; clock: Clock; subscriptions?: CustomerSubscriptionCheck; entities: CustomerEntityCheck; testClockTime?: TestClockTime }) {
+export function createCustomersService(deps: {
+  pool: Pool; clock: Clock; subscriptions?: CustomerSubscriptionCheck; entities: CustomerEntityCheck; connectedAccounts: CustomerConnectedAccountCheck; testClockTime?: TestClockTime;
+}) {
   const { pool, clock } = deps;
   const subscriptionsOf = (db: Queryable, tenantId: string, customerId: string) =>
     deps.subscriptions ? deps.subscriptions(db, tenantId, customerId) : Promise.resolve({ live: 0, total: 0 });
@@ -129,6 +138,9 @@ export function createCustomersService(deps: { pool: Pool; clock: Clock; subscri
     validate(row);
     return withTx(pool, async (tx) => {
       row.invoicing_entity_id = await deps.entities(tx, tenantId, input.invoicing_entity_id ?? null, 'invoicing_entity_id');
+      if (row.connected_account_id !== null && !(await deps.connectedAccounts(tx, tenantId, row.connected_account_id))) {
+        throw badRequest(`connected_account_id '${row.connected_account_id}' is not a connected account of this tenant (GET /api/v1/connected-accounts lists them), e.g. cacc_01KKRNW4G00DCDSVX0Q959VSN7`);
+      }
       await write(tx, tenantId, row, true);
       await writeOutboxEvent(scoped(tx, tenantId), at, { type: 'customer.created', objectId: row.id, data: customerEventData(row) });
       return row;

@@ -53,6 +53,11 @@ export async function insertAccount(db: Queryable, row: ConnectedAccountRow): Pr
   );
 }
 
+/** Whether `accountId` is a connected account of the tenant (any status): what a customer's `connected_account_id` may name. */
+export async function connectedAccountExists(db: Queryable, tenantId: string, accountId: string): Promise<boolean> {
+  return (await scoped(db, tenantId).one(`SELECT 1 FROM connected_accounts WHERE tenant_id = $1 AND id = $2`, [accountId])) !== undefined;
+}
+
 export async function findAccount(db: Queryable, tenantId: string, accountId: string, forUpdate = false): Promise<ConnectedAccountRow | undefined> {
   return scoped(db, tenantId).one<ConnectedAccountRow>(
     `SELECT ${COLUMNS} FROM connected_accounts WHERE tenant_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,

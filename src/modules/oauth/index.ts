@@ -8,3 +8,4 @@ export { ONBOARDING_LINK_TTL_MS, CONNECTED_ACCOUNT_HEADER } from './connect-serv
 export type { ConnectService, BusinessDetails } from './connect-service.js';
 export type { UsersService, SignedInUser } from './users-service.js';
 export { validateRedirectUri } from './redirect-uris.js';
+export { connectedAccountExists } from './connect-repository.js';

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app.js';
 import { documented } from '../../http/schemas.js';
+import { AppError } from '../../kernel/errors.js';
 import type { OAuthClientRow } from './apps-repository.js';
 import { parseBasicAuth } from './client-auth.js';
 import { OAuthError, sendOAuthError } from './oauth-errors.js';
@@ -60,6 +61,11 @@ const FORM = 'application/x-www-form-urlencoded';
 /** Everything that goes wrong on these routes is answered as RFC 6749 JSON, framework errors included. */
 function oauthErrorHandler(error: Error & { statusCode?: number }, _request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof OAuthError) return sendOAuthError(reply, error);
+  // The app's own refusals (the text guard's NUL or unpaired surrogate, a charset other than
+  // UTF-8, the rate limit) are client mistakes: RFC 6749 `invalid_request`, keeping 413 and 429.
+  if (error instanceof AppError && error.status < 500) {
+    return sendOAuthError(reply, new OAuthError('invalid_request', error.message, error.status === 413 || error.status === 429 ? error.status : 400));
+  }
   if (error.statusCode && error.statusCode < 500) return sendOAuthError(reply, new OAuthError('invalid_request', error.message));
   reply.log.error({ err: error }, 'oauth endpoint failed');
   return sendOAuthError(reply, new OAuthError('server_error', 'internal error; quote the x-request-id header to support', 500));

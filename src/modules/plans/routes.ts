@@ -21,7 +21,7 @@ const VERSION_RULES =
   '`minimum_commitment.amount` is the floor of each period\'s invoice, with at most the currency\'s decimals. `add_ons` attach active add-ons of the tenant, each once; ' +
   '`entitlements` grant features of the tenant that are not archived, each once, with a value of the feature\'s type.';
 
-const VERSION_QUERY = '"draft", a version number, or omitted for the published version (the draft when none is published)';
+const VERSION_QUERY = '"draft", a version number (1 to 2147483647), or omitted for the published version (the draft when none is published)';
 
 export function planRoutes(service: PlansService) {
   return (app: App) => {

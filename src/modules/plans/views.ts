@@ -1,5 +1,6 @@
 // Read side: a plan shown at one of its versions, loaded in bulk for lists.
 import type { Queryable } from '../../db/pool.js';
+import { INT32_MAX } from '../../http/schemas.js';
 import { badRequest, notFound } from '../../kernel/errors.js';
 import type { EntitlementRow } from './entitlements.js';
 import * as repo from './repository.js';
@@ -29,11 +30,12 @@ export async function resolveVersion(db: Queryable, tenantId: string, plan: Plan
   } else if (selector.toLowerCase() === 'draft') {
     if (!plan.draft_version_id) throw notFound('draft version of this plan');
     version = await repo.findVersion(db, tenantId, plan.draft_version_id);
-  } else if (/^\d+$/.test(selector)) {
+  } else if (/^\d+$/.test(selector) && Number(selector) <= INT32_MAX) {
     version = await repo.findVersionByNumber(db, tenantId, plan.id, Number(selector));
     if (!version) throw notFound(`version ${selector} of this plan`);
   } else {
-    throw badRequest(`version must be 'draft' or a version number, got '${selector}'`);
+    // A number past PostgreSQL's integer range is refused here, not by the database (a 500).
+    throw badRequest(`version must be 'draft' or a version number from 1 to ${INT32_MAX}, e.g. 2, got '${selector}' (query)`);
   }
   if (!version) throw notFound('plan version');
   return version;

@@ -31,6 +31,8 @@ export interface AttemptRow {
   response_excerpt: string | null;
   error: string | null;
   succeeded: boolean;
+  /** The job worker that made the attempt (hostname:pid:random/slot); kept in the database, not shown in the API. */
+  worker_id?: string | null;
 }
 
 const DELIVERY_COLUMNS = `id, endpoint_id, event_id, event_type, object_id, event_seq, trigger, payload, status, attempt_count,
@@ -133,9 +135,9 @@ export async function claimDueDelivery(db: Queryable, tenantId: string, now: Dat
 
 export async function recordAttempt(db: Queryable, tenantId: string, attempt: AttemptRow): Promise<void> {
   await scoped(db, tenantId).query(
-    `INSERT INTO webhook_attempts (tenant_id, delivery_id, attempt_number, attempted_at, status_code, duration_ms, response_excerpt, error, succeeded)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [attempt.delivery_id, attempt.attempt_number, attempt.attempted_at, attempt.status_code, attempt.duration_ms, attempt.response_excerpt, attempt.error, attempt.succeeded],
+    `INSERT INTO webhook_attempts (tenant_id, delivery_id, attempt_number, attempted_at, status_code, duration_ms, response_excerpt, error, succeeded, worker_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [attempt.delivery_id, attempt.attempt_number, attempt.attempted_at, attempt.status_code, attempt.duration_ms, attempt.response_excerpt, attempt.error, attempt.succeeded, attempt.worker_id ?? null],
   );
 }
 

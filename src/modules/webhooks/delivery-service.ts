@@ -6,13 +6,15 @@ import { scoped } from '../../db/tenant-scope.js';
 import { writeOutboxEvent, type OutboxConsumer, type OutboxRecord } from '../../db/outbox.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import type { PostJson } from '../../adapters/http/post-json.js';
-import { privateAddressProblem, urlShapeProblem } from '../../adapters/http/url-guard.js';
+import { isPrivateAddress, PRIVATE_ADDRESS, privateAddressProblem, urlShapeProblem, type LookupAll } from '../../adapters/http/url-guard.js';
+import { processWorkerId } from '../../jobs/worker-id.js';
 import { findTenantProfile } from '../accounts/index.js';
 import * as endpoints from './repository.js';
 import * as deliveries from './deliveries-repository.js';
 import type { ClaimedDelivery, DeliveryRow } from './deliveries-repository.js';
 import { nextAttemptAt, shouldDisableEndpoint } from './retry-policy.js';
 import { signatureHeaders } from './signing.js';
+import type { SigningSecretBox } from './secrets.js';
 
 export const DELIVER_DUE_TASK = 'webhooks.deliver_due';
 const DELIVER_DUE_JOB_KEY = 'webhooks.deliver_due';
@@ -34,6 +36,9 @@ export interface DeliveryDeps {
   allowPrivateUrls: boolean;
   /** Attempts run side by side per tenant; each holds its own claim. */
   concurrency?: number;
+  secrets: SigningSecretBox;
+  /** How webhook hosts resolve, for the guard and the connection alike; tests pass their own. */
+  lookup?: LookupAll;
 }
 
 /** The body receivers get: the reference's `<Kind>Event` = the event data plus id, type, timestamp. */
@@ -94,33 +99,52 @@ export function createDeliveryService(deps: DeliveryDeps) {
     },
   };
 
-  function secretsOf(delivery: ClaimedDelivery, now: Date): string[] {
-    const secrets = [delivery.secret];
-    if (delivery.previous_secret && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at > now) secrets.push(delivery.previous_secret);
-    return secrets;
+  /**
+   * The secrets that sign this attempt: the current one, and the previous one during a rotation's
+   * grace period. undefined when the current one does not open (SECRET_KEY changed since it was
+   * sealed): the attempt is then recorded as failed, saying to rotate, instead of failing the job.
+   */
+  function secretsOf(tenantId: string, delivery: ClaimedDelivery, now: Date): string[] | undefined {
+    const open = (stored: string) => {
+      try {
+        return deps.secrets.open(stored, tenantId, delivery.endpoint_id);
+      } catch {
+        return undefined;
+      }
+    };
+    const current = open(delivery.secret);
+    if (current === undefined) return undefined;
+    const previous = delivery.previous_secret && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at > now ? open(delivery.previous_secret) : undefined;
+    return previous === undefined ? [current] : [current, previous];
   }
 
-  async function guardProblem(tx: Tx, tenantId: string, url: string): Promise<string | undefined> {
-    const shape = urlShapeProblem(url, 'url');
-    if (shape) return shape;
-    if (deps.allowPrivateUrls || ((await findTenantProfile(tx, tenantId))?.environment ?? 'production') === 'sandbox') return undefined;
-    return privateAddressProblem(url, 'url');
+  /** Whether the tenant's webhooks must stay off private addresses (production, unless configured otherwise). */
+  async function guarded(tx: Tx, tenantId: string): Promise<boolean> {
+    return !deps.allowPrivateUrls && ((await findTenantProfile(tx, tenantId))?.environment ?? 'production') !== 'sandbox';
   }
+
+  /** The connection refuses a private address too: DNS may answer differently than it did for the check (rebinding). */
+  const refuseAddress = (address: string) => (isPrivateAddress(address) ? `url ${PRIVATE_ADDRESS}` : undefined);
 
   /**
    * One attempt of one due delivery, in one transaction that holds the claim: if the process
    * dies mid-request the claim is released and the attempt runs again (at-least-once).
    */
-  async function attemptOne(tenantId: string): Promise<boolean> {
+  async function attemptOne(tenantId: string, workerId = processWorkerId()): Promise<boolean> {
     return withTx(pool, async (tx) => {
       const now = clock.now();
       const delivery = await deliveries.claimDueDelivery(tx, tenantId, now);
       if (!delivery) return false;
       const body = JSON.stringify(delivery.payload);
-      const refused = await guardProblem(tx, tenantId, delivery.url);
-      const outcome = refused
-        ? { statusCode: null, responseExcerpt: null, error: `refused: ${refused}`, durationMs: 0 }
-        : await deps.post(delivery.url, body, signatureHeaders(delivery.event_id, deps.wallClock.now(), body, secretsOf(delivery, now)), deps.timeoutMs);
+      const guard = await guarded(tx, tenantId);
+      const refused = urlShapeProblem(delivery.url, 'url') ?? (guard ? await privateAddressProblem(delivery.url, 'url', deps.lookup) : undefined);
+      const secrets = secretsOf(tenantId, delivery, now);
+      const notSent = refused
+        ? `refused: ${refused}`
+        : secrets === undefined ? 'not sent: the signing secret does not open with this SECRET_KEY; rotate the endpoint\'s secret' : undefined;
+      const outcome = notSent !== undefined || secrets === undefined
+        ? { statusCode: null, responseExcerpt: null, error: notSent ?? null, durationMs: 0 }
+        : await deps.post(delivery.url, body, signatureHeaders(delivery.event_id, deps.wallClock.now(), body, secrets), deps.timeoutMs, { lookup: deps.lookup, ...(guard ? { refuseAddress } : {}) });
       const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
       const attemptNumber = delivery.attempt_count + 1;
       await deliveries.recordAttempt(tx, tenantId, {
@@ -132,6 +156,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
         response_excerpt: outcome.responseExcerpt,
         error: outcome.error ?? (succeeded ? null : `HTTP ${outcome.statusCode}`),
         succeeded,
+        worker_id: workerId,
       });
       const retryAt = succeeded ? null : nextAttemptAt(attemptNumber, now);
       await deliveries.updateDeliveryAfterAttempt(tx, tenantId, delivery.id, {
@@ -159,16 +184,16 @@ export function createDeliveryService(deps: DeliveryDeps) {
 
   /**
    * Attempts every delivery due at `clock.now()`, across tenants, then schedules the worker's
-   * next wake-up. Safe to run in several processes at once: claims skip each other's rows.
+   * next wake-up. `workerId` (the job's worker, else this process) is written on each attempt. Safe to run in several processes at once: claims skip each other's rows.
    * Returns the number of attempts made.
    */
-  async function deliverDue(): Promise<number> {
+  async function deliverDue(workerId = processWorkerId()): Promise<number> {
     let attempts = 0;
     const concurrency = deps.concurrency ?? 4;
     for (const tenantId of await deliveries.tenantsWithDueDeliveries(pool, clock.now())) {
       await Promise.all(
         Array.from({ length: concurrency }, async () => {
-          while (await attemptOne(tenantId)) attempts += 1;
+          while (await attemptOne(tenantId, workerId)) attempts += 1;
         }),
       );
     }

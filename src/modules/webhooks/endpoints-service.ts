@@ -5,12 +5,13 @@ import { paginationMeta, parseOrderBy, pageRequest, type Page } from '../../kern
 import { isSubscribableEventType, TEST_EVENT_TYPE } from '../../kernel/event-types.js';
 import type { Pool } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
-import { privateAddressProblem, urlShapeProblem } from '../../adapters/http/url-guard.js';
+import { privateAddressProblem, urlShapeProblem, type LookupAll } from '../../adapters/http/url-guard.js';
 import * as repo from './repository.js';
 import type { EndpointRow } from './repository.js';
 import * as deliveriesRepo from './deliveries-repository.js';
 import type { AttemptRow, DeliveryRow, DeliveryStatus } from './deliveries-repository.js';
 import { newSigningSecret } from './signing.js';
+import type { SigningSecretBox } from './secrets.js';
 import { eventEnvelope, kickDeliveries, pendingDelivery } from './delivery-service.js';
 
 export type Environment = 'production' | 'sandbox';
@@ -30,12 +31,12 @@ export interface ListQuery {
 
 export const DEFAULT_GRACE_PERIOD_HOURS = 24;
 
-export function createEndpointsService(deps: { pool: Pool; clock: Clock; allowPrivateUrls: boolean }) {
+export function createEndpointsService(deps: { pool: Pool; clock: Clock; allowPrivateUrls: boolean; secrets: SigningSecretBox; lookup?: LookupAll }) {
   const { pool, clock } = deps;
 
   async function checkUrl(url: string, environment: Environment): Promise<string> {
     const trimmed = url.trim();
-    const problem = urlShapeProblem(trimmed, 'url') ?? (environment === 'production' && !deps.allowPrivateUrls ? await privateAddressProblem(trimmed, 'url') : undefined);
+    const problem = urlShapeProblem(trimmed, 'url') ?? (environment === 'production' && !deps.allowPrivateUrls ? await privateAddressProblem(trimmed, 'url', deps.lookup) : undefined);
     if (problem) throw badRequest(problem);
     return trimmed;
   }
@@ -58,14 +59,16 @@ export function createEndpointsService(deps: { pool: Pool; clock: Clock; allowPr
   async function create(tenantId: string, environment: Environment, input: EndpointInput & { url: string }): Promise<{ endpoint: EndpointRow; secret: string }> {
     const url = await checkUrl(input.url, environment);
     const enabled = input.enabled ?? true;
+    const secret = newSigningSecret();
+    const id = newId('webhookEndpoint', clock.now().getTime());
     const row: EndpointRow = {
-      id: newId('webhookEndpoint', clock.now().getTime()),
+      id,
       url,
       description: input.description ?? null,
       event_types: checkEventTypes(input.event_types),
       enabled,
       disabled_reason: enabled ? null : 'MANUAL',
-      secret: newSigningSecret(),
+      secret: deps.secrets.seal(secret, tenantId, id),
       previous_secret: null,
       previous_secret_expires_at: null,
       failing_since: null,
@@ -73,7 +76,7 @@ export function createEndpointsService(deps: { pool: Pool; clock: Clock; allowPr
       updated_at: clock.now(),
     };
     await repo.insertEndpoint(pool, tenantId, row);
-    return { endpoint: row, secret: row.secret };
+    return { endpoint: row, secret };
   }
 
   async function list(tenantId: string, query: ListQuery): Promise<Page<EndpointRow>> {
@@ -117,7 +120,7 @@ export function createEndpointsService(deps: { pool: Pool; clock: Clock; allowPr
     await requireEndpoint(tenantId, endpointId);
     const secret = newSigningSecret();
     const expiresAt = gracePeriodHours > 0 ? new Date(clock.now().getTime() + gracePeriodHours * MS_PER_HOUR) : null;
-    await repo.rotateSecret(pool, tenantId, endpointId, secret, expiresAt, clock.now());
+    await repo.rotateSecret(pool, tenantId, endpointId, deps.secrets.seal(secret, tenantId, endpointId), expiresAt, clock.now());
     return { endpoint: await requireEndpoint(tenantId, endpointId), secret };
   }
 
