@@ -89,6 +89,24 @@ describe('hosted checkout page (sandbox)', () => {
     expect(after.body).toContain('This checkout is complete');
   });
 
+  it('charges only what the customer balance leaves due, and the first invoice is paid exactly (balance used, nothing overpaid)', async () => {
+    const { h, session, path, customer } = await setup();
+    const before = dueToday((await open(h, path)).body)!;
+    const credited = await h.request('POST', `/api/v1/customers/${customer.id}/balance`, { body: { amount: '5.00' } });
+    expect(credited.statusCode, credited.body).toBe(200);
+    const page = await open(h, path);
+    const due = dueToday(page.body)!;
+    const beforeMinor = BigInt(before.split(' ')[0]!.replace('.', ''));
+    expect(BigInt(due.split(' ')[0]!.replace('.', ''))).toBe(beforeMinor - 500n);
+    const paid = await post(h, page, '', { card_number: '4242 4242 4242 4242', shown_amount: due.split(' ')[0]! });
+    expect(paid.statusCode, paid.body).toBe(303);
+    await h.drainJobs();
+    const [invoice] = await invoicesOf(h, customer.id);
+    expect(invoice).toMatchObject({ payment_status: 'PAID', paid: (beforeMinor - 500n).toString(), total_minor: beforeMinor.toString() });
+    expect((await attemptsOf(h, session.id)).map((a) => a.amount_minor)).toEqual([(beforeMinor - 500n).toString()]);
+    expect((await h.request('GET', `/api/v1/customers/${customer.id}`)).json().balance).toBe('0.00');
+  });
+
   it('shows a decline (402) with the provider message and leaves no subscription, invoice or saved card; a good card then completes', async () => {
     const { h, session, path, customer } = await setup();
     const page = await open(h, path);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { useHarness } from '../harness/app.js';
 import { Dec } from '../../src/kernel/money.js';
 import { renderInvoicePdf } from '../../src/modules/invoices/documents.js';
-import { loadDetail, findInvoice } from '../../src/modules/invoices/index.js';
+import { loadDetail, findInvoice, recordProviderPayment } from '../../src/modules/invoices/index.js';
+import { withTx } from '../../src/db/tx.js';
 import { createCustomer, createDraft, outbox } from './invoices-support.js';
 
 const harness = useHarness();
@@ -170,6 +171,22 @@ describe('invoices', () => {
     const voided = await h.request('POST', `/api/v1/invoices/${draft.invoice.id}/void`);
     expect(voided.statusCode).toBe(409);
     expect(voided.json().code).toBe('CONFLICT');
+  });
+
+  it('a provider payment beyond what is still due pays the rest and credits the excess to the customer balance', async () => {
+    const h = harness();
+    const customer = await createCustomer(h);
+    const draft = await createDraft(h, customer.id);
+    await h.request('POST', `/api/v1/invoices/${draft.invoice.id}/finalize`);
+    await h.request('POST', `/api/v1/invoices/${draft.invoice.id}/mark-paid`, { body: { amount: '100.00' } });
+    // the provider settles the whole 144.00 (a payment confirmed after a manual part-payment)
+    const paid = await withTx(h.db.pool, (tx) => recordProviderPayment(tx, h.tenant.id, h.clock, draft.invoice.id, { amountMinor: 14400n, reference: 'pi_late', paidAt: h.clock.now() }));
+    expect(paid).toMatchObject({ payment_status: 'PAID', amount_paid_minor: 14400n });
+    expect((await h.request('GET', `/api/v1/customers/${customer.id}`)).json().balance).toBe('100.00');
+    // once settled, a replayed late payment goes to the balance whole
+    await withTx(h.db.pool, (tx) => recordProviderPayment(tx, h.tenant.id, h.clock, draft.invoice.id, { amountMinor: 500n, reference: 'pi_later', paidAt: h.clock.now() }));
+    expect((await h.request('GET', `/api/v1/customers/${customer.id}`)).json().balance).toBe('105.00');
+    expect((await h.request('GET', `/api/v1/invoices/${draft.invoice.id}`)).json()).toMatchObject({ amount_paid: '144.00', payment_status: 'PAID' });
   });
 
   it('voids drafts and unpaid invoices (giving back applied balance) and marks uncollectible', async () => {

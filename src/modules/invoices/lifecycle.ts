@@ -175,14 +175,26 @@ async function applyPayment(
 /**
  * Records money a payment provider took for a finalized (or since uncollectible) invoice, in the
  * caller's tx (payments module). Unlike mark paid it never refuses an amount: the money was
- * taken, so even a payment arriving after the invoice was settled otherwise is recorded (and
- * shows as paid beyond what is due). Returns the invoice as updated.
+ * taken. What goes beyond the amount still due (a payment arriving after the invoice was settled
+ * otherwise, or a checkout charge made before finalization applied credit) becomes customer
+ * balance when the currencies match, as Stripe credits overpayments; otherwise the invoice shows
+ * it as paid beyond what is due. Returns the invoice as updated.
  */
 export async function recordProviderPayment(
   tx: Queryable, tenantId: string, clock: Clock, invoiceId: string, payment: { amountMinor: bigint; reference: string; paidAt: Date },
 ): Promise<InvoiceRow> {
   const invoice = await repo.findInvoice(tx, tenantId, invoiceId, true);
   if (!invoice) throw notFound('invoice');
+  const stillDueMinor = invoice.amount_due_minor > invoice.amount_paid_minor ? invoice.amount_due_minor - invoice.amount_paid_minor : 0n;
+  const excessMinor = payment.amountMinor - stillDueMinor;
+  if (excessMinor > 0n) {
+    const [customer] = await findCustomers(tx, tenantId, [invoice.customer_id]);
+    if (customer?.currency === invoice.currency) {
+      await creditBalance(tx, tenantId, clock, invoice.customer_id, excessMinor, 'OVERPAYMENT', invoice.id, `paid beyond what was due by ${payment.reference}`);
+      if (stillDueMinor === 0n) return invoice;
+      return applyPayment(tx, tenantId, clock, invoice, stillDueMinor, payment.reference, payment.paidAt);
+    }
+  }
   return applyPayment(tx, tenantId, clock, invoice, payment.amountMinor, payment.reference, payment.paidAt);
 }
 

@@ -11,6 +11,7 @@ import { AppError, badRequest, conflict } from '../../kernel/errors.js';
 import type { Pool } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
 import type { CheckoutService, CheckoutSessionRow } from '../checkout/index.js';
+import { findCustomers } from '../customers/index.js';
 import { preparedRecord, pricedFingerprint, loadSubscriptionRecord, type PreparedSubscription } from '../subscriptions/index.js';
 import { finalizeInTx, firstInvoiceOfSubscription, recordProviderPayment, type InvoiceDetail, type Invoicing } from '../invoices/index.js';
 import type { ProviderName } from '../../adapters/payments/provider.js';
@@ -37,7 +38,7 @@ export interface CheckoutView {
   priceError: string | null;
   /** Its first invoice, previewed by the upcoming invoice's code (null: nothing will be invoiced). */
   firstInvoice: InvoiceDetail | null;
-  /** What is charged on completion: the first invoice's amount when it is dated today, else 0 (free trial, later start, arrears only). */
+  /** What is charged on completion: the first invoice's amount less the customer's credit balance when it is dated today, else 0 (free trial, later start, arrears only). */
   dueNowMinor: bigint;
   provider: ProviderName | null;
   /** Stripe's publishable key (Stripe Elements), when the connection has one. */
@@ -75,8 +76,11 @@ export function createCheckoutPayments(deps: {
 
   async function firstInvoiceOf(tenantId: string, prepared: PreparedSubscription): Promise<{ detail: InvoiceDetail | null; dueNowMinor: bigint }> {
     const detail = await invoicing.previewFirstInvoice(tenantId, preparedRecord(prepared));
-    const dueNow = detail !== null && detail.invoice.invoice_date <= today(clock) ? detail.invoice.amount_due_minor : 0n;
-    return { detail, dueNowMinor: dueNow };
+    if (detail === null || detail.invoice.invoice_date > today(clock)) return { detail, dueNowMinor: 0n };
+    // finalization pays from the customer's credit balance first, so the card is charged only the rest
+    const balanceMinor = (await findCustomers(pool, tenantId, [prepared.row.customer_id]))[0]?.balance_minor ?? 0n;
+    const dueNow = detail.invoice.amount_due_minor - balanceMinor;
+    return { detail, dueNowMinor: dueNow > 0n ? dueNow : 0n };
   }
 
   /** The page's view of the session a token opens; undefined for an unknown token. */
