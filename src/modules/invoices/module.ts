@@ -5,13 +5,14 @@ import type { RouteModule } from '../../http/app.js';
 import type { Module } from '../../module.js';
 import { createInvoicingEntitiesService, type InvoicingEntitiesService } from './entities-service.js';
 import { entityRoutes } from './entity-routes.js';
-import { createInvoiceLifecycle, RENDER_PDF_TASK, type InvoiceLifecycle, type OpenCreditNotes } from './lifecycle.js';
+import { createInvoiceLifecycle, RENDER_PDF_TASK, type InvoiceLifecycle, type OpenCreditNotes, type PrepaidCredits } from './lifecycle.js';
 import { invoiceRoutes, type PaymentUrl } from './routes.js';
 import { createInvoicesService, type InvoicesService } from './service.js';
 import { createBillingRun, type BillingRun } from './billing/run.js';
 import { upcomingInvoice } from './billing/preview.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import type { Queryable } from '../../db/pool.js';
+import type { InvoiceDetail } from './repository.js';
 import type { TestClockTime } from '../customers/index.js';
 import { loadSubscriptionRecord } from '../subscriptions/index.js';
 
@@ -27,6 +28,8 @@ export interface Invoicing {
   invoices: InvoicesService;
   billing: BillingRun;
   lifecycle: InvoiceLifecycle;
+  /** The upcoming invoice of a subscription, as `GET /api/v1/subscriptions/{id}/upcoming-invoice` answers it (null: nothing to invoice). */
+  upcoming(tenantId: string, subscriptionId: string): Promise<InvoiceDetail | null>;
   /** The billing run and the grace-period finalizer at `clock`, serving this test clock's customers only (its advance runs them step by step). */
   atTestClock(clock: Clock, testClockId: string): { billing: BillingRun; lifecycle: InvoiceLifecycle };
 }
@@ -42,6 +45,8 @@ export interface InvoicingDeps {
   testClockTime?: TestClockTime;
   /** The hosted pay page's URL shown on invoice answers (payments, a later module). */
   paymentUrl?: PaymentUrl;
+  /** Prepaid credit grants pay invoices at finalization, before the cash balance (credits, a later module). */
+  credits?: PrepaidCredits;
 }
 
 /**
@@ -87,7 +92,7 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
     await invoiceRoutesOf(app);
     await entityRoutes(entities)(app);
   };
-  return { routes, tasks, api: { entities, invoices, billing, lifecycle, atTestClock: clockDriven } };
+  return { routes, tasks, api: { entities, invoices, billing, lifecycle, upcoming: upcomingOf, atTestClock: clockDriven } };
 }
 
 
