@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
-import { errorResponses, listResponse, PageQuery } from '../../http/schemas.js';
+import { documented, errorResponses, examplePage, listResponse, PageQuery } from '../../http/schemas.js';
+import * as ex from './examples.js';
 import type { CreditsService } from './service.js';
 import {
   balanceToWire, CreateGrantBody, CreditBalanceSchema, CreditGrant, EntryTypeSchema, entryToWire, grantToWire, LedgerEntry, TopUpSettings, TopUpSettingsBody, topUpToWire,
@@ -32,8 +33,8 @@ export function creditRoutes(service: CreditsService) {
           'auto_charge and a card; the grant stays PENDING_PAYMENT, outside the balance, until that invoice is PAID (voiding the invoice voids the grant). ' +
           `${RULES} Events \`credit_grant.created\`, \`credit_grant.activated\`. Send an \`Idempotency-Key\` so a retry does not grant twice.`,
         params: CustomerParams,
-        body: CreateGrantBody,
-        response: { 201: CreditGrant, ...errorResponses([400, 401, 404]) },
+        body: documented(CreateGrantBody, 'The grant.', ex.createGrantExample),
+        response: { 201: documented(CreditGrant, 'The grant as created (a PAID grant: PENDING_PAYMENT, with its invoice).', { ...ex.grantExample, status: 'PENDING_PAYMENT', remaining: '0.00' }), ...errorResponses([400, 401, 404]) },
       },
     }, async (request, reply) => {
       const grant = await service.createGrant(authOf(request).tenantId, request.params.id_or_alias, request.body);
@@ -48,7 +49,7 @@ export function creditRoutes(service: CreditsService) {
         description: 'Newest first, each with what is left of it (`remaining`, its ledger sum). Filter by `status`. Paged: `page` from 0, `per_page` 1 to 100 (default 10).',
         params: CustomerParams,
         querystring: Type.Object({ status: Type.Optional(Type.Union([Type.Literal('PENDING_PAYMENT'), Type.Literal('ACTIVE'), Type.Literal('VOID')])), ...PageQuery }),
-        response: { 200: listResponse(CreditGrant), ...errorResponses([400, 401, 404]) },
+        response: { 200: documented(listResponse(CreditGrant), 'One page of grants.', examplePage([ex.grantExample])), ...errorResponses([400, 401, 404]) },
       },
     }, async (request) => {
       const page = await service.listGrants(authOf(request).tenantId, request.params.id_or_alias, request.query);
@@ -60,8 +61,9 @@ export function creditRoutes(service: CreditsService) {
         tags,
         operationId: 'get_credit_grant',
         summary: 'Get a credit grant',
+        description: 'One grant of the customer with what is left of it (`remaining`, its ledger sum). Another customer\'s or tenant\'s grant is a 404.',
         params: GrantParams,
-        response: { 200: CreditGrant, ...errorResponses([401, 404]) },
+        response: { 200: documented(CreditGrant, 'The grant.', ex.grantExample), ...errorResponses([401, 404]) },
       },
     }, async (request) => grantToWire(await service.getGrant(authOf(request).tenantId, request.params.id_or_alias, request.params.grant_id)));
 
@@ -74,7 +76,7 @@ export function creditRoutes(service: CreditsService) {
           'What is left of an ACTIVE grant leaves the balance (a VOID ledger entry); what it already paid stays paid. A PENDING_PAYMENT grant is dropped; its invoice ' +
           'stays as it is (void it separately). A VOID grant is a 409. Event `credit_grant.voided`.',
         params: GrantParams,
-        response: { 200: CreditGrant, ...errorResponses([401, 404, 409]) },
+        response: { 200: documented(CreditGrant, 'The grant, VOID.', { ...ex.grantExample, status: 'VOID', remaining: '0.00', voided_at: '2026-05-01T00:00:00.000Z' }), ...errorResponses([401, 404, 409]) },
       },
     }, async (request) => grantToWire(await service.voidGrant(authOf(request).tenantId, request.params.id_or_alias, request.params.grant_id)));
 
@@ -88,7 +90,7 @@ export function creditRoutes(service: CreditsService) {
           'VOID (- what was left when voided) and REFUND (+ what a voided invoice had consumed). The balance is their sum. Filter by `grant_id` and `type`. Paged.',
         params: CustomerParams,
         querystring: Type.Object({ grant_id: Type.Optional(Type.String()), type: Type.Optional(EntryTypeSchema), ...PageQuery }),
-        response: { 200: listResponse(LedgerEntry), ...errorResponses([400, 401, 404]) },
+        response: { 200: documented(listResponse(LedgerEntry), 'One page of ledger entries, newest first.', examplePage([ex.entryExample])), ...errorResponses([400, 401, 404]) },
       },
     }, async (request) => {
       const page = await service.listEntries(authOf(request).tenantId, request.params.id_or_alias, request.query);
@@ -105,7 +107,7 @@ export function creditRoutes(service: CreditsService) {
           'of the upcoming invoices of the customer\'s live subscriptions, computed as `GET /api/v1/subscriptions/{id}/upcoming-invoice` computes them, so it follows ' +
           'usage as soon as it is ingested. Separate from the customer\'s cash `balance` (`GET /api/v1/customers/{id}`).',
         params: CustomerParams,
-        response: { 200: CreditBalanceSchema, ...errorResponses([401, 404]) },
+        response: { 200: documented(CreditBalanceSchema, 'The balance and the projected balance.', ex.balanceExample), ...errorResponses([401, 404]) },
       },
     }, async (request) => {
       const result = await service.balance(authOf(request).tenantId, request.params.id_or_alias);
@@ -117,8 +119,9 @@ export function creditRoutes(service: CreditsService) {
         tags,
         operationId: 'get_credit_top_up',
         summary: 'The automatic top-up of a customer',
+        description: 'The settings `PUT .../credit-top-up` stored; a customer without them is a 404.',
         params: CustomerParams,
-        response: { 200: TopUpSettings, ...errorResponses([401, 404]) },
+        response: { 200: documented(TopUpSettings, 'The settings.', ex.topUpExample), ...errorResponses([401, 404]) },
       },
     }, async (request) => topUpToWire(await service.getTopUpSettings(authOf(request).tenantId, request.params.id_or_alias)));
 
@@ -132,8 +135,8 @@ export function creditRoutes(service: CreditsService) {
           'charged. Checked after each consumption, expiry and void, and at once when set. One top-up at a time: none is bought while one waits for payment, and a check ' +
           'replayed at the same ledger position finds the top-up it bought. Amounts in the customer\'s currency.',
         params: CustomerParams,
-        body: TopUpSettingsBody,
-        response: { 200: TopUpSettings, ...errorResponses([400, 401, 404]) },
+        body: documented(TopUpSettingsBody, 'The settings.', ex.topUpBodyExample),
+        response: { 200: documented(TopUpSettings, 'The settings as stored.', ex.topUpExample), ...errorResponses([400, 401, 404]) },
       },
     }, async (request) => topUpToWire(await service.putTopUpSettings(authOf(request).tenantId, request.params.id_or_alias, request.body)));
   };
