@@ -96,6 +96,20 @@ describe('credit grants', () => {
   });
 });
 
+describe('test clocks', () => {
+  it('deletes a test clock whose customer holds grants, ledger entries and a top-up', async () => {
+    const h = harness();
+    const clock = (await h.request('POST', '/api/v1/test-clocks', { body: { frozen_time: '2026-01-01T00:00:00Z', name: 'credits' } })).json();
+    const customer = await createCustomer(h, { test_clock_id: clock.id });
+    await grant(h, customer.id, { amount: '5.00' });
+    await h.request('POST', `/api/v1/customers/${customer.id}/credit-grants`, { body: { name: 'Pack', type: 'PAID', amount: '20.00' } });
+    await h.request('PUT', `/api/v1/customers/${customer.id}/credit-top-up`, { body: { enabled: false, threshold: '1.00', amount: '5.00' } });
+    const deleted = await h.request('DELETE', `/api/v1/test-clocks/${clock.id}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect((await h.request('GET', `/api/v1/customers/${customer.id}/credit-balance`)).statusCode).toBe(404);
+  });
+});
+
 describe('consumption at finalization', () => {
   it('pays lines after tax, one deduction line per grant, before the cash balance; a void gives the credits back', async () => {
     const h = harness();

@@ -200,3 +200,13 @@ export async function upsertTopUpSettings(db: Queryable, tenantId: string, row: 
     [row.customer_id, row.enabled, row.threshold_minor, row.amount_minor, row.priority, row.expires_after_days, row.updated_at],
   );
 }
+
+/** Deletes everything credits keeps about these customers (a test clock's deletion); returns the grant ids. */
+export async function deleteCreditsOfCustomers(db: Queryable, tenantId: string, customerIds: readonly string[]): Promise<string[]> {
+  if (customerIds.length === 0) return [];
+  const s = scoped(db, tenantId);
+  await s.query(`DELETE FROM credit_ledger_entries WHERE tenant_id = $1 AND customer_id = ANY($2::text[])`, [customerIds]);
+  await s.query(`DELETE FROM credit_top_up_settings WHERE tenant_id = $1 AND customer_id = ANY($2::text[])`, [customerIds]);
+  const grants = await s.query<{ id: string }>(`DELETE FROM credit_grants WHERE tenant_id = $1 AND customer_id = ANY($2::text[]) RETURNING id`, [customerIds]);
+  return grants.map((g) => g.id);
+}
