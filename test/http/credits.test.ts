@@ -2,6 +2,7 @@
 // they pay at finalization (docs/credits-and-alerts.md, "Prepaid credits").
 import { describe, expect, it } from 'vitest';
 import { Dec } from '../../src/kernel/money.js';
+import { invoicePdfModel } from '../../src/modules/invoices/documents.js';
 import { useHarness, type Harness } from '../harness/app.js';
 import { createCustomer, createDraft } from './invoices-support.js';
 import { backdatedSubscription, sendCalls } from '../scenarios/billing-support.js';
@@ -134,9 +135,13 @@ describe('consumption at finalization', () => {
     expect(consumption.map((e) => [e.grant_id, e.amount, e.invoice_id])).toEqual([[any.id, '-50.00', draft.invoice.id], [usageOnly.id, '-24.00', draft.invoice.id]]);
     expect(consumption[1]!.invoice_line_id).toBe(usageLine.id);
     expect((await balance(h, customer.id)).balance).toBe('6.00');
-    // the PDF prints the deduction block under the total
+    // the PDF prints the deduction block under the total, before the cash balance
     const pdf = await h.request('GET', `/api/v1/invoices/${draft.invoice.id}/download`);
     expect(pdf.statusCode).toBe(200);
+    expect(invoicePdfModel(await h.service.invoicing.invoices.get(h.tenant.id, draft.invoice.id)).totals).toEqual([
+      ['Subtotal', '120.00 EUR'], ['VAT 20% (FR) on 120.00 EUR', '24.00 EUR'], ['Total', '144.00 EUR'],
+      ['Prepaid credits: Usage credits', '-24.00 EUR'], ['Prepaid credits: Launch credits', '-50.00 EUR'], ['Paid from balance', '-10.00 EUR'], ['Amount due', '60.00 EUR'],
+    ]);
 
     const voided = await h.request('POST', `/api/v1/invoices/${draft.invoice.id}/void`);
     expect(voided.statusCode, voided.body).toBe(200);

@@ -68,7 +68,8 @@ export async function payInvoice(
   tx: Queryable, tenantId: string, invoice: InvoiceRow, payableMinor: bigint, now: Date,
 ): Promise<{ paidMinor: bigint; lines: PrepaidCreditLine[] }> {
   const none = { paidMinor: 0n, lines: [] };
-  if (payableMinor <= 0n || (await repo.findGrantOfInvoice(tx, tenantId, invoice.id))) return none;
+  if (payableMinor <= 0n || !(await repo.hasActiveGrants(tx, tenantId, invoice.customer_id))) return none;
+  if (await repo.findGrantOfInvoice(tx, tenantId, invoice.id)) return none;
   const customer = await lockLedger(tx, tenantId, invoice.customer_id);
   if (!customer || customer.currency !== invoice.currency) return none;
   await expireDue(tx, tenantId, customer.id, now);

@@ -117,6 +117,15 @@ export async function activeGrants(db: Queryable, tenantId: string, customerId: 
   );
 }
 
+/** Whether the customer holds any ACTIVE grant (one index probe: most finalized invoices stop here). */
+export async function hasActiveGrants(db: Queryable, tenantId: string, customerId: string): Promise<boolean> {
+  const row = await scoped(db, tenantId).one<{ found: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM credit_grants WHERE tenant_id = $1 AND customer_id = $2 AND status = 'ACTIVE') AS found`,
+    [customerId],
+  );
+  return row?.found ?? false;
+}
+
 export async function pendingTopUp(db: Queryable, tenantId: string, customerId: string): Promise<GrantRow | undefined> {
   return scoped(db, tenantId).one<GrantRow>(
     `SELECT ${GRANT_COLUMNS} FROM credit_grants g WHERE g.tenant_id = $1 AND g.customer_id = $2 AND g.source = 'AUTO_TOP_UP' AND g.status = 'PENDING_PAYMENT'`,
