@@ -31,7 +31,7 @@ describe('credit grants', () => {
     expect(listed.pagination_meta.total_items).toBe(2);
     expect(listed.data.find((x: Record<string, unknown>) => x.credit_unit !== null)).toMatchObject({ credit_unit: { name: 'credits', amount: '1000', rate: '0.0125', remaining: '1000' }, amount: '12.50' });
     expect((await h.request('GET', `/api/v1/customers/${customer.id}/credit-grants/${g.id}`)).json()).toMatchObject({ id: g.id, remaining: '25.00' });
-  });
+  }, 90_000);
 
   it.each([
     { body: { amount: '10.00', credit_unit: { name: 'c', amount: '1', rate: '1' } }, message: /exactly one of amount/ },
@@ -147,7 +147,7 @@ describe('consumption at finalization', () => {
     expect(voided.statusCode, voided.body).toBe(200);
     expect((await ledger(h, customer.id, { type: 'REFUND' })).map((e) => e.amount).sort()).toEqual(['24.00', '50.00']);
     expect((await balance(h, customer.id)).balance).toBe('80.00');
-  });
+  }, 90_000);
 
   it('leaves an invoice in another currency, and a grant not yet effective, alone', async () => {
     const h = harness();

@@ -51,7 +51,7 @@ describe('paid top-ups', () => {
     // paid credits now pay the next invoice; the top-up invoice itself was never paid with credits
     expect(await spend(h, customer.id)).toMatchObject({ prepaid_credits: '15.00', amount_due: '0.00', payment_status: 'PAID' });
     expect((await balance(h, customer.id)).balance).toBe('35.00');
-  });
+  }, 90_000);
 
   it('voids a pending paid grant when its invoice is voided', async () => {
     const h = harness();
@@ -98,7 +98,7 @@ describe('automatic top-up', () => {
     // above the threshold again: more triggers buy nothing
     await Promise.all(Array.from({ length: 5 }, () => task({ tenant_id: h.tenant.id, customer_id: customer.id })));
     expect(await oneOffInvoices(h, customer.id)).toHaveLength(1);
-  });
+  }, 90_000);
 
   it('waits for an unpaid top-up instead of buying another', async () => {
     const h = harness();

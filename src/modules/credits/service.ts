@@ -12,7 +12,7 @@ import { metricExists } from '../metrics/index.js';
 import { consumable, expireDue, lockLedger, voidGrantInTx } from './ledger.js';
 import * as repo from './repository.js';
 import type { AppliesTo, EntryRow, EntryType, GrantRow, GrantStatus, GrantType, GrantWithRemaining, TopUpSettingsRow } from './repository.js';
-import { checkAutoTopUp, newGrantId, writeGrant } from './top-ups.js';
+import { checkAutoTopUp, lockForPurchase, newGrantId, writeGrant } from './top-ups.js';
 
 /**
  * What the customer's current periods have accrued in usage charges so far, tax included, in
@@ -133,7 +133,8 @@ export function createCreditsService(deps: { pool: Pool; clock: Clock; accruedUs
     const grantId = await withTx(pool, async (tx) => {
       const customer = await customerOf(tx, tenantId, customerIdOrAlias);
       const row = await grantRow(tx, tenantId, customer, input, clock.now());
-      await lockLedger(tx, tenantId, customer.id);
+      if (row.grant_type === 'PAID') await lockForPurchase(tx, tenantId, clock, customer.id);
+      else await lockLedger(tx, tenantId, customer.id);
       await writeGrant(tx, tenantId, clock, row);
       return row.id;
     });

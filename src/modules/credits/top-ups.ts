@@ -7,14 +7,29 @@ import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
 import { assembleInvoice } from '../../domain/index.js';
-import { finalizeInTx, insertDraft } from '../invoices/index.js';
+import { ensureDefaultEntity, finalizeInTx, findEntity, insertDraft } from '../invoices/index.js';
+import { findCustomer, type CustomerRow } from '../customers/index.js';
 import { activateGrant, expireDue, lockLedger } from './ledger.js';
 import * as repo from './repository.js';
 import type { GrantRow } from './repository.js';
 import { grantEventData } from './events.js';
 
 /**
- * Writes a grant, in the caller's tx. A promotional grant is usable at once (its GRANT entry); a
+ * The locks of a purchase, in the order finalization takes them: the customer's invoicing entity,
+ * then the customer (the ledger lock). Buying a grant finalizes its invoice, which locks the
+ * entity; taking the customer first could deadlock with a batch finalization, which holds the
+ * entity and then locks each customer.
+ */
+export async function lockForPurchase(tx: Queryable, tenantId: string, clock: Clock, customerId: string): Promise<CustomerRow | undefined> {
+  const customer = await findCustomer(tx, tenantId, customerId);
+  if (!customer) return undefined;
+  const entity = customer.invoicing_entity_id ? await findEntity(tx, tenantId, customer.invoicing_entity_id, true) : undefined;
+  if (!entity) await findEntity(tx, tenantId, (await ensureDefaultEntity(tx, tenantId, clock)).id, true);
+  return lockLedger(tx, tenantId, customer.id);
+}
+
+/**
+ * Writes a grant, in the caller's tx (a paid one: the caller holds lockForPurchase). A promotional grant is usable at once (its GRANT entry); a
  * paid one is sold on a one-off invoice, finalized now (payments charges it when auto_charge is
  * on), and stays PENDING_PAYMENT until that invoice is paid. The invoice carries no VAT: the
  * credits are a means of payment, and VAT is charged on the invoices they pay
@@ -63,7 +78,7 @@ export async function writeGrant(tx: Queryable, tenantId: string, clock: Clock, 
  * unique index), and the customer lock makes them queue. Returns the grant bought, if any.
  */
 export async function checkAutoTopUp(tx: Queryable, tenantId: string, clock: Clock, customerId: string): Promise<GrantRow | undefined> {
-  const customer = await lockLedger(tx, tenantId, customerId);
+  const customer = await lockForPurchase(tx, tenantId, clock, customerId);
   const settings = customer ? await repo.findTopUpSettings(tx, tenantId, customer.id) : undefined;
   if (!customer || !settings?.enabled) return undefined;
   const now = clock.now();
