@@ -126,6 +126,15 @@ export async function hasActiveGrants(db: Queryable, tenantId: string, customerI
   return row?.found ?? false;
 }
 
+/** What the customer's paid grants waiting for payment are worth, in minor units. */
+export async function pendingAmount(db: Queryable, tenantId: string, customerId: string): Promise<bigint> {
+  const row = await scoped(db, tenantId).one<{ pending_minor: bigint }>(
+    `SELECT coalesce(sum(amount_minor), 0)::int8 AS pending_minor FROM credit_grants WHERE tenant_id = $1 AND customer_id = $2 AND status = 'PENDING_PAYMENT'`,
+    [customerId],
+  );
+  return row?.pending_minor ?? 0n;
+}
+
 export async function pendingTopUp(db: Queryable, tenantId: string, customerId: string): Promise<GrantRow | undefined> {
   return scoped(db, tenantId).one<GrantRow>(
     `SELECT ${GRANT_COLUMNS} FROM credit_grants g WHERE g.tenant_id = $1 AND g.customer_id = $2 AND g.source = 'AUTO_TOP_UP' AND g.status = 'PENDING_PAYMENT'`,

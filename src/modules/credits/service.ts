@@ -208,8 +208,7 @@ export function createCreditsService(deps: { pool: Pool; clock: Clock; accruedUs
     await recordExpiries(tenantId, customer.id);
     const at = clock.now();
     const result = (await projectedCreditBalance(pool, tenantId, customer.id, at))!;
-    const pending = (await repo.listGrants(pool, tenantId, customer.id, 'PENDING_PAYMENT', { page: 0, perPage: 100 })).rows;
-    return { ...result, customerId: customer.id, pendingMinor: pending.reduce((sum, g) => sum + g.amount_minor, 0n), at };
+    return { ...result, customerId: customer.id, pendingMinor: await repo.pendingAmount(pool, tenantId, customer.id), at };
   }
 
   async function getTopUpSettings(tenantId: string, customerIdOrAlias: string): Promise<TopUpSettingsRow & { currency: string }> {
