@@ -149,6 +149,36 @@ describe('consumption at finalization', () => {
     expect((await balance(h, customer.id)).balance).toBe('80.00');
   }, 90_000);
 
+  it('records the expiry of a grant expired before the finalization, which then pays nothing', async () => {
+    const h = harness();
+    const customer = await createCustomer(h);
+    await grant(h, customer.id, { name: 'Short', amount: '40.00', expires_at: '2026-03-20T00:00:00Z' });
+    await grant(h, customer.id, { name: 'Long', amount: '5.00', priority: 500 });
+    const draft = await createDraft(h, customer.id, { lines: [{ name: 'Setup', category: 'ONE_TIME', amount: new Dec('10') }], tax: { treatment: 'NO_TAX', rate: new Dec(0), country: null } });
+    h.clock.set(new Date('2026-03-20T00:00:00Z'));
+    try {
+      const invoice = (await h.request('POST', `/api/v1/invoices/${draft.invoice.id}/finalize`)).json();
+      expect(invoice).toMatchObject({ prepaid_credits: '5.00', prepaid_credit_lines: [expect.objectContaining({ name: 'Long', amount: '5.00' })], amount_due: '5.00' });
+      expect((await ledger(h, customer.id)).map((e) => [e.type, e.amount])).toEqual([['CONSUMPTION', '-5.00'], ['EXPIRY', '-40.00'], ['GRANT', '5.00'], ['GRANT', '40.00']]);
+    } finally {
+      h.clock.set(new Date('2026-03-15T12:00:00.000Z'));
+    }
+  });
+
+  it('pays a KWD invoice to the fils, and a JPY one to the yen', async () => {
+    const h = harness();
+    const noTax = { treatment: 'NO_TAX' as const, rate: new Dec(0), country: null };
+    const dinar = await createCustomer(h, { currency: 'KWD' });
+    await grant(h, dinar.id, { amount: '1.250' });
+    const kwd = await createDraft(h, dinar.id, { currency: 'KWD', lines: [{ name: 'Setup', category: 'ONE_TIME', amount: new Dec('2.0005') }], tax: noTax });
+    expect((await h.request('POST', `/api/v1/invoices/${kwd.invoice.id}/finalize`)).json()).toMatchObject({ total: '2.001', prepaid_credits: '1.250', amount_due: '0.751' });
+    const yen = await createCustomer(h, { currency: 'JPY' });
+    await grant(h, yen.id, { credit_unit: { name: 'pts', amount: '999', rate: '0.5' } });
+    const jpy = await createDraft(h, yen.id, { currency: 'JPY', lines: [{ name: 'Setup', category: 'ONE_TIME', amount: new Dec('1000') }], tax: noTax });
+    expect((await h.request('POST', `/api/v1/invoices/${jpy.invoice.id}/finalize`)).json()).toMatchObject({ total: '1000', prepaid_credits: '500', amount_due: '500' });
+    expect((await balance(h, yen.id)).balance).toBe('0');
+  });
+
   it('leaves an invoice in another currency, and a grant not yet effective, alone', async () => {
     const h = harness();
     const customer = await createCustomer(h);
