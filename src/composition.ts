@@ -98,7 +98,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   });
   const creditNotes = createCreditNotesModule(base);
   // Prepaid credits (docs/credits-and-alerts.md): the projected balance reads usage through invoices' upcoming invoices.
-  const credits = createCreditsModule({ ...base, accruedUsage: accruedUsageOf(invoices.api.upcoming) });
+  const credits = createCreditsModule({ ...base, accruedUsage: accruedUsageOf(invoices.api.upcoming), testClockTime });
   // Payment providers and the charge of finalized invoices (docs/payments.md); credentials sealed with the service secret.
   const payments = createPaymentsModule({
     ...base, secretKey: config.secretKey, stripeApiBase: config.stripeApiBase, gocardlessApiBase: config.gocardlessApiBase, publicBaseUrl: config.publicBaseUrl, invoicePdf: invoices.api.invoices.pdf,

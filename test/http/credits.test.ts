@@ -102,7 +102,9 @@ describe('test clocks', () => {
     const h = harness();
     const clock = (await h.request('POST', '/api/v1/test-clocks', { body: { frozen_time: '2026-01-01T00:00:00Z', name: 'credits' } })).json();
     const customer = await createCustomer(h, { test_clock_id: clock.id });
-    await grant(h, customer.id, { amount: '5.00' });
+    // the customer's credits run on its clock's time
+    expect(await grant(h, customer.id, { amount: '5.00', expires_at: '2026-02-01T00:00:00Z' })).toMatchObject({ effective_at: '2026-01-01T00:00:00.000Z', created_at: '2026-01-01T00:00:00.000Z' });
+    expect(await balance(h, customer.id)).toMatchObject({ balance: '5.00', as_of: '2026-01-01T00:00:00.000Z' });
     await h.request('POST', `/api/v1/customers/${customer.id}/credit-grants`, { body: { name: 'Pack', type: 'PAID', amount: '20.00' } });
     await h.request('PUT', `/api/v1/customers/${customer.id}/credit-top-up`, { body: { enabled: false, threshold: '1.00', amount: '5.00' } });
     const deleted = await h.request('DELETE', `/api/v1/test-clocks/${clock.id}`);

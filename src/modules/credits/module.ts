@@ -5,6 +5,7 @@ import type { Pool } from '../../db/pool.js';
 import type { OutboxConsumer } from '../../db/outbox.js';
 import type { Module } from '../../module.js';
 import type { PrepaidCredits } from '../invoices/index.js';
+import { clockOfCustomer, type TestClockTime } from '../customers/index.js';
 import { activateGrant, AUTO_TOP_UP_TASK, lockLedger, payInvoice, queueAutoTopUpCheck, restoreInvoice, voidGrantInTx } from './ledger.js';
 import * as repo from './repository.js';
 import { creditRoutes } from './routes.js';
@@ -18,8 +19,7 @@ export interface Credits {
   projectedCreditBalance: ProjectedCreditBalance;
 }
 
-export function createCreditsModule(deps: { pool: Pool; clock: Clock; accruedUsage: AccruedUsage }): Module<Credits> {
-  const { clock } = deps;
+export function createCreditsModule(deps: { pool: Pool; clock: Clock; accruedUsage: AccruedUsage; testClockTime?: TestClockTime }): Module<Credits> {
   const service = createCreditsService(deps);
   const prepaidCredits: PrepaidCredits = {
     pay: (tx, tenantId, invoice, payableMinor, now) => payInvoice(tx, tenantId, invoice, payableMinor, now),
@@ -33,7 +33,10 @@ export function createCreditsModule(deps: { pool: Pool; clock: Clock; accruedUsa
       const tenantId = event.tenant_id;
       const grant = await repo.findGrantOfInvoice(tx, tenantId, event.object_id ?? '');
       if (!grant || grant.status !== 'PENDING_PAYMENT') return;
-      await lockLedger(tx, tenantId, grant.customer_id);
+      const customer = await lockLedger(tx, tenantId, grant.customer_id);
+      if (!customer) return;
+      // a customer on a test clock: the grant becomes usable at the clock's time
+      const clock = await clockOfCustomer(tx, tenantId, customer, deps.clock, deps.testClockTime);
       if (event.event_type === 'invoice.paid') {
         await activateGrant(tx, tenantId, clock, grant);
         // the top-up may not have lifted the balance over the threshold

@@ -7,7 +7,7 @@ import { paginationMeta, pageRequest, type Page } from '../../kernel/paging.js';
 import type { Pool, Queryable } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
 import { dueExpiries, grantValueMinor } from '../../domain/index.js';
-import { findCustomer, type CustomerRow } from '../customers/index.js';
+import { clockOfCustomer, findCustomer, type CustomerRow, type TestClockTime } from '../customers/index.js';
 import { metricExists } from '../metrics/index.js';
 import { consumable, expireDue, lockLedger, voidGrantInTx } from './ledger.js';
 import * as repo from './repository.js';
@@ -86,8 +86,13 @@ function positiveDecimal(text: string, field: string, example: string): Decimal 
   return value;
 }
 
-export function createCreditsService(deps: { pool: Pool; clock: Clock; accruedUsage: AccruedUsage }) {
-  const { pool, clock } = deps;
+export function createCreditsService(deps: { pool: Pool; clock: Clock; accruedUsage: AccruedUsage; testClockTime?: TestClockTime }) {
+  const { pool } = deps;
+
+  /** The clock of a customer's credits: its test clock's frozen time, else the service clock (docs/test-clocks.md). */
+  async function clockOf(db: Queryable, tenantId: string, customer: Pick<CustomerRow, 'test_clock_id'>): Promise<Clock> {
+    return clockOfCustomer(db, tenantId, customer, deps.clock, deps.testClockTime);
+  }
 
   async function customerOf(db: Queryable, tenantId: string, idOrAlias: string, lock = false): Promise<CustomerRow> {
     const customer = await findCustomer(db, tenantId, idOrAlias, { lock });
@@ -132,6 +137,7 @@ export function createCreditsService(deps: { pool: Pool; clock: Clock; accruedUs
   async function createGrant(tenantId: string, customerIdOrAlias: string, input: CreateGrantInput): Promise<GrantWithRemaining> {
     const grantId = await withTx(pool, async (tx) => {
       const customer = await customerOf(tx, tenantId, customerIdOrAlias);
+      const clock = await clockOf(tx, tenantId, customer);
       const row = await grantRow(tx, tenantId, customer, input, clock.now());
       if (row.grant_type === 'PAID') await lockForPurchase(tx, tenantId, clock, customer.id);
       else await lockLedger(tx, tenantId, customer.id);
@@ -166,16 +172,17 @@ export function createCreditsService(deps: { pool: Pool; clock: Clock; accruedUs
       await lockLedger(tx, tenantId, customer.id);
       const grant = await grantOf(tx, tenantId, customer.id, grantId, true);
       if (grant.status === 'VOID') throw conflict(`credit grant ${grant.id} is already VOID`);
-      await voidGrantInTx(tx, tenantId, clock, grant);
+      await voidGrantInTx(tx, tenantId, await clockOf(tx, tenantId, customer), grant);
     });
     return (await repo.findGrant(pool, tenantId, grantId))!;
   }
 
   /** Records expiries due now, so the ledger shows them (a balance read would count them anyway). */
-  async function recordExpiries(tenantId: string, customerId: string): Promise<void> {
+  async function recordExpiries(tenantId: string, customer: CustomerRow): Promise<void> {
+    const now = (await clockOf(pool, tenantId, customer)).now();
     await withTx(pool, async (tx) => {
-      await lockLedger(tx, tenantId, customerId);
-      await expireDue(tx, tenantId, customerId, clock.now());
+      await lockLedger(tx, tenantId, customer.id);
+      await expireDue(tx, tenantId, customer.id, now);
     });
   }
 
@@ -184,7 +191,7 @@ export function createCreditsService(deps: { pool: Pool; clock: Clock; accruedUs
   ): Promise<Page<EntryRow>> {
     const page = pageRequest(query.page, query.per_page);
     const customer = await customerOf(pool, tenantId, customerIdOrAlias);
-    await recordExpiries(tenantId, customer.id);
+    await recordExpiries(tenantId, customer);
     const { rows, total } = await repo.listEntries(pool, tenantId, customer.id, { grantId: query.grant_id, entryType: query.type }, page);
     return { data: rows, pagination_meta: paginationMeta(page, total) };
   }
@@ -205,8 +212,8 @@ export function createCreditsService(deps: { pool: Pool; clock: Clock; accruedUs
 
   async function balance(tenantId: string, customerIdOrAlias: string): Promise<CreditBalance & { customerId: string; pendingMinor: bigint; at: Date }> {
     const customer = await customerOf(pool, tenantId, customerIdOrAlias);
-    await recordExpiries(tenantId, customer.id);
-    const at = clock.now();
+    await recordExpiries(tenantId, customer);
+    const at = (await clockOf(pool, tenantId, customer)).now();
     const result = (await projectedCreditBalance(pool, tenantId, customer.id, at))!;
     return { ...result, customerId: customer.id, pendingMinor: await repo.pendingAmount(pool, tenantId, customer.id), at };
   }
@@ -228,7 +235,7 @@ export function createCreditsService(deps: { pool: Pool; clock: Clock; accruedUs
       amount_minor: money(input.amount, customer.currency, 'amount'),
       priority: input.priority ?? DEFAULT_PRIORITY,
       expires_after_days: input.expires_after_days ?? null,
-      updated_at: clock.now(),
+      updated_at: (await clockOf(pool, tenantId, customer)).now(),
     };
     if (row.threshold_minor < 0n) throw badRequest(`threshold must be zero or more, such as "10.00", got '${input.threshold}'`);
     if (row.amount_minor <= 0n) throw badRequest(`amount must be above zero, such as "50.00", got '${input.amount}'`);
@@ -242,6 +249,9 @@ export function createCreditsService(deps: { pool: Pool; clock: Clock; accruedUs
 
   /** One automatic top-up check (the job; also after the settings change). */
   async function runAutoTopUp(tenantId: string, customerId: string): Promise<GrantRow | undefined> {
+    const customer = await findCustomer(pool, tenantId, customerId);
+    if (!customer) return undefined;
+    const clock = await clockOf(pool, tenantId, customer);
     return withTx(pool, (tx) => checkAutoTopUp(tx, tenantId, clock, customerId));
   }
 
