@@ -21,6 +21,7 @@ import { createBatchJobsModule } from './modules/batch-jobs/index.js';
 import { createEntitlementsModule } from './modules/entitlements/index.js';
 import { createInvoicesModule, entityForCustomer, nextInvoiceDateOf, type Invoicing } from './modules/invoices/index.js';
 import { countOpenCreditNotes, createCreditNotesModule } from './modules/credit-notes/index.js';
+import { accruedUsageOf, createCreditsModule } from './modules/credits/index.js';
 import { createPaymentsModule, type Payments } from './modules/payments/index.js';
 import { createEmailsModule, sqlEmailPorts, type EmailPorts } from './modules/emails/index.js';
 import { createWebhooksModule, type DeliveryService } from './modules/webhooks/index.js';
@@ -94,8 +95,12 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const invoices = createInvoicesModule({
     ...base, beforeRun: subscriptions.api.advanceAllDue, openCreditNotes: countOpenCreditNotes, testClockTime,
     paymentUrl: (tenantId, invoice, origin) => payments.api.payUrlFor(pool, invoice, tenantId, origin),
+    // prepaid credit grants pay at finalization before the cash balance (credits, a later module; called once composed)
+    credits: { pay: (...args) => credits.api.prepaidCredits.pay(...args), restore: (...args) => credits.api.prepaidCredits.restore(...args) },
   });
   const creditNotes = createCreditNotesModule(base);
+  // Prepaid credits (docs/credits-and-alerts.md): the projected balance reads usage through invoices' upcoming invoices.
+  const credits = createCreditsModule({ ...base, accruedUsage: accruedUsageOf(invoices.api.upcoming), testClockTime });
   // Payment providers and the charge of finalized invoices (docs/payments.md); credentials sealed with the service secret.
   const payments = createPaymentsModule({
     ...base, secretKey: config.secretKey, stripeApiBase: config.stripeApiBase, gocardlessApiBase: config.gocardlessApiBase, publicBaseUrl: config.publicBaseUrl, invoicePdf: invoices.api.invoices.pdf,
@@ -134,7 +139,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
 
   const modules: Module<unknown>[] = [
     accounts, catalog, metrics, features, coupons, plans, addOns, customers, subscriptions, checkout,
-    usage, batchJobs, entitlements, invoices, creditNotes, payments, emails, webhooks, oauth, web, portal, testClocks,
+    usage, batchJobs, entitlements, invoices, creditNotes, credits, payments, emails, webhooks, oauth, web, portal, testClocks,
   ];
   // The x-connected-account authenticator goes first: with that header an API key acts for the account.
   const authenticators: Authenticator[] = [oauth.api.connect.authenticateConnectedAccount, accounts.api.authenticateApiKey, oauth.api.tokens.authenticateAccessToken];

@@ -83,5 +83,8 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   batch_job_chunks: { owner: 'batch-jobs', why: 'the chunks an import is processed in' },
   batch_job_failures: { owner: 'batch-jobs', why: 'per-item failures of an import' },
   batch_job_entities: { owner: 'batch-jobs', why: 'objects an import created, so a retried chunk skips them' },
+  credit_grants: { owner: 'credits', why: 'prepaid credit grants of customers; paid ones name the invoice that sells them' },
+  credit_ledger_entries: { owner: 'credits', why: 'the append-only credit ledger (grant, consumption, expiry, void, refund); balances are its sums' },
+  credit_top_up_settings: { owner: 'credits', why: 'the automatic top-up of a customer (threshold, amount)' },
   test_clocks: { owner: 'test-clocks', why: 'sandbox test clocks; customers on one run on its frozen time (docs/test-clocks.md)' },
 };

@@ -12,3 +12,4 @@ export * from './invoice.js';
 export * from './credit-notes.js';
 export * from './billing/index.js';
 export * from './dunning.js';
+export * from './credits.js';

@@ -51,6 +51,8 @@ export const ID_PREFIXES = {
   paymentAttempt: 'ptx',
   paymentRefund: 'pref',
   testClock: 'clock',
+  creditGrant: 'cgr',
+  creditLedgerEntry: 'cle',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

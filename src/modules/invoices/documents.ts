@@ -120,6 +120,8 @@ export function invoicePdfModel(detail: InvoiceDetail, logo: Buffer | null = nul
   if (invoice.discount_minor !== 0n) totals.push(['Discount', money(-invoice.discount_minor)]);
   for (const row of detail.taxBreakdown) totals.push([`${row.name} on ${money(row.taxable_minor)}`, money(row.tax_minor)]);
   totals.push(['Total', money(invoice.total_minor)]);
+  // the deduction block: one line per credit grant consumed (after tax, so below the total)
+  for (const line of invoice.prepaid_credits) totals.push([`Prepaid credits: ${line.name}`, money(-BigInt(line.amount_minor))]);
   if (invoice.applied_credits_minor !== 0n) totals.push(['Paid from balance', money(-invoice.applied_credits_minor)]);
   if (invoice.amount_paid_minor !== 0n) totals.push(['Paid', money(-invoice.amount_paid_minor)]);
   totals.push(['Amount due', money(invoice.amount_due_minor - invoice.amount_paid_minor)]);

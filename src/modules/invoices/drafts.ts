@@ -186,6 +186,8 @@ export function newDraftRow(input: DraftInvoiceInput, customer: CustomerRow, sel
     applied_credits_minor: 0n,
     amount_paid_minor: 0n,
     credit_carried_forward_minor: 0n,
+    prepaid_credits_minor: 0n,
+    prepaid_credits: [],
     customer_details: customerSnapshot(customer, now),
     seller_details: sellerDetails(seller),
     coupons: couponLines(input.computed, input.couponNames),

@@ -37,6 +37,8 @@ export const invoiceExample: InvoiceWire = {
   tax_amount: '34.22',
   total: '205.32',
   applied_credits: '0.00',
+  prepaid_credits: '0.00',
+  prepaid_credit_lines: [],
   amount_due: '205.32',
   amount_paid: '0.00',
   line_items: [

@@ -2,7 +2,7 @@
 export { createInvoicesService } from './service.js';
 export type { InvoicesService } from './service.js';
 export { createInvoiceLifecycle, finalizeInTx, adjustAmountDue, recordProviderPayment, markUncollectibleInTx, RENDER_PDF_TASK } from './lifecycle.js';
-export type { InvoiceLifecycle, DraftRefresher } from './lifecycle.js';
+export type { InvoiceLifecycle, DraftRefresher, PrepaidCredits } from './lifecycle.js';
 export { ensureDefaultEntity, entityForCustomer, insertDefaultEntity, findEntity, takeDocumentNumbers, sellerDetails } from './entities.js';
 export type { InvoicingEntityRow, DefaultEntityDetails, DocumentKind } from './entities.js';
 export { createInvoicingEntitiesService } from './entities-service.js';
@@ -11,12 +11,12 @@ export { PdfResponse } from './routes.js';
 export { findInvoice, firstInvoiceOfSubscription, loadDetail, findDocument, insertDocument } from './repository.js';
 // A test clock's advance stops at its drafts' finalization times; its deletion removes its customers' invoices and PDFs.
 export { nextDraftFinalization, invoiceIdsOfCustomers, deleteInvoicesOfCustomers, deleteDocumentsOf } from './repository.js';
-export type { InvoiceRow, InvoiceDetail, InvoiceLineRow, DocumentRow } from './repository.js';
+export type { InvoiceRow, InvoiceDetail, InvoiceLineRow, DocumentRow, PrepaidCreditLine } from './repository.js';
 export { creditBalance } from './customer.js';
 export { InvoicesFailure, isInvoicesFailure } from './errors.js';
 export type { InvoicesFailureKind } from './errors.js';
 export { partyLines, sha256Hex } from './documents.js';
-export { taxName, type DraftInvoiceInput, type LineDetail } from './drafts.js';
+export { taxName, insertDraft, type DraftInvoiceInput, type LineDetail } from './drafts.js';
 export { exemptionType, taxBreakdownToWire } from './schemas.js';
 export { createInvoicesModule, FINALIZE_DUE_TASK, BILLING_RUN_TASK, scheduleBillingRuns } from './module.js';
 export type { BillingRun } from './billing/run.js';

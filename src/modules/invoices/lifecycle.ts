@@ -14,7 +14,7 @@ import { findCustomers } from '../customers/index.js';
 import { invoiceEventData } from './events.js';
 import * as repo from './repository.js';
 import { updateInvoicesBulk } from './billing/bulk-repository.js';
-import type { InvoiceRow } from './repository.js';
+import type { InvoiceRow, PrepaidCreditLine } from './repository.js';
 
 export const RENDER_PDF_TASK = 'invoices.render_pdf';
 
@@ -24,6 +24,17 @@ export const RENDER_PDF_TASK = 'invoices.render_pdf';
  * they bill with the usage module; supplied by billing. One draft is refreshed as a batch of one.
  */
 export type DraftRefresher = (tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[]) => Promise<InvoiceRow[]>;
+
+/**
+ * Prepaid credits (the credits module, a later one; wired by the composition root). `pay` runs at
+ * finalization, in its tx, before the cash balance: it pays up to `payableMinor` of the invoice
+ * from the customer's grants and says what each grant paid. `restore` gives back to the grants
+ * what a voided invoice took from them.
+ */
+export interface PrepaidCredits {
+  pay(tx: Queryable, tenantId: string, invoice: InvoiceRow, payableMinor: bigint, now: Date): Promise<{ paidMinor: bigint; lines: PrepaidCreditLine[] }>;
+  restore(tx: Queryable, tenantId: string, invoice: InvoiceRow, now: Date): Promise<void>;
+}
 
 /** Drafts finalized per transaction by the grace-period finalizer. */
 export const FINALIZE_BATCH_SIZE = 500;
@@ -37,12 +48,16 @@ export function paymentReference(invoiceNumber: string): string {
   return invoiceNumber.replace(/[^A-Za-z0-9]/g, '');
 }
 
-/** The FINALIZED version of a draft: number, payment reference, due date, balance applied. */
-export function finalizedRow(invoice: InvoiceRow, number: string, appliedMinor: bigint, carriedMinor: bigint, now: Date): InvoiceRow {
+/** The FINALIZED version of a draft: number, payment reference, due date, prepaid credits and balance applied. */
+export function finalizedRow(
+  invoice: InvoiceRow, number: string, appliedMinor: bigint, carriedMinor: bigint, now: Date, prepaid: { paidMinor: bigint; lines: PrepaidCreditLine[] } = { paidMinor: 0n, lines: [] },
+): InvoiceRow {
   const payableMinor = invoice.total_minor > 0n ? invoice.total_minor : 0n;
-  const amountDueMinor = payableMinor - appliedMinor;
+  const amountDueMinor = payableMinor - prepaid.paidMinor - appliedMinor;
   return {
     ...invoice,
+    prepaid_credits_minor: prepaid.paidMinor,
+    prepaid_credits: prepaid.lines,
     status: 'FINALIZED',
     invoice_number: number,
     reference: paymentReference(number),
@@ -62,12 +77,12 @@ export function finalizedRow(invoice: InvoiceRow, number: string, appliedMinor: 
  * DRAFT -> FINALIZED in the caller's tx, as a batch of one of `finalizeLocked`. Finalizing a
  * finalized invoice returns it unchanged.
  */
-export async function finalizeInTx(tx: Queryable, tenantId: string, clock: Clock, invoiceId: string, refresh?: DraftRefresher): Promise<InvoiceRow> {
+export async function finalizeInTx(tx: Queryable, tenantId: string, clock: Clock, invoiceId: string, refresh?: DraftRefresher, credits?: PrepaidCredits): Promise<InvoiceRow> {
   const invoice = await repo.findInvoice(tx, tenantId, invoiceId, true);
   if (!invoice) throw notFound('invoice');
   if (invoice.status === 'FINALIZED') return invoice;
   if (invoice.status !== 'DRAFT') throw conflict(`invoice is ${invoice.status}; only a DRAFT can be finalized`);
-  return (await finalizeLocked(tx, tenantId, clock, clock.now(), invoice.invoicing_entity_id, [invoice], refresh))[0]!;
+  return (await finalizeLocked(tx, tenantId, clock, clock.now(), invoice.invoicing_entity_id, [invoice], refresh, credits))[0]!;
 }
 
 /**
@@ -77,7 +92,7 @@ export async function finalizeInTx(tx: Queryable, tenantId: string, clock: Clock
  * drafts' order, due dates, balance applied, events, then the PDF jobs; multi-row statements.
  */
 async function finalizeLocked(
-  tx: Queryable, tenantId: string, clock: Clock, now: Date, entityId: string, locked: readonly InvoiceRow[], refresh?: DraftRefresher,
+  tx: Queryable, tenantId: string, clock: Clock, now: Date, entityId: string, locked: readonly InvoiceRow[], refresh?: DraftRefresher, credits?: PrepaidCredits,
 ): Promise<InvoiceRow[]> {
   const drafts = refresh ? await refresh(tx, tenantId, locked) : locked;
   const numbers = await takeDocumentNumbers(tx, tenantId, entityId, 'invoice', drafts.length);
@@ -87,7 +102,9 @@ async function finalizeLocked(
   const rows: InvoiceRow[] = [];
   for (const [index, invoice] of drafts.entries()) {
     const number = numbers[index]!;
-    const payableMinor = invoice.total_minor > 0n ? invoice.total_minor : 0n;
+    // prepaid credit grants first, then the cash balance, then what is left is charged
+    const prepaid = credits && invoice.total_minor > 0n ? await credits.pay(tx, tenantId, invoice, invoice.total_minor, now) : undefined;
+    const payableMinor = (invoice.total_minor > 0n ? invoice.total_minor : 0n) - (prepaid?.paidMinor ?? 0n);
     let appliedMinor = 0n;
     if (payableMinor > 0n && !noBalance.has(invoice.customer_id)) {
       appliedMinor = await consumeBalance(tx, tenantId, clock, invoice.customer_id, invoice.currency, payableMinor, invoice.id);
@@ -98,7 +115,7 @@ async function finalizeLocked(
       await creditBalance(tx, tenantId, clock, invoice.customer_id, carriedMinor, 'NEGATIVE_INVOICE', invoice.id);
       noBalance.delete(invoice.customer_id);
     }
-    rows.push(finalizedRow(invoice, number, appliedMinor, carriedMinor, now));
+    rows.push(finalizedRow(invoice, number, appliedMinor, carriedMinor, now, prepaid));
   }
   await updateInvoicesBulk(tx, tenantId, rows);
   await writeOutboxEvents(scoped(tx, tenantId), clock, rows.flatMap<OutboxEvent>((row) => [
@@ -227,6 +244,7 @@ export function createInvoiceLifecycle(deps: {
   clock: Clock;
   openCreditNotes: OpenCreditNotes;
   refresh?: DraftRefresher;
+  credits?: PrepaidCredits;
   /** The drafts the grace-period finalizer serves: those of this test clock's customers (at a step of its advance); absent, those on no test clock. */
   testClockId?: string;
 }) {
@@ -239,7 +257,7 @@ export function createInvoiceLifecycle(deps: {
   }
 
   async function finalize(tenantId: string, invoiceId: string): Promise<InvoiceRow> {
-    return withTx(pool, (tx) => finalizeInTx(tx, tenantId, clock, invoiceId, deps.refresh));
+    return withTx(pool, (tx) => finalizeInTx(tx, tenantId, clock, invoiceId, deps.refresh, deps.credits));
   }
 
   /**
@@ -259,6 +277,7 @@ export function createInvoiceLifecycle(deps: {
       if (invoice.applied_credits_minor > 0n) {
         await creditBalance(tx, tenantId, clock, invoice.customer_id, invoice.applied_credits_minor, 'INVOICE_VOIDED', invoice.id);
       }
+      if (invoice.prepaid_credits_minor > 0n) await deps.credits?.restore(tx, tenantId, invoice, clock.now());
       if (invoice.credit_carried_forward_minor > 0n) {
         await creditBalance(tx, tenantId, clock, invoice.customer_id, -invoice.credit_carried_forward_minor, 'INVOICE_VOIDED', invoice.id);
       }
@@ -322,7 +341,7 @@ export function createInvoiceLifecycle(deps: {
     const now = clock.now();
     const drafts = await repo.lockDueDraftsOfEntity(tx, tenantId, entityId, now, size, deps.testClockId ?? null);
     if (drafts.length === 0) return 0;
-    return (await finalizeLocked(tx, tenantId, clock, now, entity.id, drafts, deps.refresh)).length;
+    return (await finalizeLocked(tx, tenantId, clock, now, entity.id, drafts, deps.refresh, deps.credits)).length;
   }
 
   return { finalize, voidInvoice, markUncollectible, markPaid, finalizeDueDrafts };

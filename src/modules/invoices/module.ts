@@ -5,7 +5,7 @@ import type { RouteModule } from '../../http/app.js';
 import type { Module } from '../../module.js';
 import { createInvoicingEntitiesService, type InvoicingEntitiesService } from './entities-service.js';
 import { entityRoutes } from './entity-routes.js';
-import { createInvoiceLifecycle, RENDER_PDF_TASK, type InvoiceLifecycle, type OpenCreditNotes } from './lifecycle.js';
+import { createInvoiceLifecycle, RENDER_PDF_TASK, type InvoiceLifecycle, type OpenCreditNotes, type PrepaidCredits } from './lifecycle.js';
 import { invoiceRoutes, type PaymentUrl } from './routes.js';
 import { createInvoicesService, type InvoicesService } from './service.js';
 import { createBillingRun, type BillingRun } from './billing/run.js';
@@ -28,6 +28,8 @@ export interface Invoicing {
   invoices: InvoicesService;
   billing: BillingRun;
   lifecycle: InvoiceLifecycle;
+  /** The upcoming invoice of a subscription, as `GET /api/v1/subscriptions/{id}/upcoming-invoice` answers it (null: nothing to invoice). */
+  upcoming(tenantId: string, subscriptionId: string): Promise<InvoiceDetail | null>;
   /** The billing run and the grace-period finalizer at `clock`, serving this test clock's customers only (its advance runs them step by step). */
   atTestClock(clock: Clock, testClockId: string): { billing: BillingRun; lifecycle: InvoiceLifecycle };
   /** The first invoice of a subscription not written yet (the hosted checkout page), by the upcoming invoice's code. */
@@ -45,6 +47,8 @@ export interface InvoicingDeps {
   testClockTime?: TestClockTime;
   /** The hosted pay page's URL shown on invoice answers (payments, a later module). */
   paymentUrl?: PaymentUrl;
+  /** Prepaid credit grants pay invoices at finalization, before the cash balance (credits, a later module). */
+  credits?: PrepaidCredits;
 }
 
 /**
@@ -91,7 +95,7 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
     await entityRoutes(entities)(app);
   };
   const previewFirstInvoice = (tenantId: string, record: SubscriptionRecord) => upcomingInvoice(billing, deps.clock, tenantId, record);
-  return { routes, tasks, api: { entities, invoices, billing, lifecycle, atTestClock: clockDriven, previewFirstInvoice } };
+  return { routes, tasks, api: { entities, invoices, billing, lifecycle, upcoming: upcomingOf, atTestClock: clockDriven, previewFirstInvoice } };
 }
 
 

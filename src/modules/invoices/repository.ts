@@ -32,6 +32,9 @@ export interface InvoiceRow {
   amount_due_minor: bigint;
   amount_paid_minor: bigint;
   credit_carried_forward_minor: bigint;
+  /** Paid from prepaid credit grants at finalization (after tax), one entry per grant (docs/credits-and-alerts.md). */
+  prepaid_credits_minor: bigint;
+  prepaid_credits: PrepaidCreditLine[];
   tax_inclusive: boolean;
   customer_details: Record<string, unknown>;
   seller_details: Record<string, unknown>;
@@ -48,6 +51,13 @@ export interface InvoiceRow {
   paid_at: Date | null;
   voided_at: Date | null;
   marked_as_uncollectible_at: Date | null;
+}
+
+/** One grant's deduction on an invoice: amount in minor units, as a decimal string of digits (jsonb keeps no bigint). */
+export interface PrepaidCreditLine {
+  grant_id: string;
+  name: string;
+  amount_minor: string;
 }
 
 export interface InvoiceLineRow {
@@ -130,7 +140,8 @@ const INVOICE_COLUMN_TYPES = {
   id: 'text', invoicing_entity_id: 'text', customer_id: 'text', subscription_id: 'text', invoice_type: 'text', status: 'text',
   payment_status: 'text', invoice_number: 'text', currency: 'text', invoice_date: 'date', period_start: 'date', period_end: 'date', due_date: 'date',
   net_terms: 'int', subtotal_minor: 'int8', subtotal_recurring_minor: 'int8', discount_minor: 'int8', tax_minor: 'int8', total_minor: 'int8',
-  applied_credits_minor: 'int8', amount_due_minor: 'int8', amount_paid_minor: 'int8', credit_carried_forward_minor: 'int8', tax_inclusive: 'bool',
+  applied_credits_minor: 'int8', amount_due_minor: 'int8', amount_paid_minor: 'int8', credit_carried_forward_minor: 'int8',
+  prepaid_credits_minor: 'int8', prepaid_credits: 'jsonb', tax_inclusive: 'bool',
   customer_details: 'jsonb', seller_details: 'jsonb', coupons: 'jsonb', memo: 'text', purchase_order: 'text', reference: 'text', plan_name: 'text',
   finalize_after: 'timestamptz', pdf_document_id: 'text', created_at: 'timestamptz', updated_at: 'timestamptz', finalized_at: 'timestamptz',
   paid_at: 'timestamptz', voided_at: 'timestamptz', marked_as_uncollectible_at: 'timestamptz',
@@ -154,13 +165,13 @@ export async function updateInvoice(db: Queryable, tenantId: string, row: Invoic
        subtotal_recurring_minor = $8, discount_minor = $9, tax_minor = $10, total_minor = $11, applied_credits_minor = $12,
        amount_due_minor = $13, amount_paid_minor = $14, credit_carried_forward_minor = $15, coupons = $16, reference = $17,
        finalize_after = $18, pdf_document_id = $19, updated_at = $20, finalized_at = $21, paid_at = $22, voided_at = $23,
-       marked_as_uncollectible_at = $24, customer_details = $25, seller_details = $26
+       marked_as_uncollectible_at = $24, customer_details = $25, seller_details = $26, prepaid_credits_minor = $27, prepaid_credits = $28
      WHERE tenant_id = $1 AND id = $2`,
     [row.id, row.status, row.payment_status, row.invoice_number, row.due_date, row.subtotal_minor, row.subtotal_recurring_minor,
       row.discount_minor, row.tax_minor, row.total_minor, row.applied_credits_minor, row.amount_due_minor, row.amount_paid_minor,
       row.credit_carried_forward_minor, JSON.stringify(row.coupons), row.reference, row.finalize_after, row.pdf_document_id,
       row.updated_at, row.finalized_at, row.paid_at, row.voided_at, row.marked_as_uncollectible_at, JSON.stringify(row.customer_details),
-      JSON.stringify(row.seller_details)],
+      JSON.stringify(row.seller_details), row.prepaid_credits_minor, JSON.stringify(row.prepaid_credits)],
   );
 }
 

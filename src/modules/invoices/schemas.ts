@@ -126,6 +126,12 @@ export const Invoice = Type.Object({
   tax_amount: Amount(),
   total: Amount(),
   applied_credits: Amount(),
+  prepaid_credits: Type.String({ description: 'Paid from prepaid credit grants at finalization, after tax, before `applied_credits` (the cash balance); decimal string' }),
+  prepaid_credit_lines: Type.Array(Type.Object({
+    grant_id: Type.String(),
+    name: Type.String({ description: 'The grant\'s name' }),
+    amount: Type.String({ description: 'What this grant paid; decimal string' }),
+  }), { description: 'One line per credit grant consumed, in consumption order' }),
   amount_due: Amount(),
   amount_paid: Amount(),
   payment_url: Type.Optional(Nullable(Type.String({ description: 'The hosted page where the customer pays this invoice (unguessable link); null unless FINALIZED with an amount still due' }))),
@@ -208,6 +214,8 @@ export function invoiceToWire(detail: InvoiceDetail) {
     tax_amount: money(invoice.tax_minor),
     total: money(invoice.total_minor),
     applied_credits: money(invoice.applied_credits_minor),
+    prepaid_credits: money(invoice.prepaid_credits_minor),
+    prepaid_credit_lines: invoice.prepaid_credits.map((line) => ({ grant_id: line.grant_id, name: line.name, amount: money(BigInt(line.amount_minor)) })),
     amount_due: money(invoice.amount_due_minor),
     amount_paid: money(invoice.amount_paid_minor),
     line_items: detail.lines.map((line) => ({

@@ -14,6 +14,7 @@ import { deleteCreditNotesOfCustomers } from '../credit-notes/index.js';
 import { deleteEmailsOfCustomers } from '../emails/index.js';
 import { deleteTokensOfCustomers } from '../portal/index.js';
 import { deletePaymentsOfCustomers } from '../payments/index.js';
+import { deleteCreditsOfCustomers } from '../credits/index.js';
 
 export interface DeletedObjects {
   customers: number;
@@ -31,6 +32,7 @@ export async function deleteObjectsOfTestClock(tx: Queryable, tenantId: string, 
   // pay links, dunnings, refunds and charges point at the invoices, so they go first
   const payments = await deletePaymentsOfCustomers(tx, tenantId, ids, await invoiceIdsOfCustomers(tx, tenantId, ids));
   const creditNotes = await deleteCreditNotesOfCustomers(tx, tenantId, ids);
+  const grants = await deleteCreditsOfCustomers(tx, tenantId, ids);
   const invoices = await deleteInvoicesOfCustomers(tx, tenantId, ids);
   await deleteDocumentsOf(tx, tenantId, [...invoices, ...creditNotes]);
   const subscriptions = await deleteSubscriptionsOfCustomers(tx, tenantId, ids);
@@ -39,7 +41,7 @@ export async function deleteObjectsOfTestClock(tx: Queryable, tenantId: string, 
   await deleteTokensOfCustomers(tx, tenantId, ids);
   // usage events name a customer by id, or by alias (events sent before the customer existed)
   await deleteUsageOfCustomers(tx, tenantId, [...ids, ...customers.flatMap((c) => (c.alias ? [c.alias] : []))]);
-  await deleteOutboxEventsOf(scoped(tx, tenantId), [...ids, ...subscriptions, ...invoices, ...creditNotes, ...payments]);
+  await deleteOutboxEventsOf(scoped(tx, tenantId), [...ids, ...subscriptions, ...invoices, ...creditNotes, ...payments, ...grants]);
   await deleteCustomers(tx, tenantId, ids);
   return { customers: ids.length, subscriptions: subscriptions.length, invoices: invoices.length, credit_notes: creditNotes.length };
 }

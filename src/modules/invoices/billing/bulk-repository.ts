@@ -75,7 +75,8 @@ export async function updateInvoicesBulk(db: Queryable, tenantId: string, rows: 
        amount_paid_minor = r.amount_paid_minor, credit_carried_forward_minor = r.credit_carried_forward_minor, coupons = r.coupons,
        reference = r.reference, finalize_after = r.finalize_after, pdf_document_id = r.pdf_document_id, updated_at = r.updated_at,
        finalized_at = r.finalized_at, paid_at = r.paid_at, voided_at = r.voided_at, marked_as_uncollectible_at = r.marked_as_uncollectible_at,
-       customer_details = r.customer_details, seller_details = r.seller_details, content_hash = coalesce(r.content_hash, i.content_hash)
+       customer_details = r.customer_details, seller_details = r.seller_details,
+       prepaid_credits_minor = r.prepaid_credits_minor, prepaid_credits = r.prepaid_credits, content_hash = coalesce(r.content_hash, i.content_hash)
      FROM jsonb_to_recordset($2::jsonb) AS r(${INVOICE_STORED_RECORD})
      WHERE i.tenant_id = $1 AND i.id = r.id`,
     [json(rows.map((row) => ({ ...row, billing_occasion: null, content_hash: null })))],
