@@ -11,6 +11,7 @@ import type { Coupon } from '../discounts.js';
 import type { LocalDate } from '../dates.js';
 import type { BillingOccasion } from './occasion.js';
 import { planCharges, type PlannedCharge } from './plan.js';
+import { thresholdDeductionLines, type ThresholdBilledWindows } from './threshold-lines.js';
 import { advanceSchedule, snapshotDecimal, subscriptionTermOf, validateSnapshot, type SnapshotUsagePricing, type SubscriptionSnapshot } from './snapshot.js';
 
 /** Aggregated usage of one component for its window: a total, or one quantity per dimension group (matrix). */
@@ -71,6 +72,8 @@ export interface ComputedSubscriptionInvoice {
   readonly unmatchedUsage: readonly { readonly componentId: string; readonly group: UsageGroup }[];
   /** The usage windows this occasion's charges bill (late usage lines passed in are not among them). */
   readonly billedUsage: readonly BilledUsage[];
+  /** Same order as `billedUsage`: the index in `invoice.lines` of the line that bills each window. */
+  readonly billedLineIndexes: readonly number[];
 }
 
 /** A priced line and what the invoice math does not carry about it. */
@@ -241,13 +244,19 @@ export function computeSubscriptionInvoice(
   usageByComponent: Readonly<Record<string, ComponentUsage>>,
   customerTax: TaxCustomer,
   entity: InvoicingEntityTax,
-  options: { readonly customerBalanceMinor?: bigint; readonly extraLines?: readonly PricedLine[] } = {},
+  options: {
+    readonly customerBalanceMinor?: bigint;
+    readonly extraLines?: readonly PricedLine[];
+    /** What the period's threshold invoices billed, per usage window (thresholds.ts): deducted line by line. */
+    readonly thresholdBilled?: ThresholdBilledWindows;
+  } = {},
 ): ComputedSubscriptionInvoice {
   validateSnapshot(snapshot);
   const { currency } = snapshot;
   const unmatched: { componentId: string; group: UsageGroup }[] = [];
   const billedUsage: BilledUsage[] = [];
-  const priced = planCharges(snapshot, occasion).map((charge) => {
+  const billedLineIndexes: number[] = [];
+  const priced = planCharges(snapshot, occasion).map((charge, index) => {
     const line = priceCharge(charge, usageByComponent, currency, unmatched);
     const fee = charge.component.fee;
     if (isUsageCharge(charge) && (fee.kind === 'USAGE' || fee.kind === 'CAPACITY')) {
@@ -255,9 +264,12 @@ export function computeSubscriptionInvoice(
         componentId: charge.component.id, metricId: fee.metricId, periodStart: charge.periodStart, periodEnd: charge.periodEnd, occasion,
         usage: usageByComponent[charge.component.id] ?? '0', billedMinor: toMinor(line.input.amount, currency),
       });
+      billedLineIndexes.push(index);
     }
     return line;
   });
+  // after the occasion's own lines, so `billedLineIndexes` stay right
+  priced.push(...thresholdDeductionLines(currency, billedUsage, billedLineIndexes.map((i) => priced[i]!), options.thresholdBilled));
   priced.push(...(options.extraLines ?? []));
   const standardRates = Object.fromEntries(Object.entries(entity.standardRates).map(([country, rate]) => [country, snapshotDecimal(rate, `standardRates.${country}`)]));
   const tax = resolveTax({ entityCountry: entity.country, customer: customerTax, standardRates });
@@ -283,6 +295,7 @@ export function computeSubscriptionInvoice(
     couponsUsed: invoice.couponApplications.filter((application) => application.discountMinor > 0n).map((application) => application.couponId),
     unmatchedUsage: unmatched,
     billedUsage,
+    billedLineIndexes,
   };
 }
 
