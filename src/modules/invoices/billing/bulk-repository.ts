@@ -30,10 +30,10 @@ export async function insertContentBulk(db: Queryable, tenantId: string, lines: 
   if (lines.length > 0) {
     await s.query(
       `INSERT INTO invoice_lines (tenant_id, id, invoice_id, line_no, name, description, category, quantity, unit_price, start_date, end_date,
-         amount_minor, discount_minor, taxable_minor, tax_rate, tax_treatment, tax_country, tax_minor, total_minor, metric_id)
+         amount_minor, discount_minor, taxable_minor, tax_rate, tax_treatment, tax_country, tax_minor, total_minor, metric_id, component_id)
        SELECT $1, r.* FROM jsonb_to_recordset($2::jsonb) AS r(id text, invoice_id text, line_no int, name text, description text, category text,
          quantity numeric, unit_price numeric, start_date date, end_date date, amount_minor int8, discount_minor int8, taxable_minor int8,
-         tax_rate numeric, tax_treatment text, tax_country text, tax_minor int8, total_minor int8, metric_id text)`,
+         tax_rate numeric, tax_treatment text, tax_country text, tax_minor int8, total_minor int8, metric_id text, component_id text)`,
       [json(lines.map((l) => l.line))],
     );
     const subLines = lines.flatMap(({ line, subLines }) => subLines.map((sub) => ({ ...sub, invoice_id: line.invoice_id })));
