@@ -1,7 +1,7 @@
 // Step 2: EXECUTE the plan of an occasion with the fetched usage: price each charge, then hand
 // the lines to `assembleInvoice` (rounding once per line, coupons, commitment, tax, totals).
 import type { Decimal } from 'decimal.js';
-import { Dec, toMinor, toMinorParts, type CurrencyCode } from '../../kernel/money.js';
+import { Dec, minorToDecimal, toMinor, toMinorParts, type CurrencyCode } from '../../kernel/money.js';
 import { BillingRuleError } from '../errors.js';
 import { assembleInvoice, type Invoice, type InvoiceLineInput } from '../invoice.js';
 import { periodAt, periodStartingOn, prorateByDays } from '../periods.js';
@@ -11,7 +11,7 @@ import type { Coupon } from '../discounts.js';
 import type { LocalDate } from '../dates.js';
 import type { BillingOccasion } from './occasion.js';
 import { planCharges, type PlannedCharge } from './plan.js';
-import { thresholdDeductionLines, type ThresholdBilledWindows } from './threshold-lines.js';
+import { thresholdWindowKey, type ThresholdBilledWindows } from './threshold-lines.js';
 import { advanceSchedule, snapshotDecimal, subscriptionTermOf, validateSnapshot, type SnapshotUsagePricing, type SubscriptionSnapshot } from './snapshot.js';
 
 /** Aggregated usage of one component for its window: a total, or one quantity per dimension group (matrix). */
@@ -230,6 +230,38 @@ function commitmentFor(snapshot: SubscriptionSnapshot, occasion: BillingOccasion
 /** True for a charge whose price depends on usage: its window is recorded as billed. */
 export function isUsageCharge(charge: PlannedCharge): boolean {
   return charge.timing === 'ARREARS' && charge.proration === undefined && (charge.component.fee.kind === 'USAGE' || charge.part === 'CAPACITY_OVERAGE');
+}
+
+/**
+ * One negative line per window billed by threshold invoices, right for the period-end invoice:
+ * its net and tax are those the threshold invoices billed (`settled`), so it takes no coupon,
+ * does not lower the minimum commitment base, and reverses exactly the tax it was charged.
+ * `lines[i]` is the line that bills `billed[i]`.
+ */
+function thresholdDeductionLines(
+  currency: CurrencyCode, billed: readonly BilledUsage[], lines: readonly PricedLine[], windows: ThresholdBilledWindows | undefined,
+): PricedLine[] {
+  if (windows === undefined || windows.size === 0) return [];
+  const out: PricedLine[] = [];
+  billed.forEach((window, index) => {
+    const before = windows.get(thresholdWindowKey(window.componentId, window.periodStart));
+    const line = lines[index];
+    if (before === undefined || line === undefined || (before.netMinor === 0n && before.taxMinor === 0n)) return;
+    out.push({
+      input: {
+        name: `${line.input.name}: billed on threshold invoices`,
+        category: 'USAGE',
+        amount: minorToDecimal(-before.quotedMinor, currency),
+        quantity: new Dec(before.quantity).negated(),
+        unitPrice: null,
+        periodStart: line.input.periodStart ?? null,
+        periodEnd: line.input.periodEnd ?? null,
+        settled: { netMinor: -before.netMinor, taxMinor: -before.taxMinor },
+      },
+      detail: { ...line.detail, description: 'Usage of this period already invoiced on its threshold invoices', subLines: [] },
+    });
+  });
+  return out;
 }
 
 /**
