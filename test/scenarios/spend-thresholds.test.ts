@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dec } from '../../src/kernel/money.js';
 import { useHarness, type Harness } from '../harness/app.js';
-import { backdatedSubscription, invoicesOf, lineSummary, sendCalls } from './billing-support.js';
+import { backdatedSubscription, foldUsage, invoicesOf, lineSummary, sendCalls } from './billing-support.js';
 
 const harness = useHarness();
 const run = async (h: Harness) => h.service.tasks['billing.run']!({ once: true });
@@ -78,7 +78,17 @@ describe('spend thresholds', () => {
     expect(invoicesA.every((i) => i.status === 'FINALIZED')).toBe(true);
     for (const field of ['subtotal', 'tax_amount', 'total', 'amount_due']) expect(sum(invoicesA, field), field).toBe(sum(invoicesB, field));
     expect(sum(invoicesA, 'total')).toBe('157.38'); // March 70.80, April 72.15 + 14.43 VAT
-  });
+
+    // March's usage after its invoice was finalized: the late-usage path bills price(all) - the whole
+    // price billed (threshold invoices included), the same for both
+    await calls(h, [a.customerId, b.customerId], '2026-03-20', 2, 'late');
+    await foldUsage(h);
+    for (const subscriptionId of [a.subscriptionId, b.subscriptionId]) {
+      const upcoming = (await h.request('GET', `/api/v1/subscriptions/${subscriptionId}/upcoming-invoice`)).json();
+      expect(upcoming.line_items.filter((l: Record<string, string>) => l.name.includes('late usage')).map((l: Record<string, string>) => [l.name, l.amount_subtotal]))
+        .toEqual([['API calls: late usage of 2026-03-01 to 2026-03-31', '0.10']]);
+    }
+   }, 180_000); // two subscriptions through a whole period: slow on a loaded machine
 
   it('racing batches crossing one threshold give one threshold invoice', async () => {
     const h = harness();
@@ -88,6 +98,7 @@ describe('spend thresholds', () => {
     await run(h);
     const batch = (tag: string) => ({
       events: Array.from({ length: 60 }, (_, i) => ({ event_id: `${tag}-${i}`, code: 'api_call', customer_id: a.customerId, timestamp: '2026-03-02T10:00:00Z', properties: {} })),
+      allow_backfilling: true,
     });
     // each batch alone stays below 10.00 (60 calls, 6.00); together they reach it (120 calls, 11.00)
     const answers = await Promise.all([h.request('POST', '/api/v1/events/ingest', { body: batch('x') }), h.request('POST', '/api/v1/events/ingest', { body: batch('y') })]);
