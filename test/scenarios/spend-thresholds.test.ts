@@ -85,7 +85,7 @@ describe('spend thresholds', () => {
     await foldUsage(h);
     for (const subscriptionId of [a.subscriptionId, b.subscriptionId]) {
       const upcoming = (await h.request('GET', `/api/v1/subscriptions/${subscriptionId}/upcoming-invoice`)).json();
-      expect(upcoming.line_items.filter((l: Record<string, string>) => l.name.includes('late usage')).map((l: Record<string, string>) => [l.name, l.amount_subtotal]))
+      expect(upcoming.line_items.filter((l: Record<string, string>) => (l.name ?? '').includes('late usage')).map((l: Record<string, string>) => [l.name, l.amount_subtotal]))
         .toEqual([['API calls: late usage of 2026-03-01 to 2026-03-31', '0.10']]);
     }
    }, 180_000); // two subscriptions through a whole period: slow on a loaded machine
