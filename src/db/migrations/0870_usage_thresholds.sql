@@ -23,6 +23,10 @@ ALTER TABLE invoices ADD CONSTRAINT invoices_usage_threshold_check
 DROP INDEX invoices_subscription_period_key;
 CREATE UNIQUE INDEX invoices_subscription_period_key ON invoices (tenant_id, subscription_id, period_start, period_end, invoice_type)
   WHERE invoice_type <> 'USAGE_THRESHOLD';
+-- (recreated after it, so a duplicate period is still reported by the period key first, as before)
+DROP INDEX invoices_subscription_date_key;
+CREATE UNIQUE INDEX invoices_subscription_date_key ON invoices (tenant_id, subscription_id, invoice_date)
+  WHERE subscription_id IS NOT NULL AND invoice_type IN ('RECURRING', 'ADJUSTMENT');
 -- ...this one does: one threshold invoice per subscription, period and crossing, also when two
 -- ingest batches cross the same threshold at once.
 CREATE UNIQUE INDEX invoices_usage_threshold_key ON invoices (tenant_id, subscription_id, period_start, usage_threshold_index)
