@@ -95,6 +95,9 @@ describe('spend thresholds', () => {
     h.clock.set('2026-03-02T12:00:00.000Z');
     const a = await backdatedSubscription(h, { name: 'Race Co', startDate: '2026-03-01' });
     expect((await h.request('PATCH', `/api/v1/subscriptions/${a.subscriptionId}`, { body: { usage_thresholds: [{ amount: '10.00' }] } })).statusCode).toBe(200);
+    // the customer pays automatically: the threshold invoice is charged like any finalized invoice
+    const card = await h.request('POST', `/api/v1/customers/${a.customerId}/payment-methods`, { body: { card_number: '4242424242424242' } });
+    expect(card.statusCode, card.body).toBe(201);
     await run(h);
     const batch = (tag: string) => ({
       events: Array.from({ length: 60 }, (_, i) => ({ event_id: `${tag}-${i}`, code: 'api_call', customer_id: a.customerId, timestamp: '2026-03-02T10:00:00Z', properties: {} })),
@@ -109,8 +112,8 @@ describe('spend thresholds', () => {
     await h.drainJobs();
     await run(h); // the periodic re-check finds nothing new
     const thresholds = thresholdInvoices(await invoicesOf(h, a.subscriptionId));
-    expect(thresholds.map((i) => [i.subtotal, i.usage_threshold.crossing])).toEqual([['11.00', 1]]);
-  });
+    expect(thresholds.map((i) => [i.subtotal, i.usage_threshold.crossing, i.status, i.payment_status])).toEqual([['11.00', 1, 'FINALIZED', 'PAID']]);
+   }, 120_000);
 
   it('validates thresholds with the error contract, on plan versions and subscriptions', async () => {
     const h = harness();
