@@ -90,7 +90,8 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
   const checkAllThresholds = async () => {
     for (const tenantId of await tenantsWithSubscriptions(deps.pool)) {
       const ids = await allSubscriptionsWithThresholds(deps.pool, tenantId);
-      if (ids.length > 0) await checkThresholds(tenantId, ids);
+      // a subscription the engine refuses must not hold back the run's finalization; the next run checks again
+      if (ids.length > 0) await checkThresholds(tenantId, ids).catch(() => undefined);
     }
   };
   const usageStored = async (tenantId: string, customerIds: readonly string[]) => {

@@ -85,16 +85,26 @@ export function createThresholdBilling(deps: { pool: Pool; clock: Clock; run: Bi
     return row.id;
   }
 
-  /** Checks each subscription in its own transaction; returns the threshold invoices created. */
+  /**
+   * Checks each subscription in its own transaction; returns the threshold invoices created. One
+   * that fails (the engine refuses its data, the database is lost) does not stop the others; the
+   * first failure is thrown at the end, so a job is retried.
+   */
   async function checkSubscriptions(tenantId: string, subscriptionIds: readonly string[]): Promise<string[]> {
     const created: string[] = [];
+    const failures: unknown[] = [];
     for (const subscriptionId of [...new Set(subscriptionIds)].sort()) {
-      const id = await withTx(pool, async (tx) => {
-        await lockSubscription(tx, tenantId, subscriptionId);
-        return checkLocked(tx, tenantId, subscriptionId);
-      });
-      if (id !== null) created.push(id);
+      try {
+        const id = await withTx(pool, async (tx) => {
+          await lockSubscription(tx, tenantId, subscriptionId);
+          return checkLocked(tx, tenantId, subscriptionId);
+        });
+        if (id !== null) created.push(id);
+      } catch (error) {
+        failures.push(error);
+      }
     }
+    if (failures.length > 0) throw failures[0];
     return created;
   }
 
