@@ -86,7 +86,11 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   // the next invoice date shown on a subscription is the billing engine's, mapped by invoices
   const subscriptions = createSubscriptionsModule({ ...base, catalog: plansCatalog, nextInvoiceDate: nextInvoiceDateOf, testClockTime });
   const checkout = createCheckoutModule({ ...base, catalog: plansCatalog, secretKey: config.secretKey, publicBaseUrl: config.publicBaseUrl });
-  const usage = createUsageModule({ ...base, metrics: metrics.api, findSubscription: subscriptions.api.usageScope, testClockTime });
+  // after usage is committed, invoices check the spend thresholds of those customers (a later module: called once composed)
+  const usage = createUsageModule({
+    ...base, metrics: metrics.api, findSubscription: subscriptions.api.usageScope, testClockTime,
+    usageStored: (tenantId, customerIds) => invoices.api.thresholds.usageStored(tenantId, customerIds),
+  });
   // CSV imports (docs/batch-jobs.md): events through usage ingestion, customers through the customers service.
   const batchJobs = createBatchJobsModule({ ...base, ports: { ingestEvents: usage.api.ingest.ingest, createCustomer: customers.api.createCustomer } });
   const entitlements = createEntitlementsModule({ ...base, catalog: plansCatalog, advanceDue: subscriptions.api.advanceDue, consumed: usage.api.consumed });

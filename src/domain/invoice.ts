@@ -30,6 +30,14 @@ export interface InvoiceLineInput {
    * does not count toward its minimum commitment.
    */
   readonly earlierPeriod?: boolean;
+  /**
+   * A line whose net amount and tax are given, not computed: the deduction of what earlier
+   * invoices already billed (a period-end invoice deducting its threshold invoices, see
+   * billing/thresholds.ts). It takes no coupon discount, is not in the coupon base, does not count
+   * toward the minimum commitment, and carries exactly the tax it reverses, so over the period the
+   * tax is the one of the whole usage, rounded once.
+   */
+  readonly settled?: { readonly netMinor: bigint; readonly taxMinor: bigint } | null;
 }
 
 export interface InvoiceInput {
@@ -91,7 +99,7 @@ interface QuotedLine {
 }
 
 function isPeriodLine(line: InvoiceLineInput): boolean {
-  return (line.category === 'RECURRING' || line.category === 'USAGE') && line.earlierPeriod !== true;
+  return (line.category === 'RECURRING' || line.category === 'USAGE') && line.earlierPeriod !== true && line.settled == null;
 }
 
 /** Shortfall line when the billing-period lines after discount are below the commitment. */
@@ -107,6 +115,14 @@ export function minimumCommitmentShortfallMinor(periodNetMinor: bigint, commitme
  */
 function settleLine(line: QuotedLine, lineNo: number, invoice: InvoiceInput): InvoiceLine {
   const tax = line.input.tax ?? invoice.tax;
+  const settled = line.input.settled;
+  if (settled != null) {
+    return {
+      lineNo, name: line.input.name, category: line.input.category, quantity: line.input.quantity ?? null, unitPrice: line.input.unitPrice ?? null,
+      periodStart: line.input.periodStart ?? null, periodEnd: line.input.periodEnd ?? null,
+      amountMinor: settled.netMinor, discountMinor: 0n, taxableMinor: settled.netMinor, tax, taxMinor: settled.taxMinor, totalMinor: settled.netMinor + settled.taxMinor,
+    };
+  }
   const payableMinor = line.quotedMinor - line.discountQuotedMinor;
   const payable = taxLine(payableMinor, tax.rate, invoice.taxInclusive, invoice.currency);
   const amountMinor = invoice.taxInclusive
@@ -133,7 +149,8 @@ export function assembleInvoice(input: InvoiceInput): Invoice {
   const { currency } = input;
   // The one rounding of each priced line.
   const quotedMinor = input.lines.map((line) => toMinor(line.amount, currency));
-  const discounts = applyCoupons(quotedMinor, input.coupons ?? [], currency);
+  // settled lines (deductions of earlier invoices) stay out of the coupon base and get no discount
+  const discounts = applyCoupons(quotedMinor.map((minor, index) => (input.lines[index]?.settled != null ? 0n : minor)), input.coupons ?? [], currency);
   const quoted: QuotedLine[] = input.lines.map((line, index) => ({
     input: line,
     quotedMinor: quotedMinor[index] ?? 0n,

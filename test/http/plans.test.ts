@@ -453,6 +453,7 @@ describe('the interface for subscriptions and invoicing', () => {
       tax_inclusive: false,
       trial: { duration_days: 7, is_free: true, trialing_plan_id: null },
       minimum_commitment: null,
+      usage_thresholds: [],
       components: [{ id: plan.price_components[0].id, name: 'Platform fee', product_id: c.rateProductId, fee: { type: 'RATE', rates: [{ term: 'MONTHLY', price: '49.00' }] } }],
       add_ons: [],
       entitlements: [],

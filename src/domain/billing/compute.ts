@@ -1,7 +1,7 @@
 // Step 2: EXECUTE the plan of an occasion with the fetched usage: price each charge, then hand
 // the lines to `assembleInvoice` (rounding once per line, coupons, commitment, tax, totals).
 import type { Decimal } from 'decimal.js';
-import { Dec, toMinor, toMinorParts, type CurrencyCode } from '../../kernel/money.js';
+import { Dec, minorToDecimal, toMinor, toMinorParts, type CurrencyCode } from '../../kernel/money.js';
 import { BillingRuleError } from '../errors.js';
 import { assembleInvoice, type Invoice, type InvoiceLineInput } from '../invoice.js';
 import { periodAt, periodStartingOn, prorateByDays } from '../periods.js';
@@ -11,6 +11,7 @@ import type { Coupon } from '../discounts.js';
 import type { LocalDate } from '../dates.js';
 import type { BillingOccasion } from './occasion.js';
 import { planCharges, type PlannedCharge } from './plan.js';
+import { thresholdWindowKey, type ThresholdBilledWindows } from './threshold-lines.js';
 import { advanceSchedule, snapshotDecimal, subscriptionTermOf, validateSnapshot, type SnapshotUsagePricing, type SubscriptionSnapshot } from './snapshot.js';
 
 /** Aggregated usage of one component for its window: a total, or one quantity per dimension group (matrix). */
@@ -71,6 +72,8 @@ export interface ComputedSubscriptionInvoice {
   readonly unmatchedUsage: readonly { readonly componentId: string; readonly group: UsageGroup }[];
   /** The usage windows this occasion's charges bill (late usage lines passed in are not among them). */
   readonly billedUsage: readonly BilledUsage[];
+  /** Same order as `billedUsage`: the index in `invoice.lines` of the line that bills each window. */
+  readonly billedLineIndexes: readonly number[];
 }
 
 /** A priced line and what the invoice math does not carry about it. */
@@ -230,6 +233,38 @@ export function isUsageCharge(charge: PlannedCharge): boolean {
 }
 
 /**
+ * One negative line per window billed by threshold invoices, right for the period-end invoice:
+ * its net and tax are those the threshold invoices billed (`settled`), so it takes no coupon,
+ * does not lower the minimum commitment base, and reverses exactly the tax it was charged.
+ * `lines[i]` is the line that bills `billed[i]`.
+ */
+function thresholdDeductionLines(
+  currency: CurrencyCode, billed: readonly BilledUsage[], lines: readonly PricedLine[], windows: ThresholdBilledWindows | undefined,
+): PricedLine[] {
+  if (windows === undefined || windows.size === 0) return [];
+  const out: PricedLine[] = [];
+  billed.forEach((window, index) => {
+    const before = windows.get(thresholdWindowKey(window.componentId, window.periodStart));
+    const line = lines[index];
+    if (before === undefined || line === undefined || (before.netMinor === 0n && before.taxMinor === 0n)) return;
+    out.push({
+      input: {
+        name: `${line.input.name}: billed on threshold invoices`,
+        category: 'USAGE',
+        amount: minorToDecimal(-before.quotedMinor, currency),
+        quantity: new Dec(before.quantity).negated(),
+        unitPrice: null,
+        periodStart: line.input.periodStart ?? null,
+        periodEnd: line.input.periodEnd ?? null,
+        settled: { netMinor: -before.netMinor, taxMinor: -before.taxMinor },
+      },
+      detail: { ...line.detail, description: 'Usage of this period already invoiced on its threshold invoices', subLines: [] },
+    });
+  });
+  return out;
+}
+
+/**
  * Prices an occasion (from `invoicesDue`) with the usage fetched for `usageQueries` and assembles
  * the invoice. Usage: decimal strings per component id (a list of groups for matrix pricing).
  * Coupons apply to recurring invoices only, never to ADJUSTMENT invoices. `extraLines` (late
@@ -241,13 +276,19 @@ export function computeSubscriptionInvoice(
   usageByComponent: Readonly<Record<string, ComponentUsage>>,
   customerTax: TaxCustomer,
   entity: InvoicingEntityTax,
-  options: { readonly customerBalanceMinor?: bigint; readonly extraLines?: readonly PricedLine[] } = {},
+  options: {
+    readonly customerBalanceMinor?: bigint;
+    readonly extraLines?: readonly PricedLine[];
+    /** What the period's threshold invoices billed, per usage window (thresholds.ts): deducted line by line. */
+    readonly thresholdBilled?: ThresholdBilledWindows;
+  } = {},
 ): ComputedSubscriptionInvoice {
   validateSnapshot(snapshot);
   const { currency } = snapshot;
   const unmatched: { componentId: string; group: UsageGroup }[] = [];
   const billedUsage: BilledUsage[] = [];
-  const priced = planCharges(snapshot, occasion).map((charge) => {
+  const billedLineIndexes: number[] = [];
+  const priced = planCharges(snapshot, occasion).map((charge, index) => {
     const line = priceCharge(charge, usageByComponent, currency, unmatched);
     const fee = charge.component.fee;
     if (isUsageCharge(charge) && (fee.kind === 'USAGE' || fee.kind === 'CAPACITY')) {
@@ -255,9 +296,12 @@ export function computeSubscriptionInvoice(
         componentId: charge.component.id, metricId: fee.metricId, periodStart: charge.periodStart, periodEnd: charge.periodEnd, occasion,
         usage: usageByComponent[charge.component.id] ?? '0', billedMinor: toMinor(line.input.amount, currency),
       });
+      billedLineIndexes.push(index);
     }
     return line;
   });
+  // after the occasion's own lines, so `billedLineIndexes` stay right
+  priced.push(...thresholdDeductionLines(currency, billedUsage, billedLineIndexes.map((i) => priced[i]!), options.thresholdBilled));
   priced.push(...(options.extraLines ?? []));
   const standardRates = Object.fromEntries(Object.entries(entity.standardRates).map(([country, rate]) => [country, snapshotDecimal(rate, `standardRates.${country}`)]));
   const tax = resolveTax({ entityCountry: entity.country, customer: customerTax, standardRates });
@@ -283,6 +327,7 @@ export function computeSubscriptionInvoice(
     couponsUsed: invoice.couponApplications.filter((application) => application.discountMinor > 0n).map((application) => application.couponId),
     unmatchedUsage: unmatched,
     billedUsage,
+    billedLineIndexes,
   };
 }
 

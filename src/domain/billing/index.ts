@@ -5,3 +5,5 @@ export * from './occasions.js';
 export * from './plan.js';
 export * from './compute.js';
 export * from './late.js';
+export * from './threshold-lines.js';
+export * from './thresholds.js';

@@ -18,6 +18,8 @@ import type { InvoiceRow, InvoiceType, NewLine, TaxBreakdownDbRow } from './repo
 export interface LineDetail {
   description?: string | null;
   metricId?: string | null;
+  /** The subscription fee a line bills. */
+  componentId?: string | null;
   subLines?: readonly { name: string; quantity: Decimal | string; unitPrice: Decimal | string; totalMinor: bigint; attributes?: Readonly<Record<string, unknown>> | null }[];
 }
 
@@ -115,6 +117,7 @@ export function lineRows(invoiceId: string, input: Pick<DraftInvoiceInput, 'comp
         tax_minor: line.taxMinor,
         total_minor: line.totalMinor,
         metric_id: detail?.metricId ?? null,
+        component_id: detail?.componentId ?? null,
       },
       subLines: (detail?.subLines ?? []).map((sub, position) => ({
         id: `${id}_${position + 1}`,

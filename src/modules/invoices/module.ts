@@ -13,12 +13,15 @@ import { upcomingInvoice } from './billing/preview.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import type { Queryable } from '../../db/pool.js';
 import type { TestClockTime } from '../customers/index.js';
-import { loadSubscriptionRecord, type SubscriptionRecord } from '../subscriptions/index.js';
+import { allSubscriptionsWithThresholds, loadSubscriptionRecord, loadSubscriptionRecords, subscriptionsWithThresholdsOf, tenantsWithSubscriptions, type SubscriptionRecord } from '../subscriptions/index.js';
 import type { InvoiceDetail } from './repository.js';
+import { createThresholdBilling } from './billing/thresholds.js';
 
 export const FINALIZE_DUE_TASK = 'invoices.finalize_due';
 /** Creates what is due for every subscription, then finalizes drafts past their grace period. */
 export const BILLING_RUN_TASK = 'billing.run';
+/** Spend thresholds of some subscriptions, checked after the ingestion of their customers' usage (docs/credits-and-alerts.md). */
+export const CHECK_THRESHOLDS_TASK = 'invoices.check_thresholds';
 /** Wall-clock pause between two scheduled runs; each run bills as of the business clock. */
 export const BILLING_RUN_INTERVAL_MS = 60_000;
 
@@ -34,6 +37,15 @@ export interface Invoicing {
   atTestClock(clock: Clock, testClockId: string): { billing: BillingRun; lifecycle: InvoiceLifecycle };
   /** The first invoice of a subscription not written yet (the hosted checkout page), by the upcoming invoice's code. */
   previewFirstInvoice(tenantId: string, record: SubscriptionRecord): Promise<InvoiceDetail | null>;
+  /**
+   * Spend thresholds: ingestion's port (after a batch's commit, the customers it stored usage for;
+   * queues a check of those with threshold-configured subscriptions), and the check itself
+   * (returns the threshold invoices created).
+   */
+  thresholds: {
+    usageStored(tenantId: string, customerIds: readonly string[]): Promise<void>;
+    check(tenantId: string, subscriptionIds: readonly string[]): Promise<string[]>;
+  };
 }
 
 export interface InvoicingDeps {
@@ -59,14 +71,48 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
   // the clock-driven pair, for one population: customers on no test clock, or one clock's (its advance)
   const clockDriven = (clock: Clock, testClockId?: string) => {
     const billing = createBillingRun({ ...deps, clock, testClockId });
-    return { billing, lifecycle: createInvoiceLifecycle({ ...deps, clock, testClockId, refresh: billing.refreshForFinalization }) };
+    const thresholds = createThresholdBilling({ pool: deps.pool, clock, run: billing, refresh: billing.refreshForFinalization });
+    return { billing, thresholds, lifecycle: createInvoiceLifecycle({ ...deps, clock, testClockId, refresh: billing.refreshForFinalization }) };
   };
-  const { billing, lifecycle } = clockDriven(deps.clock);
+  const { billing, lifecycle, thresholds } = clockDriven(deps.clock);
+  // a subscription of a customer on a test clock is checked at the clock's time, by that clock's population
+  const checkThresholds = async (tenantId: string, subscriptionIds: readonly string[]): Promise<string[]> => {
+    const byClock = new Map<string | null, string[]>();
+    for (const record of await loadSubscriptionRecords(deps.pool, tenantId, { ids: [...subscriptionIds] })) {
+      const clockId = record.subscription.test_clock_id ?? null;
+      byClock.set(clockId, [...(byClock.get(clockId) ?? []), record.subscription.id]);
+    }
+    const created: string[] = [];
+    for (const [clockId, ids] of byClock) {
+      if (clockId === null) {
+        created.push(...(await thresholds.checkSubscriptions(tenantId, ids)));
+        continue;
+      }
+      const at = deps.testClockTime ? await deps.testClockTime(deps.pool, tenantId, clockId) : undefined;
+      if (at) created.push(...(await clockDriven(frozenClock(at), clockId).thresholds.checkSubscriptions(tenantId, ids)));
+    }
+    return created;
+  };
+  // the re-check of every billing run: events the ingestion check did not see (late, or a crash between commit and check)
+  const checkAllThresholds = async () => {
+    for (const tenantId of await tenantsWithSubscriptions(deps.pool)) {
+      const ids = await allSubscriptionsWithThresholds(deps.pool, tenantId);
+      // a subscription the engine refuses must not hold back the run's finalization; the next run checks again
+      if (ids.length > 0) await checkThresholds(tenantId, ids).catch(() => undefined);
+    }
+  };
+  const usageStored = async (tenantId: string, customerIds: readonly string[]) => {
+    const ids = await subscriptionsWithThresholdsOf(deps.pool, tenantId, customerIds);
+    if (ids.length > 0) await enqueueJob(deps.pool, CHECK_THRESHOLDS_TASK, { tenant_id: tenantId, subscription_ids: ids });
+  };
   // changing an entity refreshes its drafts through the same refresher as finalization
   const entities = createInvoicingEntitiesService({ ...deps, refresh: billing.refreshDrafts });
   const invoices = createInvoicesService(deps);
   const tasks: TaskRegistry = {
     [RENDER_PDF_TASK]: (payload) => invoices.renderPdfJob(payload),
+    [CHECK_THRESHOLDS_TASK]: async (payload) => {
+      await checkThresholds(String(payload.tenant_id), (payload.subscription_ids as string[] | undefined) ?? []);
+    },
     [FINALIZE_DUE_TASK]: async () => {
       await lifecycle.finalizeDueDrafts();
     },
@@ -74,6 +120,7 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
       try {
         await deps.beforeRun?.();
         await billing.runAll();
+        await checkAllThresholds();
         await lifecycle.finalizeDueDrafts();
       } finally {
         // periodic: the next run is queued by this one (payload.once stops it, for one-shot runs)
@@ -95,7 +142,7 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
     await entityRoutes(entities)(app);
   };
   const previewFirstInvoice = (tenantId: string, record: SubscriptionRecord) => upcomingInvoice(billing, deps.clock, tenantId, record);
-  return { routes, tasks, api: { entities, invoices, billing, lifecycle, upcoming: upcomingOf, atTestClock: clockDriven, previewFirstInvoice } };
+  return { routes, tasks, api: { entities, invoices, billing, lifecycle, upcoming: upcomingOf, atTestClock: clockDriven, previewFirstInvoice, thresholds: { usageStored, check: checkThresholds } } };
 }
 
 

@@ -5,7 +5,19 @@ import { onTestClockSql } from '../customers/index.js';
 
 export type InvoiceStatus = 'DRAFT' | 'FINALIZED' | 'VOID' | 'UNCOLLECTIBLE';
 export type InvoicePaymentStatus = 'UNPAID' | 'PARTIALLY_PAID' | 'PAID';
-export type InvoiceType = 'RECURRING' | 'ONE_OFF' | 'ADJUSTMENT';
+export type InvoiceType = 'RECURRING' | 'ONE_OFF' | 'ADJUSTMENT' | 'USAGE_THRESHOLD';
+
+/** On a USAGE_THRESHOLD invoice: the crossing it bills (docs/credits-and-alerts.md, "Spend thresholds"). */
+export interface UsageThresholdCrossing {
+  /** 1 for the first level reached in the period, 2 for the second... */
+  crossing: number;
+  /** The level reached, decimal string: a fixed amount, or the highest fixed plus steps. */
+  level: string;
+  /** The threshold as configured. */
+  amount: string;
+  recurring: boolean;
+  threshold_display_name: string | null;
+}
 export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['DRAFT', 'FINALIZED', 'UNCOLLECTIBLE', 'VOID'];
 
 export interface InvoiceRow {
@@ -51,6 +63,8 @@ export interface InvoiceRow {
   paid_at: Date | null;
   voided_at: Date | null;
   marked_as_uncollectible_at: Date | null;
+  /** USAGE_THRESHOLD invoices only (absent on rows built before they are stored: null). */
+  usage_threshold?: UsageThresholdCrossing | null;
 }
 
 /** One grant's deduction on an invoice: amount in minor units, as a decimal string of digits (jsonb keeps no bigint). */
@@ -80,6 +94,8 @@ export interface InvoiceLineRow {
   tax_minor: bigint;
   total_minor: bigint;
   metric_id: string | null;
+  /** The subscription fee the line bills (threshold invoices are deducted per fee at period end). */
+  component_id?: string | null;
 }
 
 export interface InvoiceSubLineRow {
@@ -144,10 +160,10 @@ const INVOICE_COLUMN_TYPES = {
   prepaid_credits_minor: 'int8', prepaid_credits: 'jsonb', tax_inclusive: 'bool',
   customer_details: 'jsonb', seller_details: 'jsonb', coupons: 'jsonb', memo: 'text', purchase_order: 'text', reference: 'text', plan_name: 'text',
   finalize_after: 'timestamptz', pdf_document_id: 'text', created_at: 'timestamptz', updated_at: 'timestamptz', finalized_at: 'timestamptz',
-  paid_at: 'timestamptz', voided_at: 'timestamptz', marked_as_uncollectible_at: 'timestamptz',
+  paid_at: 'timestamptz', voided_at: 'timestamptz', marked_as_uncollectible_at: 'timestamptz', usage_threshold: 'jsonb',
 } as const satisfies Record<keyof InvoiceRow, string>;
 /** Billing-run columns stored beside the row (migration 0401), never read back as part of it. */
-const BILLING_COLUMN_TYPES = { billing_occasion: 'jsonb', content_hash: 'text' } as const;
+const BILLING_COLUMN_TYPES = { billing_occasion: 'jsonb', content_hash: 'text', usage_threshold_index: 'int' } as const;
 
 const INVOICE_COLUMNS = Object.keys(INVOICE_COLUMN_TYPES).join(', ');
 /** The invoice row plus the billing columns: names, and the `AS r(...)` record definition of jsonb_to_recordset. */

@@ -103,6 +103,7 @@ export const planExample = {
   ],
   add_ons: [{ add_on_id: 'add_01KKRNW4G0S8TPBYB5G0ZBVS7Y', price_id: null, max_instances: 5, self_serviceable: true }],
   minimum_commitment: null,
+  usage_thresholds: [] as { amount: string; recurring: boolean; threshold_display_name: string | null }[],
   trial: { duration_days: 14, is_free: true, trialing_plan_id: null },
 };
 
@@ -117,6 +118,7 @@ export const replacePlanExample = {
     { name: 'Seats', product_id: 'prd_01KKRNW4G0RG9V3DJMAXH55520', fee: { rates: [{ price: '12.00' }], minimum_count: 1, quota: 50 } },
   ],
   minimum_commitment: { amount: '100.00' },
+  usage_thresholds: [{ amount: '100.00' }, { amount: '500.00', recurring: true, threshold_display_name: 'Every 500' }],
 };
 
 /** Version 2 as written by `replacePlanExample` (entitlements and add-ons carried over). */
@@ -126,6 +128,7 @@ export const replacedPlanExample = {
   version_id: 'plv_01KKSQ3D7M2B8N4X6TVWJ0C5RE',
   trial: null,
   minimum_commitment: { amount: '100.00', scope: {} },
+  usage_thresholds: [{ amount: '100.00', recurring: false, threshold_display_name: null }, { amount: '500.00', recurring: true, threshold_display_name: 'Every 500' }],
   entitlements: planExample.entitlements.map((e, i) => ({ ...e, id: ['ent_01KKSQ3D7MZ3H8C1Y6NAVKP0QE', 'ent_01KKSQ3D7M5WB9RT2GXJ4ED7FS'][i]!, created_at: '2026-04-01T08:30:00.000Z', updated_at: '2026-04-01T08:30:00.000Z' })),
   price_components: [
     {

@@ -20,6 +20,8 @@ export type { PlanFee, UsagePricing, TierRow, TermRate, CapacityThreshold, Matri
 export { parseEntitlements, entitlementToWire, resolvedToWire, featuresById } from './entitlements.js';
 export type { EntitlementValue, EntitlementInput, EntitlementRow } from './entitlements.js';
 export type { MinimumCommitment, PlanStatus, PlanType } from './repository.js';
+// Spend thresholds: checked once here for plan versions and subscriptions.
+export { parseUsageThresholds, UsageThresholdsSchema, type UsageThreshold } from './thresholds.js';
 // Entitlement rows of plan versions and add-ons share one table (catalog_entitlements); the
 // add-ons module writes its own through these.
 export { insertEntitlements, deleteEntitlements, entitlementsOf } from './repository.js';

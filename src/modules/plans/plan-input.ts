@@ -10,6 +10,7 @@ import { parseEntitlements, type EntitlementInput } from './entitlements.js';
 import { decimalString, feeMetricId, parsePlanFee, type PlanFee } from './fees.js';
 import * as repo from './repository.js';
 import type { MinimumCommitment, PlanType } from './repository.js';
+import { parseUsageThresholds, type UsageThreshold } from './thresholds.js';
 
 /** Which of `ids` are the tenant's unarchived add-ons, or its prices, in the caller's transaction. */
 export type ExistingIds = (db: Queryable, tenantId: string, ids: string[]) => Promise<Set<string>>;
@@ -29,6 +30,7 @@ export interface VersionBody {
   tax_inclusive?: boolean;
   trial?: { duration_days: number; is_free: boolean; trialing_plan_id?: string | null } | null;
   minimum_commitment?: { amount: unknown; scope?: Record<string, unknown> } | null;
+  usage_thresholds?: { amount: unknown; recurring?: boolean | null; threshold_display_name?: string | null }[] | null;
 }
 
 export interface TrialSettings {
@@ -48,6 +50,8 @@ export interface VersionTerms {
   tax_inclusive: boolean;
   trial: TrialSettings | null;
   minimum_commitment: MinimumCommitment | null;
+  /** Spend thresholds (progressive billing); [] = none. Subscriptions copy them at creation. */
+  usage_thresholds: UsageThreshold[];
 }
 
 export interface VersionSpec extends VersionTerms {
@@ -163,6 +167,7 @@ export async function parseVersionBody(
     tax_inclusive: body.tax_inclusive ?? false,
     trial: trial ? { duration_days: int(trial.duration_days, 'trial.duration_days', 0) ?? 0, is_free: trial.is_free, trialing_plan_id: trial.trialing_plan_id ?? null } : null,
     minimum_commitment: minimum,
+    usage_thresholds: parseUsageThresholds(body.usage_thresholds ?? [], body.currency),
     components,
     add_ons: addOns,
     entitlements: body.entitlements === undefined ? undefined : await parseEntitlements(db, tenantId, body.entitlements, 'entitlements'),

@@ -93,6 +93,7 @@ export function createPlansService(deps: PlansDeps) {
       trial_is_free: spec.trial?.is_free ?? false,
       trialing_plan_id: spec.trial?.trialing_plan_id ?? null,
       minimum_commitment: spec.minimum_commitment,
+      usage_thresholds: spec.usage_thresholds,
       created_at: clock.now(),
       published_at: null,
     };

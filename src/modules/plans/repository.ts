@@ -1,3 +1,4 @@
+import type { UsageThreshold } from './thresholds.js';
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { OrderBy, PageRequest } from '../../kernel/paging.js';
@@ -41,6 +42,7 @@ export interface VersionRow {
   trial_is_free: boolean;
   trialing_plan_id: string | null;
   minimum_commitment: MinimumCommitment | null;
+  usage_thresholds: UsageThreshold[];
   created_at: Date;
   published_at: Date | null;
 }
@@ -71,7 +73,7 @@ export const PLAN_DESCRIPTIONS_RELATION = '(SELECT tenant_id, id, description FR
 const PLAN_COLUMNS =
   'id, product_family_id, name, description, plan_type, status, self_service_rank, active_version_id, draft_version_id, created_at, updated_at, archived_at';
 const VERSION_COLUMNS =
-  'id, plan_id, version, is_draft, currency, net_terms, billing_cycles, period_start_day, tax_inclusive, trial_duration_days, trial_is_free, trialing_plan_id, minimum_commitment, created_at, published_at';
+  'id, plan_id, version, is_draft, currency, net_terms, billing_cycles, period_start_day, tax_inclusive, trial_duration_days, trial_is_free, trialing_plan_id, minimum_commitment, usage_thresholds, created_at, published_at';
 
 export async function insertPlan(db: Queryable, tenantId: string, row: PlanRow): Promise<void> {
   await scoped(db, tenantId).query(
@@ -122,10 +124,10 @@ export async function listPlans(
 
 export async function insertVersion(db: Queryable, tenantId: string, row: VersionRow): Promise<void> {
   await scoped(db, tenantId).query(
-    `INSERT INTO plan_versions (tenant_id, ${VERSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+    `INSERT INTO plan_versions (tenant_id, ${VERSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
     [row.id, row.plan_id, row.version, row.is_draft, row.currency, row.net_terms, row.billing_cycles, row.period_start_day, row.tax_inclusive,
       row.trial_duration_days, row.trial_is_free, row.trialing_plan_id, row.minimum_commitment === null ? null : JSON.stringify(row.minimum_commitment),
-      row.created_at, row.published_at],
+      JSON.stringify(row.usage_thresholds), row.created_at, row.published_at],
   );
 }
 
@@ -133,10 +135,12 @@ export async function insertVersion(db: Queryable, tenantId: string, row: Versio
 export async function updateVersion(db: Queryable, tenantId: string, row: VersionRow): Promise<void> {
   await scoped(db, tenantId).query(
     `UPDATE plan_versions SET is_draft = $3, currency = $4, net_terms = $5, billing_cycles = $6, period_start_day = $7, tax_inclusive = $8,
-       trial_duration_days = $9, trial_is_free = $10, trialing_plan_id = $11, minimum_commitment = $12, published_at = $13
+       trial_duration_days = $9, trial_is_free = $10, trialing_plan_id = $11, minimum_commitment = $12, published_at = $13,
+       usage_thresholds = $14
      WHERE tenant_id = $1 AND id = $2`,
     [row.id, row.is_draft, row.currency, row.net_terms, row.billing_cycles, row.period_start_day, row.tax_inclusive, row.trial_duration_days,
-      row.trial_is_free, row.trialing_plan_id, row.minimum_commitment === null ? null : JSON.stringify(row.minimum_commitment), row.published_at],
+      row.trial_is_free, row.trialing_plan_id, row.minimum_commitment === null ? null : JSON.stringify(row.minimum_commitment), row.published_at,
+      JSON.stringify(row.usage_thresholds)],
   );
 }
 

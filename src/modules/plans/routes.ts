@@ -18,7 +18,9 @@ const VERSION_RULES =
   '(first_unit starts at 0 and increases), PACKAGE `{block_size, rate, rounding: UP|DOWN}` or MATRIX `{rates}`; EXTRA_RECURRING `{unit_price, quantity, billing_type, cadence}`; ONE_TIME `{unit_price, quantity}`. ' +
   'A FREE plan may hold only zero prices. `billing`: `net_terms` 0 to 365 days (default 0), `billing_cycles` 1 to 1000 (null = no end), `period_start_day` 1 to 31. ' +
   '`trial`: `duration_days` 0 to 730, `is_free`, and `trialing_plan_id` (another plan of the tenant whose entitlements apply during the trial). ' +
-  '`minimum_commitment.amount` is the floor of each period\'s invoice, with at most the currency\'s decimals. `add_ons` attach active add-ons of the tenant, each once; ' +
+  '`minimum_commitment.amount` is the floor of each period\'s invoice, with at most the currency\'s decimals. ' +
+  '`usage_thresholds` (spend thresholds, progressive billing): up to 20 `{amount, recurring?, threshold_display_name?}`, amounts above zero with at most the currency\'s decimals, ' +
+  'fixed amounts distinct, at most one `recurring` (a step repeated after the highest fixed amount); subscriptions copy them when created. `add_ons` attach active add-ons of the tenant, each once; ' +
   '`entitlements` grant features of the tenant that are not archived, each once, with a value of the feature\'s type.';
 
 const VERSION_QUERY = '"draft", a version number (1 to 2147483647), or omitted for the published version (the draft when none is published)';

@@ -6,6 +6,7 @@ import { FEE_TYPES, USAGE_MODELS } from '../catalog/index.js';
 import { availableParameters, BILLING_TERMS } from './fees.js';
 import type { VersionRow } from './repository.js';
 import type { PlanView } from './views.js';
+import { UsageThresholdsSchema } from './thresholds.js';
 
 const PLAN_TYPES = ['STANDARD', 'FREE', 'CUSTOM'] as const;
 const PLAN_STATUSES = ['DRAFT', 'ACTIVE', 'INACTIVE', 'ARCHIVED'] as const;
@@ -105,6 +106,7 @@ const versionFields = {
   tax_inclusive: Type.Optional(Type.Boolean({ default: false })),
   trial: Type.Optional(Nullable(Trial)),
   minimum_commitment: Type.Optional(Nullable(MinimumCommitment)),
+  usage_thresholds: Type.Optional(Nullable(UsageThresholdsSchema)),
 };
 
 export const CreatePlanRequest = Type.Object({
@@ -157,6 +159,7 @@ export const Plan = Type.Object({
   entitlements: Type.Array(Entitlement),
   add_ons: Type.Array(PlanAddOnInput),
   minimum_commitment: Nullable(MinimumCommitment),
+  usage_thresholds: UsageThresholdsSchema,
   trial: Nullable(Trial),
 });
 
@@ -193,6 +196,7 @@ export function planToWire(view: PlanView) {
     entitlements: view.entitlements.map(entitlementToWire),
     add_ons: view.addOns.map((a) => ({ add_on_id: a.add_on_id, price_id: a.price_id, max_instances: a.max_instances, self_serviceable: a.self_serviceable })),
     minimum_commitment: version.minimum_commitment,
+    usage_thresholds: version.usage_thresholds,
     trial:
       version.trial_duration_days === null
         ? null

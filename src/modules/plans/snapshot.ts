@@ -39,6 +39,7 @@ export async function loadPlanVersionSnapshot(db: Queryable, tenantId: string, p
     tax_inclusive: version.tax_inclusive,
     trial: trialOf(version),
     minimum_commitment: version.minimum_commitment,
+    usage_thresholds: version.usage_thresholds,
     components: components.map((c) => ({ id: c.id, name: c.name, product_id: c.product_id, fee: c.fee })),
     add_ons: addOns.map(({ plan_version_id: _v, ...a }) => a),
     entitlements: entitlements.map((e) => ({ id: e.id, feature_id: e.feature_id, value: e.value })),

@@ -22,6 +22,7 @@ function fromSnapshot(s: PlanVersionSnapshot): CatalogPlanVersion {
     trialDurationDays: s.trial?.duration_days ?? null,
     trialIsFree: s.trial?.is_free ?? false,
     trialingPlanId: s.trial?.trialing_plan_id ?? null,
+    usageThresholds: s.usage_thresholds,
     components: s.components.map((c) => ({ id: c.id, name: c.name, productId: c.product_id, fee: c.fee })),
     addOns: s.add_ons.map((a) => ({ addOnId: a.add_on_id, priceId: a.price_id, maxInstances: a.max_instances })),
   };

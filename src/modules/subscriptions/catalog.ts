@@ -2,7 +2,7 @@
 // composition root wires it; `catalog-plans.ts` is the default, built on the plans module's exports.
 // Coupons are not part of it: subscriptions use the coupons module's index directly.
 import type { Queryable } from '../../db/pool.js';
-import type { PlanFee } from '../plans/index.js';
+import type { PlanFee, UsageThreshold } from '../plans/index.js';
 
 export interface CatalogPlanVersion {
   planId: string;
@@ -19,6 +19,8 @@ export interface CatalogPlanVersion {
   trialDurationDays: number | null;
   trialIsFree: boolean;
   trialingPlanId: string | null;
+  /** Spend thresholds a new subscription copies (absent: none). */
+  usageThresholds?: UsageThreshold[];
   components: { id: string; name: string; productId: string; fee: PlanFee }[];
   /** Add-ons offered with this version (price and max overrides applied). */
   addOns: { addOnId: string; priceId: string | null; maxInstances: number | null }[];

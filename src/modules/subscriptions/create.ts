@@ -17,6 +17,8 @@ import type { AddOnRow, ComponentRow, SubscriptionRow } from './repository.js';
 import { createHash } from 'node:crypto';
 import { subscriptionEventData } from './events.js';
 import type { SubscriptionRecord } from './records.js';
+import { parseUsageThresholds } from '../plans/index.js';
+import { thresholdsOrNull } from './thresholds.js';
 
 export interface CreateSubscriptionInput {
   customer_id_or_alias: string;
@@ -43,6 +45,8 @@ export interface CreateSubscriptionInput {
   auto_advance_invoices?: boolean | null;
   charge_automatically?: boolean | null;
   payment_methods_config?: Record<string, unknown> | null;
+  /** Omitted: the plan version's; [] or null: none. */
+  usage_thresholds?: { amount: unknown; recurring?: boolean | null; threshold_display_name?: string | null }[] | null;
 }
 
 /**
@@ -214,6 +218,7 @@ export async function prepareSubscription(
     mrr_minor: mrrMinor([...components, ...addOns], version.currency),
     activated_at: status === 'PENDING_ACTIVATION' ? null : now, cancel_requested_at: null, cancel_effective_date: null, cancellation_reason: null,
     ended_at: status === 'COMPLETED' ? now : null, scheduled_plan_change: null, checkout_session_id: origin.checkoutSessionId ?? null, past_due_since: null,
+    usage_thresholds: thresholdsOrNull(input.usage_thresholds === undefined ? (version.usageThresholds ?? []) : parseUsageThresholds(input.usage_thresholds ?? [], version.currency)),
     created_at: now, updated_at: now,
   };
 

@@ -78,6 +78,7 @@ export const subscriptionDetailsExample: Details = {
   trial_is_free: false,
   trialing_plan_id: null,
   skip_past_invoices: false,
+  usage_thresholds: [],
   next_invoice_date: '2026-04-01',
   scheduled_plan_change: null,
   checkout_url: null,

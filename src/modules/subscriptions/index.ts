@@ -24,3 +24,5 @@ export { loadSubscriptionRecords, loadSubscriptionRecord } from './records.js';
 export type { SubscriptionRecord } from './records.js';
 /** Dunning (payments) marks a subscription past due, paid up, or cancels it for non-payment. */
 export { setPastDue, cancelForNonPayment } from './payment-standing.js';
+/** Spend thresholds: the subscriptions that have them (ingestion's trigger and the periodic re-check of invoices). */
+export { subscriptionsWithThresholdsOf, allSubscriptionsWithThresholds } from './thresholds.js';

@@ -3,7 +3,7 @@ import { scoped } from '../../db/tenant-scope.js';
 import type { OrderBy, PageRequest } from '../../kernel/paging.js';
 import { CUSTOMER_NAMES_RELATION, onTestClockSql } from '../customers/index.js';
 import type { EntitlementValue as FeatureEntitlementValue } from '../features/index.js';
-import { PLAN_DESCRIPTIONS_RELATION } from '../plans/index.js';
+import { PLAN_DESCRIPTIONS_RELATION, type UsageThreshold } from '../plans/index.js';
 import type { BillingTerm, SubscriptionStatus } from '../../domain/index.js';
 import type { FeeTerm, SubscriptionFee } from './fees.js';
 
@@ -45,6 +45,8 @@ export interface SubscriptionRow {
   updated_at: Date;
   /** Set while an invoice of the subscription is overdue (payments' dunning); shown as PAST_DUE. */
   past_due_since: Date | null;
+  /** Spend thresholds (progressive billing), null = none (docs/credits-and-alerts.md). */
+  usage_thresholds: UsageThreshold[] | null;
 }
 
 export interface ComponentRow {
@@ -100,7 +102,7 @@ const COLUMNS = `s.id, s.customer_id, s.plan_id, s.plan_version_id, s.plan_name,
   s.net_terms, s.trial_duration_days, s.trial_is_free, s.trialing_plan_id, s.trial_end_date, s.skip_past_invoices, s.invoice_memo,
   s.purchase_order, s.auto_advance_invoices, s.charge_automatically, s.payment_methods_config, s.mrr_minor, s.activated_at,
   s.cancel_requested_at, s.cancel_effective_date, s.cancellation_reason, s.ended_at, s.scheduled_plan_change,
-  s.checkout_session_id, s.created_at, s.updated_at, s.past_due_since, c.name AS customer_name, c.alias AS customer_alias, pl.description AS plan_description,
+  s.checkout_session_id, s.created_at, s.updated_at, s.past_due_since, s.usage_thresholds, c.name AS customer_name, c.alias AS customer_alias, pl.description AS plan_description,
   c.test_clock_id`;
 const FROM = `subscriptions s JOIN ${CUSTOMER_NAMES_RELATION} c ON c.id = s.customer_id AND c.tenant_id = s.tenant_id
   LEFT JOIN ${PLAN_DESCRIPTIONS_RELATION} pl ON pl.id = s.plan_id AND pl.tenant_id = s.tenant_id`;
@@ -111,9 +113,9 @@ const SUB_FIELDS: (keyof SubscriptionRow)[] = [
   'trial_duration_days', 'trial_is_free', 'trialing_plan_id', 'trial_end_date', 'skip_past_invoices', 'invoice_memo',
   'purchase_order', 'auto_advance_invoices', 'charge_automatically', 'payment_methods_config', 'mrr_minor', 'activated_at',
   'cancel_requested_at', 'cancel_effective_date', 'cancellation_reason', 'ended_at', 'scheduled_plan_change',
-  'checkout_session_id', 'created_at', 'updated_at', 'past_due_since',
+  'checkout_session_id', 'created_at', 'updated_at', 'past_due_since', 'usage_thresholds',
 ];
-const JSON_FIELDS = new Set<keyof SubscriptionRow>(['payment_methods_config', 'scheduled_plan_change']);
+const JSON_FIELDS = new Set<keyof SubscriptionRow>(['payment_methods_config', 'scheduled_plan_change', 'usage_thresholds']);
 
 function values(row: SubscriptionRow): unknown[] {
   return SUB_FIELDS.map((field) => (JSON_FIELDS.has(field) && row[field] !== null ? JSON.stringify(row[field]) : row[field]));

@@ -98,7 +98,8 @@ export function subscriptionRoutes(service: SubscriptionsService) {
         operationId: 'update_subscription',
         summary: 'Update invoicing settings of a subscription',
         description:
-          'Changes only how invoices are issued and paid: `net_terms`, `invoice_memo`, `purchase_order`, `auto_advance_invoices`, `charge_automatically`, `payment_methods_config`. ' +
+          'Changes only how invoices are issued and paid: `net_terms`, `invoice_memo`, `purchase_order`, `auto_advance_invoices`, `charge_automatically`, `payment_methods_config`, ' +
+          '`usage_thresholds` (replaced whole; `[]` or `null` removes them; checked as on plan versions, in the subscription\'s currency). ' +
           'Fields left out keep their value; `null` clears a memo, purchase order or payment methods (and leaves the others unchanged). Any other field is a 400; ' +
           'a CANCELLED or COMPLETED subscription is a 409. Money-affecting changes have their own operations (change-plan, slots, add-ons). Event `subscription.updated`.',
         params: SubscriptionIdParams,

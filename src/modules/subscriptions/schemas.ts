@@ -4,7 +4,7 @@ import { formatMinor } from '../../kernel/money.js';
 import { shownSubscriptionStatus, SUBSCRIPTION_STATUSES } from '../../domain/index.js';
 import { currentPeriodOf } from './schedule.js';
 import { EntitlementSchema } from '../features/index.js';
-import { BILLING_TERMS } from '../plans/index.js';
+import { BILLING_TERMS, UsageThresholdsSchema } from '../plans/index.js';
 import type { SubscriptionDetailsData } from './service.js';
 import type { SubscriptionView } from './repository.js';
 
@@ -71,12 +71,14 @@ export const SubscriptionCreateRequest = Type.Object({
   add_ons: Type.Optional(Type.Array(AddOnRequest)),
   price_components: Type.Optional(Nullable(PriceComponentsRequest)),
   skip_past_invoices: Type.Optional(Type.Boolean({ description: 'false: invoices are generated for past periods from start_date; true: start at the current period, nothing billed for the past' })),
+  usage_thresholds: Type.Optional(Nullable({ ...UsageThresholdsSchema, description: 'Spend thresholds (progressive billing); omitted on creation: the plan version\'s; [] or null: none' })),
   ...invoicingFields,
 }, { additionalProperties: false });
 
 export const SubscriptionUpdateRequest = Type.Object({
   net_terms: NetTerms,
   ...invoicingFields,
+  usage_thresholds: Type.Optional(Nullable({ ...UsageThresholdsSchema, description: 'Spend thresholds (progressive billing); omitted on creation: the plan version\'s; [] or null: none' })),
 }, { additionalProperties: false });
 
 export const CancelSubscriptionRequest = Type.Object({
@@ -165,6 +167,7 @@ export const SubscriptionDetails = Type.Object({
   trial_is_free: Type.Boolean(),
   trialing_plan_id: Nullable(Type.String()),
   skip_past_invoices: Type.Boolean(),
+  usage_thresholds: UsageThresholdsSchema,
   next_invoice_date: Nullable(Type.String({ format: 'date', description: 'The day the billing run will issue the next invoice (the engine decides which boundaries have something to bill); null when no invoice will come' })),
   scheduled_plan_change: Nullable(Type.Object({ plan_version_id: Type.String(), effective_date: Type.String({ format: 'date' }) })),
   checkout_url: Nullable(Type.String()),
@@ -199,6 +202,7 @@ export function detailsToWire(d: SubscriptionDetailsData) {
     trial_is_free: sub.trial_is_free,
     trialing_plan_id: sub.trialing_plan_id,
     skip_past_invoices: sub.skip_past_invoices,
+    usage_thresholds: sub.usage_thresholds ?? [],
     next_invoice_date: d.nextInvoiceDate,
     scheduled_plan_change: sub.scheduled_plan_change ? { plan_version_id: sub.scheduled_plan_change.plan_version_id, effective_date: sub.scheduled_plan_change.effective_date } : null,
     checkout_url: null,

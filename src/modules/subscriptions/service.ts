@@ -1,4 +1,6 @@
 import { frozenClock, today, type Clock } from '../../kernel/clock.js';
+import { parseUsageThresholds } from '../plans/index.js';
+import { thresholdsOrNull } from './thresholds.js';
 import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { paginationMeta, parseOrderBy, pageRequest, type Page } from '../../kernel/paging.js';
 import type { Pool, Queryable } from '../../db/pool.js';
@@ -225,7 +227,8 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
   async function updateSubscription(
     tenantId: string,
     id: string,
-    input: { net_terms?: number | null; invoice_memo?: string | null; purchase_order?: string | null; auto_advance_invoices?: boolean | null; charge_automatically?: boolean | null; payment_methods_config?: Record<string, unknown> | null },
+    input: { net_terms?: number | null; invoice_memo?: string | null; purchase_order?: string | null; auto_advance_invoices?: boolean | null; charge_automatically?: boolean | null; payment_methods_config?: Record<string, unknown> | null;
+      usage_thresholds?: { amount: unknown; recurring?: boolean | null; threshold_display_name?: string | null }[] | null },
   ): Promise<SubscriptionDetailsData> {
     await withTx(pool, async (tx) => {
       const sub = await requireSubscription(tx, tenantId, id, true);
@@ -239,6 +242,8 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
         auto_advance_invoices: input.auto_advance_invoices ?? sub.auto_advance_invoices,
         charge_automatically: input.charge_automatically ?? sub.charge_automatically,
         payment_methods_config: input.payment_methods_config === undefined ? sub.payment_methods_config : input.payment_methods_config,
+        // replaced whole; thresholds already crossed in the current period stay invoiced
+        usage_thresholds: input.usage_thresholds === undefined ? sub.usage_thresholds : thresholdsOrNull(parseUsageThresholds(input.usage_thresholds ?? [], sub.currency)),
         updated_at: clock.now(),
       };
       await repo.updateSubscription(tx, tenantId, next);

@@ -80,7 +80,20 @@ interface ResolvedCustomer {
 }
 
 /** `testClockTime` (test-clocks): events of a customer on a test clock are checked against the clock's time. */
-export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: UsageMetricSource; testClockTime?: TestClockTime }) {
+/**
+ * Called after usage is committed, with the customers (ids) the events were stored for: a later
+ * module's reaction to fresh usage (invoices' spend thresholds), passed in by the composition root.
+ */
+export type UsageStored = (tenantId: string, customerIds: readonly string[]) => Promise<void>;
+
+/** The customer ids of stored rows (events kept under an alias no customer has yet name none). */
+function customersOf(rows: readonly EventRow[]): string[] {
+  const ids = new Set<string>();
+  for (const row of rows) if (!row.unresolved) ids.add(row.customerRef);
+  return [...ids];
+}
+
+export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: UsageMetricSource; testClockTime?: TestClockTime; usageStored?: UsageStored }) {
   const { pool, clock, metrics } = deps;
   const customerRefs = cache<ResolvedCustomer>();
   const knownCodes = cache<true>();
@@ -287,12 +300,24 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     return writeRows(pool, tenantId, rows, now);
   }
 
+  /**
+   * After the commit: the port's reaction. The events are stored whatever it does, so its failure
+   * does not fail the request (a retry would only find duplicates); the billing run re-checks.
+   */
+  async function afterStored(tenantId: string, rows: readonly EventRow[]): Promise<void> {
+    if (!deps.usageStored) return;
+    await deps.usageStored(tenantId, customersOf(rows)).catch(() => undefined);
+  }
+
   const singles = createGroupCommitter(
     async (tenantId, rows) => {
       await ensurePartitions(rows);
       // outside a transaction: a failed statement would abort it
       const outcomes = await writeAll(tenantId, rows, clock.now());
-      if ([...outcomes.values()].some((o) => o.kind === 'stored')) await wakeRollups(tenantId);
+      if ([...outcomes.values()].some((o) => o.kind === 'stored')) {
+        await wakeRollups(tenantId);
+        await afterStored(tenantId, rows.filter((row) => outcomes.get(row.eventId)?.kind === 'stored'));
+      }
       return outcomes;
     },
     { maxInFlight: SINGLE_MAX_IN_FLIGHT, maxGroup: SINGLE_MAX_GROUP },
@@ -358,7 +383,10 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
           return refusedResult(conflicts);
         }
       }
-      if (stored > 0) await wakeRollups(tenantId);
+      if (stored > 0) {
+        await wakeRollups(tenantId);
+        await afterStored(tenantId, rows);
+      }
     }
     const all = [...failures, ...conflicts].sort((a, b) => a.index - b.index);
     return { ingested: stored, duplicates, inFinalizedPeriods, unknownCustomers, unknownCustomerRefs: [...unknown], failures: all, accepted: true };

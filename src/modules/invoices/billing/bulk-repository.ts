@@ -3,6 +3,7 @@
 // round trip per invoice and line (events: writeOutboxEvents in db/outbox.ts).
 import type { Queryable } from '../../../db/pool.js';
 import { scoped } from '../../../db/tenant-scope.js';
+import { thresholdWindowKey, type ThresholdBilled } from '../../../domain/index.js';
 import { INVOICE_STORED_NAMES, INVOICE_STORED_RECORD, type InvoiceRow, type NewLine, type TaxBreakdownDbRow } from '../repository.js';
 
 const json = (rows: unknown[]) => JSON.stringify(rows, (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
@@ -13,7 +14,7 @@ const json = (rows: unknown[]) => JSON.stringify(rows, (_key, value) => (typeof 
  * lets the unique violation throw, as the scheduler relies on. Returns the ids actually inserted.
  */
 export async function insertInvoicesBulk(
-  db: Queryable, tenantId: string, rows: (InvoiceRow & { billing_occasion: unknown; content_hash: string | null })[], onConflict: 'skip' | 'fail' = 'skip',
+  db: Queryable, tenantId: string, rows: (InvoiceRow & { billing_occasion: unknown; content_hash: string | null; usage_threshold_index?: number | null })[], onConflict: 'skip' | 'fail' = 'skip',
 ): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const inserted = await scoped(db, tenantId).query<{ id: string }>(
@@ -30,10 +31,10 @@ export async function insertContentBulk(db: Queryable, tenantId: string, lines: 
   if (lines.length > 0) {
     await s.query(
       `INSERT INTO invoice_lines (tenant_id, id, invoice_id, line_no, name, description, category, quantity, unit_price, start_date, end_date,
-         amount_minor, discount_minor, taxable_minor, tax_rate, tax_treatment, tax_country, tax_minor, total_minor, metric_id)
+         amount_minor, discount_minor, taxable_minor, tax_rate, tax_treatment, tax_country, tax_minor, total_minor, metric_id, component_id)
        SELECT $1, r.* FROM jsonb_to_recordset($2::jsonb) AS r(id text, invoice_id text, line_no int, name text, description text, category text,
          quantity numeric, unit_price numeric, start_date date, end_date date, amount_minor int8, discount_minor int8, taxable_minor int8,
-         tax_rate numeric, tax_treatment text, tax_country text, tax_minor int8, total_minor int8, metric_id text)`,
+         tax_rate numeric, tax_treatment text, tax_country text, tax_minor int8, total_minor int8, metric_id text, component_id text)`,
       [json(lines.map((l) => l.line))],
     );
     const subLines = lines.flatMap(({ line, subLines }) => subLines.map((sub) => ({ ...sub, invoice_id: line.invoice_id })));
@@ -115,3 +116,42 @@ export async function tryLockSubscriptions(db: Queryable, tenantId: string, subs
   return new Set(rows.map((row) => row.id));
 }
 
+
+/**
+ * Per subscription and usage window (`thresholdWindowKey`: fee and first day), the sums of the
+ * lines its threshold invoices billed, void ones left out: what the period-end invoice deducts
+ * and the next threshold invoice bills on top of (docs/credits-and-alerts.md).
+ */
+export async function thresholdBilledOf(db: Queryable, tenantId: string, subscriptionIds: readonly string[]): Promise<Map<string, Map<string, ThresholdBilled>>> {
+  const out = new Map<string, Map<string, ThresholdBilled>>();
+  if (subscriptionIds.length === 0) return out;
+  const rows = await scoped(db, tenantId).query<{ subscription_id: string; component_id: string; start_date: string; quoted: string; net: string; tax: string; quantity: string }>(
+    `SELECT i.subscription_id, l.component_id, l.start_date::text AS start_date,
+            sum(CASE WHEN i.tax_inclusive THEN l.total_minor ELSE l.amount_minor END)::text AS quoted,
+            sum(l.taxable_minor)::text AS net, sum(l.tax_minor)::text AS tax, coalesce(sum(l.quantity), 0)::text AS quantity
+     FROM invoices i JOIN invoice_lines l ON l.tenant_id = i.tenant_id AND l.invoice_id = i.id
+     WHERE i.tenant_id = $1 AND i.subscription_id = ANY($2) AND i.invoice_type = 'USAGE_THRESHOLD' AND i.status <> 'VOID' AND l.component_id IS NOT NULL
+     GROUP BY i.subscription_id, l.component_id, l.start_date`,
+    [subscriptionIds],
+  );
+  for (const row of rows) {
+    const windows = out.get(row.subscription_id) ?? out.set(row.subscription_id, new Map()).get(row.subscription_id)!;
+    windows.set(thresholdWindowKey(row.component_id, row.start_date), { quotedMinor: BigInt(row.quoted), netMinor: BigInt(row.net), taxMinor: BigInt(row.tax), quantity: row.quantity });
+  }
+  return out;
+}
+
+/** The highest crossing already invoiced for a subscription's period (void invoices included: a crossing fires once), 0 when none. */
+export async function lastThresholdCrossing(db: Queryable, tenantId: string, subscriptionId: string, periodStart: string): Promise<number> {
+  const row = await scoped(db, tenantId).one<{ crossing: number | null }>(
+    `SELECT max(usage_threshold_index) AS crossing FROM invoices
+     WHERE tenant_id = $1 AND subscription_id = $2 AND period_start = $3 AND invoice_type = 'USAGE_THRESHOLD'`,
+    [subscriptionId, periodStart],
+  );
+  return row?.crossing ?? 0;
+}
+
+/** Takes a subscription's billing lock (the run's, see tryLockSubscriptions), waiting for it. */
+export async function lockSubscription(db: Queryable, tenantId: string, subscriptionId: string): Promise<void> {
+  await scoped(db, tenantId).query(`SELECT pg_advisory_xact_lock(hashtextextended('billing:' || $1 || ':' || $2, 0)) /* tenant_id */`, [subscriptionId]);
+}

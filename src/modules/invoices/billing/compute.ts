@@ -4,7 +4,7 @@
 import type { Pool } from '../../../db/pool.js';
 import {
   addDays, compareDates, computeSubscriptionInvoice, invoicesDue, lateUsageLines, usageQueries,
-  type BilledUsage, type BillingOccasion, type ComputedSubscriptionInvoice as EngineResult, type Invoice, type LateUsage, type LocalDate, type UsageQuery,
+  type BilledUsage, type BillingOccasion, type ComputedSubscriptionInvoice as EngineResult, type Invoice, type LateUsage, type LocalDate, type ThresholdBilledWindows, type UsageQuery,
 } from '../../../domain/index.js';
 import type { CustomerRow } from '../../customers/index.js';
 import type { SubscriptionRecord } from '../../subscriptions/index.js';
@@ -52,6 +52,9 @@ export interface ComputedDraft {
 
 /** Billed windows with late usage, per subscription id (late-usage.ts). */
 export type LateWindows = ReadonlyMap<string, readonly BilledUsage[]>;
+
+/** What the period's threshold invoices billed per usage window, per subscription id (thresholdBilledOf). */
+export type ThresholdBilledBySubscription = ReadonlyMap<string, ThresholdBilledWindows>;
 
 /** Coupon uses by the stored (not void) invoices dated before `date`. */
 function couponUsesBefore(stored: readonly StoredInvoiceRef[], date: LocalDate, excludeId: string | null | undefined): Record<string, number> {
@@ -140,9 +143,12 @@ function lateCarriers(work: readonly PlannedWork[], late: LateWindows): Set<stri
  * each subscription's occasions in date order, a coupon used by one counting against the next
  * (drafts included, so catching up three periods cannot use a one-invoice coupon three times).
  * Late usage (`late`) goes on one occasion per subscription (`lateCarriers`), priced as the
- * difference to what was billed (src/domain/billing/late.ts).
+ * difference to what was billed (src/domain/billing/late.ts). Usage windows the period's threshold
+ * invoices billed (`thresholdBilled`) get their deduction lines (src/domain/billing/threshold-lines.ts).
  */
-export async function computePlanned(pool: Pool, tenantId: string, work: readonly PlannedWork[], late: LateWindows = new Map()): Promise<ComputedDraft[]> {
+export async function computePlanned(
+  pool: Pool, tenantId: string, work: readonly PlannedWork[], late: LateWindows = new Map(), thresholdBilled: ThresholdBilledBySubscription = new Map(),
+): Promise<ComputedDraft[]> {
   const requests: UsageRequest[] = [];
   const mapped = work.map((item) => toEngineSnapshot(item.subject.source, item.subject.plan));
   const carriers = lateCarriers(work, late);
@@ -186,7 +192,7 @@ export async function computePlanned(pool: Pool, tenantId: string, work: readonl
         }
       }
       const lateResult = lateUsageLines(snapshot, lateItems);
-      const result = computeSubscriptionInvoice(snapshot, occasion, usageByComponent, customerTax, entityTax, { extraLines: lateResult.lines });
+      const result = computeSubscriptionInvoice(snapshot, occasion, usageByComponent, customerTax, entityTax, { extraLines: lateResult.lines, thresholdBilled: thresholdBilled.get(subscriptionId) });
       for (const couponId of result.couponsUsed) batchUses[couponId] = (batchUses[couponId] ?? 0) + 1;
       const billedPeriods = [
         ...result.billedUsage.map((billed) => {

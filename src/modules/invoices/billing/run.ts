@@ -21,9 +21,9 @@ import { amountsOf, breakdownRows, couponLines, lineRows, newDraftRow, withCurre
 import { invoiceEventData } from '../events.js';
 import type { InvoiceRow, NewLine, TaxBreakdownDbRow } from '../repository.js';
 import {
-  deleteContentBulk, insertContentBulk, insertInvoicesBulk, invoicesOfSubscriptions, occasionsOf, tryLockSubscriptions, updateInvoicesBulk,
+  deleteContentBulk, insertContentBulk, insertInvoicesBulk, invoicesOfSubscriptions, occasionsOf, thresholdBilledOf, tryLockSubscriptions, updateInvoicesBulk,
 } from './bulk-repository.js';
-import { computePlanned, occasionsDue, type BillingSubject, type ComputedDraft, type LateWindows, type PlannedWork, type StoredInvoiceRef } from './compute.js';
+import { computePlanned, occasionsDue, type BillingSubject, type ComputedDraft, type LateWindows, type PlannedWork, type StoredInvoiceRef, type ThresholdBilledBySubscription } from './compute.js';
 import { lateWindowsOf } from './late-usage.js';
 import { lockUsageForBilling, recordBilledPeriods } from '../../usage/index.js';
 import { loadCustomers, planTermsOf } from './context.js';
@@ -117,14 +117,14 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
   }
 
   /** Computes, keeping the subscriptions the engine refuses out of the batch instead of failing it. */
-  async function computeSafely(tenantId: string, work: PlannedWork[], failures: RunResult['failures'], late: LateWindows): Promise<ComputedDraft[]> {
+  async function computeSafely(tenantId: string, work: PlannedWork[], failures: RunResult['failures'], late: LateWindows, thresholdBilled: ThresholdBilledBySubscription): Promise<ComputedDraft[]> {
     try {
-      return await computePlanned(pool, tenantId, work, late);
+      return await computePlanned(pool, tenantId, work, late, thresholdBilled);
     } catch {
       const out: ComputedDraft[] = [];
       for (const item of work) {
         try {
-          out.push(...(await computePlanned(pool, tenantId, [item], late)));
+          out.push(...(await computePlanned(pool, tenantId, [item], late, thresholdBilled)));
         } catch (error) {
           failures.push({ subscriptionId: item.subject.source.subscription.id, message: error instanceof Error ? error.message : String(error) });
         }
@@ -168,7 +168,8 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
         }
       }
       if (work.length === 0) return 0;
-      return storeDrafts(tx, tenantId, await computeSafely(tenantId, work, failures, late));
+      const thresholdBilled = await thresholdBilledOf(tx, tenantId, work.map((w) => w.subject.source.subscription.id));
+      return storeDrafts(tx, tenantId, await computeSafely(tenantId, work, failures, late, thresholdBilled));
     });
   }
 
@@ -251,7 +252,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
       work.push({ draft, subject: { ...subject, entity }, occasions: [occasions.get(draft.id)!.occasion as BillingOccasion], stored: (stored.get(draft.subscription_id!) ?? []) as StoredInvoiceRef[], excludeInvoiceId: draft.id });
     }
     const failures: RunResult['failures'] = [];
-    const computed = await computeSafely(tenantId, work, failures, late);
+    const computed = await computeSafely(tenantId, work, failures, late, await thresholdBilledOf(tx, tenantId, subscriptionIds));
     // the invoice date identifies an invoice of a subscription
     const draftByKey = new Map(work.map((w) => [`${w.draft.subscription_id}|${w.draft.invoice_date}`, w.draft.id]));
     const byDraft = new Map<string, ComputedDraft>();
@@ -327,11 +328,33 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
     }
     if (occasion === null) return null;
     const late = await lateWindowsOf(pool, tenantId, [subscriptionId], false);
-    const [computed] = await computePlanned(pool, tenantId, [{ subject, occasions: [occasion], stored }], late);
+    const [computed] = await computePlanned(pool, tenantId, [{ subject, occasions: [occasion], stored }], late, await thresholdBilledOf(pool, tenantId, [subscriptionId]));
     return computed ?? null;
   }
 
-  return { runAll, runTenants, nextInvoiceDate, billSubscription, billBatch, refreshDrafts, refreshForFinalization, upcoming };
+  /**
+   * The invoice that will close the subscription's current period, computed now as the preview
+   * computes it but without threshold deductions or late usage: its usage windows are what the
+   * period has accrued (spend thresholds, thresholds.ts). Null while an invoice is due and not
+   * created yet (the period just ended: the run bills it first), when the subscription is not
+   * billed by this run's population, or when no invoice will come.
+   */
+  async function currentPeriodInvoice(db: Queryable, tenantId: string, subscriptionId: string): Promise<ComputedDraft | null> {
+    const source = await loadSubscriptionRecord(db, tenantId, subscriptionId);
+    if (!source || source.subscription.status === 'PENDING_ACTIVATION') return null;
+    if ((source.subscription.test_clock_id ?? null) !== (deps.testClockId ?? null)) return null;
+    const subject = (await subjectsOf(db, tenantId, [source])).get(subscriptionId);
+    if (!subject) return null;
+    const stored = await invoicesOfSubscriptions(db, tenantId, [subscriptionId]);
+    const asOf = today(clock);
+    if (occasionsDue(subject, stored, asOf).length > 0) return null;
+    const occasion = nextOccasion(toEngineSnapshot(source, subject.plan).snapshot, asOf);
+    if (occasion === null) return null;
+    const [computed] = await computePlanned(pool, tenantId, [{ subject, occasions: [occasion], stored }]);
+    return computed ?? null;
+  }
+
+  return { runAll, runTenants, nextInvoiceDate, billSubscription, billBatch, refreshDrafts, refreshForFinalization, upcoming, currentPeriodInvoice };
 }
 
 export type BillingRun = ReturnType<typeof createBillingRun>;
