@@ -126,7 +126,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     testClockTime,
   });
   // Sandbox test clocks: their advance runs the clock-driven work of subscriptions and invoices for one clock's customers.
-  const testClocks = createTestClocksModule({ ...base, work: { subscriptionsAt: subscriptions.api.atTestClock, invoicingAt: invoices.api.atTestClock } });
+  const testClocks = createTestClocksModule({ ...base, work: { subscriptionsAt: subscriptions.api.atTestClock, invoicingAt: invoices.api.atTestClock, paymentsAt: payments.api.atTestClock } });
 
   const modules: Module<unknown>[] = [
     accounts, catalog, metrics, features, coupons, plans, addOns, customers, subscriptions, checkout,

@@ -2,7 +2,8 @@
 // on the tenant's schedule, the customer is mailed a pay link after each failure, the
 // subscription shows PAST_DUE until the invoice is paid, and after the last retry the final
 // action is taken. Due times come from the pure `nextDunningStep` (src/domain/dunning.ts); the
-// sweep reads `clock.now()`, so any injected clock drives it.
+// sweep reads `clock.now()`, so any injected clock drives it: the service clock for customers on no
+// test clock, a test clock's time (at each stop of its advance) for that clock's customers.
 import type { Clock } from '../../kernel/clock.js';
 import { badRequest } from '../../kernel/errors.js';
 import { formatMinor } from '../../kernel/money.js';
@@ -16,6 +17,7 @@ import { enqueueJob } from '../../jobs/queue.js';
 import { DEFAULT_DUNNING_SCHEDULE, DUNNING_FINAL_ACTIONS, nextDunningStep, retryDaysProblem, type DunningFinalAction } from '../../domain/index.js';
 import { findInvoice, invoiceEventData, markUncollectibleInTx, type InvoiceRow } from '../invoices/index.js';
 import { cancelForNonPayment, setPastDue } from '../subscriptions/index.js';
+import { findCustomer } from '../customers/index.js';
 import type { Providers } from './providers.js';
 import type { PayLinks } from './pay-links.js';
 import * as repo from './repository.js';
@@ -40,6 +42,13 @@ export function createDunning(deps: {
   chargeTask: string; idempotencyKeyOf: (attemptId: string) => string;
   /** The one pay-link builder (pay-links.ts): the dunning e-mails carry the invoice's hosted pay page. */
   payUrlFor: PayLinks['payUrlFor'];
+  /** The sweep serves this test clock's customers (its advance, with `clock` at a stop); absent, the customers on no clock. */
+  testClockId?: string;
+  /**
+   * Charges a retry's attempt at once instead of leaving it to the queued charge job (which still
+   * runs, and finds it done): an advance must know a retry's outcome before its next stop.
+   */
+  chargeNow?: (tenantId: string, attemptId: string) => Promise<unknown>;
 }) {
   const { pool, clock, providers } = deps;
 
@@ -130,7 +139,7 @@ export function createDunning(deps: {
       const now = clock.now();
       const row: DunningRow = {
         tenant_id: attempt.tenant_id, invoice_id: invoice.id, customer_id: invoice.customer_id, subscription_id: invoice.subscription_id, status: 'ACTIVE',
-        failed_at: now, retry_days: settings.retry_days, final_action: settings.final_action, retries_done: 0, next_retry_at: null, created_at: now, updated_at: now,
+        failed_at: await failureTime(tx, attempt.tenant_id, invoice, now), retry_days: settings.retry_days, final_action: settings.final_action, retries_done: 0, next_retry_at: null, created_at: now, updated_at: now,
       };
       if (!(await repo.insertDunning(tx, row))) return;
       await emitInvoiceEvent(tx, row.tenant_id, 'invoice.overdue', invoice, { overdue_since: now.toISOString(), pay_url: await deps.payUrlFor(tx, invoice, row.tenant_id) });
@@ -144,6 +153,18 @@ export function createDunning(deps: {
     await afterFailure(tx, row, failure);
   }
 
+  /**
+   * When a finalization charge failed, as the schedule counts: now on the service clock; for a
+   * customer on a test clock, the invoice's finalization time on that clock (the charge follows
+   * finalization at once, but the charge job answers at service time, whenever it runs).
+   */
+  async function failureTime(tx: Queryable, tenantId: string, invoice: InvoiceRow, now: Date): Promise<Date> {
+    if (!invoice.finalized_at) return now;
+    const onClock = deps.testClockId !== undefined || !!(await findCustomer(tx, tenantId, invoice.customer_id))?.test_clock_id;
+    return onClock ? invoice.finalized_at : now;
+  }
+
+
   /** Outbox: a paid invoice ends its dunning (RECOVERED), a voided one stops it; the subscription recovers. */
   async function onInvoiceEvent(tx: Queryable, event: OutboxRecord): Promise<void> {
     if (event.event_type !== 'invoice.paid' && event.event_type !== 'invoice.voided') return;
@@ -154,9 +175,9 @@ export function createDunning(deps: {
     await releaseSubscription(tx, row);
   }
 
-  /** One due retry, in its own tx: a RETRY attempt charged by the charge job, or a failed step when nothing can be charged. */
-  async function retryOne(tenantId: string, invoiceId: string): Promise<void> {
-    await withTx(pool, async (tx) => {
+  /** One due retry, in its own tx: a RETRY attempt charged by the charge job (its id is returned), or a failed step when nothing can be charged. */
+  async function retryOne(tenantId: string, invoiceId: string): Promise<string | undefined> {
+    return withTx(pool, async (tx) => {
       const row = await repo.findDunning(tx, tenantId, invoiceId, true);
       const now = clock.now();
       if (!row || row.status !== 'ACTIVE' || !row.next_retry_at || row.next_retry_at > now) return;
@@ -187,14 +208,25 @@ export function createDunning(deps: {
       // the retry is in flight: its answer (onAttemptFailed or invoice.paid) moves the dunning on
       Object.assign(row, { next_retry_at: null, updated_at: now });
       await repo.updateDunning(tx, row);
-      if (inserted) await enqueueJob(tx, deps.chargeTask, { tenant_id: tenantId, attempt_id: id }, { jobKey: `${deps.chargeTask}:${id}` });
+      if (!inserted) return undefined;
+      await enqueueJob(tx, deps.chargeTask, { tenant_id: tenantId, attempt_id: id }, { jobKey: `${deps.chargeTask}:${id}` });
+      return id;
     });
   }
 
-  /** The sweep (task payments.dunning): every retry due by `clock.now()`. Returns how many it looked at. */
-  async function sweep(limit = 500): Promise<number> {
-    const due = await repo.dueDunnings(pool, clock.now(), limit);
-    for (const { tenant_id: tenantId, invoice_id: invoiceId } of due) await retryOne(tenantId, invoiceId);
+  /**
+   * The sweep: every retry due by `clock.now()` of the customers on no test clock (task
+   * payments.dunning), or of `tenantId`'s customers on `testClockId` (an advance's stop). Returns
+   * how many it looked at.
+   */
+  async function sweep(limit = 500, tenantId?: string): Promise<number> {
+    const scope = deps.testClockId && tenantId ? { tenantId, testClockId: deps.testClockId } : null;
+    if (deps.testClockId && !scope) return 0;
+    const due = await repo.dueDunnings(pool, clock.now(), limit, scope);
+    for (const { tenant_id: tenant, invoice_id: invoiceId } of due) {
+      const attemptId = await retryOne(tenant, invoiceId);
+      if (attemptId && deps.chargeNow) await deps.chargeNow(tenant, attemptId);
+    }
     return due.length;
   }
 

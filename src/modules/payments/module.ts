@@ -16,6 +16,7 @@ import { createPageCsrf } from './page-csrf.js';
 import { createPayPageService } from './pay-page-service.js';
 import { payPageRoutes } from './pay-page.js';
 import type { InvoicesService } from '../invoices/index.js';
+import { nextDunningRetryOfTestClock } from './repository.js';
 
 /** Wall-clock pause between two reconciliation sweeps. */
 export const RECONCILE_INTERVAL_MS = 60_000;
@@ -29,6 +30,16 @@ export interface Payments {
   /** Pay links of invoices; `payUrlFor` is the one way to build an invoice's pay URL. */
   payLinks: PayLinks;
   payUrlFor: PayLinks['payUrlFor'];
+  /** Dunning of one test clock's customers at `clock` (a stop of the clock's advance, test-clocks). */
+  atTestClock(clock: Clock, testClockId: string): PaymentsAtTestClock;
+}
+
+/** What a test clock's advance runs of payments at each stop. */
+export interface PaymentsAtTestClock {
+  /** Takes the retries of the clock's customers due by the stop, each charged at once; returns how many. */
+  runDue(tenantId: string): Promise<number>;
+  /** The next retry due of the clock's customers (a stop of the advance), or null. */
+  nextRetryAt(tenantId: string): Promise<Date | null>;
 }
 
 export interface PaymentsDeps {
@@ -54,6 +65,19 @@ export function createPaymentsModule(deps: PaymentsDeps): Module<Payments> {
       else await dunning.onInvoiceEvent(tx, event);
     },
   });
+  // a test clock's dunning: the same code at the stop's time, charging each retry at once with a
+  // charging whose failures go to that dunning (so the next retry's due time is known before the next stop)
+  const atTestClock = (clock: Clock, testClockId: string): PaymentsAtTestClock => {
+    const dunningAt: Dunning = createDunning({
+      ...deps, clock, providers, chargeTask: CHARGE_TASK, idempotencyKeyOf, payUrlFor: payLinks.payUrlFor, testClockId,
+      chargeNow: (tenantId, attemptId) => chargingAt.charge(tenantId, attemptId),
+    });
+    const chargingAt: Charging = createCharging({ ...deps, clock, providers, onFailed: dunningAt.onAttemptFailed });
+    return {
+      runDue: (tenantId) => dunningAt.sweep(500, tenantId),
+      nextRetryAt: (tenantId) => nextDunningRetryOfTestClock(deps.pool, tenantId, testClockId),
+    };
+  };
   const service = createPaymentsService({ ...deps, providers, charging });
   const csrf = createPageCsrf({ secretKey: deps.secretKey, secureCookies: deps.publicBaseUrl?.startsWith('https:') ?? false });
   const payPages = createPayPageService({ ...deps, providers, charging, service, links: payLinks });
@@ -86,7 +110,7 @@ export function createPaymentsModule(deps: PaymentsDeps): Module<Payments> {
       },
     },
     outboxConsumers: [charging.outboxConsumer],
-    api: { service, charging, providers, dunning, refunds, payLinks, payUrlFor: payLinks.payUrlFor },
+    api: { service, charging, providers, dunning, refunds, payLinks, payUrlFor: payLinks.payUrlFor, atTestClock },
   };
 }
 
