@@ -85,7 +85,10 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const checkout = createCheckoutModule({ ...base, catalog: plansCatalog });
   const usage = createUsageModule({ ...base, metrics: metrics.api, findSubscription: subscriptions.api.usageScope, testClockTime });
   // CSV imports (docs/batch-jobs.md): events through usage ingestion, customers through the customers service.
-  const batchJobs = createBatchJobsModule({ ...base, ports: { ingestEvents: usage.api.ingest.ingest, createCustomer: customers.api.createCustomer } });
+  // Bank lines are matched to invoices by invoices (a later module; called once composed).
+  const batchJobs = createBatchJobsModule({
+    ...base, ports: { ingestEvents: usage.api.ingest.ingest, createCustomer: customers.api.createCustomer, recordBankPayment: (tenantId, line) => invoices.api.bankTransfers.record(tenantId, line) },
+  });
   const entitlements = createEntitlementsModule({ ...base, catalog: plansCatalog, advanceDue: subscriptions.api.advanceDue, consumed: usage.api.consumed });
   // Each periodic billing run first moves subscriptions whose status is due (pending -> active...).
   // Invoice answers carry the hosted pay page's URL, built by payments (a later module; called once composed).

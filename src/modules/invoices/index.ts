@@ -21,5 +21,6 @@ export { exemptionType, taxBreakdownToWire } from './schemas.js';
 export { createInvoicesModule, FINALIZE_DUE_TASK, BILLING_RUN_TASK, scheduleBillingRuns } from './module.js';
 export type { BillingRun } from './billing/run.js';
 export type { Invoicing } from './module.js';
+export type { BankLine, BankLineResult, BankTransfers } from './bank-transfers.js';
 export { invoiceEventData } from './events.js';
 export { nextInvoiceDateOf } from './next-invoice-date.js';

@@ -140,10 +140,12 @@ async function enqueueJobsBulk(db: Queryable, task: string, jobs: { payload: Rec
 /**
  * Adds a SETTLED payment of `amountMinor` to a finalized invoice the caller holds locked, in its
  * tx: the payment transaction row, `amount_paid`, the payment status (PARTIALLY_PAID, or PAID with
- * `invoice.paid`). The one path of manual payments (mark paid) and provider payments.
+ * `invoice.paid`). The one path of manual payments (mark paid, bank transfers) and provider
+ * payments. `bankLineKey` marks a bank transfer's line (recorded once per tenant).
  */
-async function applyPayment(
+export async function applyPayment(
   tx: Queryable, tenantId: string, clock: Clock, invoice: InvoiceRow, amountMinor: bigint, reference: string | null, paidAt: Date | undefined,
+  bankLineKey: string | null = null,
 ): Promise<InvoiceRow> {
   const now = clock.now();
   const paidMinor = invoice.amount_paid_minor + amountMinor;
@@ -167,7 +169,7 @@ async function applyPayment(
     error: null,
     processed_at: paidAt ?? now,
     created_at: now,
-  });
+  }, bankLineKey);
   if (fullyPaid && invoice.payment_status !== 'PAID') await emit(tx, tenantId, clock, 'invoice.paid', next);
   return next;
 }

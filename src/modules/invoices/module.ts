@@ -10,6 +10,7 @@ import { invoiceRoutes, type PaymentUrl } from './routes.js';
 import { createInvoicesService, type InvoicesService } from './service.js';
 import { createBillingRun, type BillingRun } from './billing/run.js';
 import { upcomingInvoice } from './billing/preview.js';
+import { createBankTransfers, type BankTransfers } from './bank-transfers.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import type { Queryable } from '../../db/pool.js';
 import type { TestClockTime } from '../customers/index.js';
@@ -27,6 +28,8 @@ export interface Invoicing {
   invoices: InvoicesService;
   billing: BillingRun;
   lifecycle: InvoiceLifecycle;
+  /** Bank transfers matched by payment reference (batch jobs' bank payment CSV). */
+  bankTransfers: BankTransfers;
   /** The billing run and the grace-period finalizer at `clock`, serving this test clock's customers only (its advance runs them step by step). */
   atTestClock(clock: Clock, testClockId: string): { billing: BillingRun; lifecycle: InvoiceLifecycle };
 }
@@ -87,7 +90,7 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
     await invoiceRoutesOf(app);
     await entityRoutes(entities)(app);
   };
-  return { routes, tasks, api: { entities, invoices, billing, lifecycle, atTestClock: clockDriven } };
+  return { routes, tasks, api: { entities, invoices, billing, lifecycle, bankTransfers: createBankTransfers(deps), atTestClock: clockDriven } };
 }
 
 
