@@ -1,7 +1,7 @@
 // What other modules and the composition root may use from invoices.
 export { createInvoicesService } from './service.js';
 export type { InvoicesService } from './service.js';
-export { createInvoiceLifecycle, finalizeInTx, adjustAmountDue, recordProviderPayment, markUncollectibleInTx, RENDER_PDF_TASK } from './lifecycle.js';
+export { createInvoiceLifecycle, finalizeInTx, adjustAmountDue, recordProviderPayment, reverseProviderPayment, markUncollectibleInTx, RENDER_PDF_TASK } from './lifecycle.js';
 export type { InvoiceLifecycle, DraftRefresher } from './lifecycle.js';
 export { ensureDefaultEntity, entityForCustomer, insertDefaultEntity, findEntity, takeDocumentNumbers, sellerDetails } from './entities.js';
 export type { InvoicingEntityRow, DefaultEntityDetails, DocumentKind } from './entities.js';

@@ -188,6 +188,33 @@ export async function recordProviderPayment(
   return applyPayment(tx, tenantId, clock, invoice, payment.amountMinor, payment.reference, payment.paidAt);
 }
 
+/**
+ * Undoes a provider payment the payer's bank took back (a chargeback), in the caller's tx
+ * (payments module): its transaction becomes FAILED with `reason`, `amount_paid` goes down and the
+ * payment status follows (UNPAID or PARTIALLY_PAID; `paid_at` cleared). Returns the invoice as
+ * updated, or undefined when that payment is not (or no longer) recorded: a replay changes nothing.
+ */
+export async function reverseProviderPayment(
+  tx: Queryable, tenantId: string, clock: Clock, invoiceId: string, reversal: { reference: string; reason: string },
+): Promise<InvoiceRow | undefined> {
+  const invoice = await repo.findInvoice(tx, tenantId, invoiceId, true);
+  if (!invoice) throw notFound('invoice');
+  const payment = await repo.lockSettledPayment(tx, tenantId, invoice.id, reversal.reference);
+  if (!payment) return undefined;
+  await repo.failPaymentTransaction(tx, tenantId, payment.id, reversal.reason);
+  const paidMinor = invoice.amount_paid_minor - payment.amount_minor;
+  const stillPaid = paidMinor >= invoice.amount_due_minor;
+  const next: InvoiceRow = {
+    ...invoice,
+    amount_paid_minor: paidMinor,
+    payment_status: stillPaid ? 'PAID' : paidMinor > 0n ? 'PARTIALLY_PAID' : 'UNPAID',
+    paid_at: stillPaid ? invoice.paid_at : null,
+    updated_at: clock.now(),
+  };
+  await repo.updateInvoice(tx, tenantId, next);
+  return next;
+}
+
 /** Writes off a FINALIZED, not fully paid invoice (final), in the caller's tx (also dunning's final action). */
 export async function markUncollectibleInTx(tx: Queryable, tenantId: string, clock: Clock, invoiceId: string): Promise<InvoiceRow> {
   const invoice = await repo.findInvoice(tx, tenantId, invoiceId, true);

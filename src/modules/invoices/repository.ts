@@ -123,6 +123,21 @@ export async function insertPaymentTransaction(db: Queryable, tenantId: string, 
   );
 }
 
+/** The SETTLED payment of an invoice recorded with this provider payment id, locked; undefined once reversed. */
+export async function lockSettledPayment(db: Queryable, tenantId: string, invoiceId: string, providerTransactionId: string): Promise<{ id: string; amount_minor: bigint } | undefined> {
+  return scoped(db, tenantId).one<{ id: string; amount_minor: bigint }>(
+    `SELECT id, amount_minor FROM payment_transactions
+     WHERE tenant_id = $1 AND invoice_id = $2 AND provider_transaction_id = $3 AND status = 'SETTLED' AND payment_type = 'PAYMENT'
+     ORDER BY created_at LIMIT 1 FOR UPDATE`,
+    [invoiceId, providerTransactionId],
+  );
+}
+
+/** Marks a recorded payment as taken back (FAILED with the reason): it no longer counts as paid. */
+export async function failPaymentTransaction(db: Queryable, tenantId: string, id: string, error: string): Promise<void> {
+  await scoped(db, tenantId).query(`UPDATE payment_transactions SET status = 'FAILED', error = $3 WHERE tenant_id = $1 AND id = $2`, [id, error]);
+}
+
 /** The payment recorded from this bank line, with its invoice, if any. */
 export async function findPaymentOfBankLine(db: Queryable, tenantId: string, bankLineKey: string): Promise<{ id: string; invoice_id: string } | undefined> {
   return scoped(db, tenantId).one<{ id: string; invoice_id: string }>(

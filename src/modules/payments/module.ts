@@ -59,7 +59,7 @@ export function createPaymentsModule(deps: PaymentsDeps): Module<Payments> {
   const dunning = createDunning({ ...deps, providers, chargeTask: CHARGE_TASK, idempotencyKeyOf, payUrlFor: payLinks.payUrlFor });
   const refunds = createRefunds({ ...deps, providers });
   const charging = createCharging({
-    ...deps, providers, onFailed: dunning.onAttemptFailed,
+    ...deps, providers, onFailed: dunning.onAttemptFailed, payUrlFor: payLinks.payUrlFor,
     onOtherEvent: async (tx, event) => {
       if (event.event_type === 'credit_note.finalized') await refunds.onCreditNoteFinalized(tx, event);
       else await dunning.onInvoiceEvent(tx, event);

@@ -115,6 +115,14 @@ export function findPaymentMethod(db: Queryable, tenantId: string, id: string): 
   return scoped(db, tenantId).one<PaymentMethodRow>(`SELECT ${METHOD_COLUMNS} FROM payment_methods WHERE tenant_id = $1 AND id = $2 AND detached_at IS NULL`, [id]);
 }
 
+/** The live methods of a tenant saved on this provider's method (a mandate may back one per customer). */
+export function methodsByProviderId(db: Queryable, tenantId: string, provider: ProviderName, providerMethodId: string): Promise<PaymentMethodRow[]> {
+  return scoped(db, tenantId).query<PaymentMethodRow>(
+    `SELECT ${METHOD_COLUMNS} FROM payment_methods WHERE tenant_id = $1 AND provider = $2 AND provider_method_id = $3 AND detached_at IS NULL`,
+    [provider, providerMethodId],
+  );
+}
+
 export async function detachPaymentMethod(db: Queryable, tenantId: string, id: string, at: Date): Promise<void> {
   await scoped(db, tenantId).query(`UPDATE payment_methods SET detached_at = $3 WHERE tenant_id = $1 AND id = $2`, [id, at]);
   await scoped(db, tenantId).query(`UPDATE payment_customer_settings SET default_payment_method_id = NULL, updated_at = $3 WHERE tenant_id = $1 AND default_payment_method_id = $2`, [id, at]);

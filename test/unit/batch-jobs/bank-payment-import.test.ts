@@ -27,7 +27,7 @@ describe('bank line keys', () => {
 
 describe('bank line fields', () => {
   it('reads a day as its midnight UTC, or an RFC 3339 date-time', () => {
-    expect(bankLineFromRow(row({}).values as Record<string, string>)).toEqual({
+    expect(bankLineFromRow((row({}) as { values: Record<string, string> }).values)).toEqual({
       paid_at: '2026-04-20T00:00:00.000Z', amount: '100.00', currency: 'EUR', reference: 'INV0001', payer: 'ACME', bank_line_id: null,
     });
     expect(bankLineFromRow({ date: '2026-04-20T09:30:00+02:00', amount: '1', currency: 'usd', reference: 'X' }).paid_at).toBe('2026-04-20T07:30:00.000Z');
