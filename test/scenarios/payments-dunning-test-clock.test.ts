@@ -104,6 +104,8 @@ describe('dunning on a test clock', () => {
     // retries count from the finalization on the clock, not from the service clock (2026-03-15)
     const [first] = await paymentFailedEvents(invoiceId);
     expect(first!.payload).toMatchObject({ attempt_count: 1, failure_code: 'card_declined', next_retry_at: new Date(finalizedAt.getTime() + 3 * DAY).toISOString() });
+    // the invoice is overdue from its finalization on the clock, not from when the charge job answered
+    expect((await outbox(h, invoiceId)).find((e) => e.event_type === 'invoice.overdue')!.payload).toMatchObject({ overdue_since: finalizedAt.toISOString() });
     const payUrl = first!.payload.pay_url as string;
     expect(payUrl).toMatch(/^https:\/\/billing\.example\.test\/pay\/ip_/);
     await expect.poll(() => failedMailsTo(email).length).toBe(1);

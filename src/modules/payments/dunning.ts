@@ -4,7 +4,7 @@
 // action is taken. Due times come from the pure `nextDunningStep` (src/domain/dunning.ts); the
 // sweep reads `clock.now()`, so any injected clock drives it: the service clock for customers on no
 // test clock, a test clock's time (at each stop of its advance) for that clock's customers.
-import type { Clock } from '../../kernel/clock.js';
+import { frozenClock, type Clock } from '../../kernel/clock.js';
 import { badRequest } from '../../kernel/errors.js';
 import { formatMinor } from '../../kernel/money.js';
 import { newId } from '../../kernel/ids.js';
@@ -24,6 +24,8 @@ import * as repo from './repository.js';
 import type { AttemptRow, DunningRow, DunningSettingsRow } from './repository.js';
 
 export const DUNNING_TASK = 'payments.dunning';
+/** Wall-clock wait of the charge job of a retry an advance charges at once (its safety net). */
+const CHARGE_NET_DELAY_MS = 5 * 60_000;
 
 export interface DunningSettingsInput {
   retry_days?: unknown;
@@ -131,6 +133,17 @@ export function createDunning(deps: {
   async function onAttemptFailed(tx: Queryable, attempt: AttemptRow): Promise<void> {
     // a decline on the hosted pay page is the customer's own try: it neither starts nor moves dunning
     if (attempt.occasion === 'PAY_PAGE') return;
+    if (!deps.testClockId) {
+      // a customer on a test clock: its dunning runs on the clock, although the charge job
+      // answered at service time; a finalization charge counts from the invoice's finalization
+      // on the clock (the charge follows it at once), a retry from when the advance made it
+      const customer = await findCustomer(tx, attempt.tenant_id, attempt.customer_id);
+      if (customer?.test_clock_id) {
+        const finalizedAt = (await findInvoice(tx, attempt.tenant_id, attempt.invoice_id))?.finalized_at;
+        const at = attempt.occasion === 'FINALIZATION' ? (finalizedAt ?? clock.now()) : attempt.created_at;
+        return createDunning({ ...deps, clock: frozenClock(at), testClockId: customer.test_clock_id }).onAttemptFailed(tx, attempt);
+      }
+    }
     const failure: StepFailure = { attempt, code: attempt.failure_code, message: attempt.failure_message };
     if (attempt.occasion === 'FINALIZATION') {
       const invoice = await findInvoice(tx, attempt.tenant_id, attempt.invoice_id);
@@ -139,7 +152,7 @@ export function createDunning(deps: {
       const now = clock.now();
       const row: DunningRow = {
         tenant_id: attempt.tenant_id, invoice_id: invoice.id, customer_id: invoice.customer_id, subscription_id: invoice.subscription_id, status: 'ACTIVE',
-        failed_at: await failureTime(tx, attempt.tenant_id, invoice, now), retry_days: settings.retry_days, final_action: settings.final_action, retries_done: 0, next_retry_at: null, created_at: now, updated_at: now,
+        failed_at: now, retry_days: settings.retry_days, final_action: settings.final_action, retries_done: 0, next_retry_at: null, created_at: now, updated_at: now,
       };
       if (!(await repo.insertDunning(tx, row))) return;
       await emitInvoiceEvent(tx, row.tenant_id, 'invoice.overdue', invoice, { overdue_since: now.toISOString(), pay_url: await deps.payUrlFor(tx, invoice, row.tenant_id) });
@@ -153,16 +166,7 @@ export function createDunning(deps: {
     await afterFailure(tx, row, failure);
   }
 
-  /**
-   * When a finalization charge failed, as the schedule counts: now on the service clock; for a
-   * customer on a test clock, the invoice's finalization time on that clock (the charge follows
-   * finalization at once, but the charge job answers at service time, whenever it runs).
-   */
-  async function failureTime(tx: Queryable, tenantId: string, invoice: InvoiceRow, now: Date): Promise<Date> {
-    if (!invoice.finalized_at) return now;
-    const onClock = deps.testClockId !== undefined || !!(await findCustomer(tx, tenantId, invoice.customer_id))?.test_clock_id;
-    return onClock ? invoice.finalized_at : now;
-  }
+
 
 
   /** Outbox: a paid invoice ends its dunning (RECOVERED), a voided one stops it; the subscription recovers. */
@@ -209,7 +213,11 @@ export function createDunning(deps: {
       Object.assign(row, { next_retry_at: null, updated_at: now });
       await repo.updateDunning(tx, row);
       if (!inserted) return undefined;
-      await enqueueJob(tx, deps.chargeTask, { tenant_id: tenantId, attempt_id: id }, { jobKey: `${deps.chargeTask}:${id}` });
+      // charged at once by an advance (chargeNow): the job is only its safety net should the
+      // process die first, so it waits, and then finds the attempt answered (the answer must come
+      // from this clock's dunning, not the service clock's)
+      const runAt = deps.chargeNow ? new Date(Date.now() + CHARGE_NET_DELAY_MS) : undefined;
+      await enqueueJob(tx, deps.chargeTask, { tenant_id: tenantId, attempt_id: id }, { jobKey: `${deps.chargeTask}:${id}`, ...(runAt ? { runAt } : {}) });
       return id;
     });
   }
