@@ -92,7 +92,10 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     usageStored: (tenantId, customerIds) => invoices.api.thresholds.usageStored(tenantId, customerIds),
   });
   // CSV imports (docs/batch-jobs.md): events through usage ingestion, customers through the customers service.
-  const batchJobs = createBatchJobsModule({ ...base, ports: { ingestEvents: usage.api.ingest.ingest, createCustomer: customers.api.createCustomer } });
+  // Bank lines are matched to invoices by invoices (a later module; called once composed).
+  const batchJobs = createBatchJobsModule({
+    ...base, ports: { ingestEvents: usage.api.ingest.ingest, createCustomer: customers.api.createCustomer, recordBankPayment: (tenantId, line) => invoices.api.bankTransfers.record(tenantId, line) },
+  });
   const entitlements = createEntitlementsModule({ ...base, catalog: plansCatalog, advanceDue: subscriptions.api.advanceDue, consumed: usage.api.consumed });
   // Each periodic billing run first moves subscriptions whose status is due (pending -> active...).
   // Invoice answers carry the hosted pay page's URL, built by payments (a later module; called once composed).
@@ -139,7 +142,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     testClockTime,
   });
   // Sandbox test clocks: their advance runs the clock-driven work of subscriptions and invoices for one clock's customers.
-  const testClocks = createTestClocksModule({ ...base, work: { subscriptionsAt: subscriptions.api.atTestClock, invoicingAt: invoices.api.atTestClock } });
+  const testClocks = createTestClocksModule({ ...base, work: { subscriptionsAt: subscriptions.api.atTestClock, invoicingAt: invoices.api.atTestClock, paymentsAt: payments.api.atTestClock } });
 
   const modules: Module<unknown>[] = [
     accounts, catalog, metrics, features, coupons, plans, addOns, customers, subscriptions, checkout,

@@ -23,7 +23,14 @@ function ibanIsValid(iban: string): boolean {
 }
 
 /** Where a payment may be moved by a test, and the event GoCardless would emit for it. */
-export type PaymentAdvance = 'submitted' | 'confirmed' | 'paid_out' | 'failed';
+export type PaymentAdvance = 'submitted' | 'confirmed' | 'paid_out' | 'failed' | 'charged_back';
+/** Mandate events after which GoCardless refuses payments on the mandate. */
+export type MandateEnd = 'cancelled' | 'expired' | 'failed';
+/** A chargeback's details: the cause and SEPA reason code are the fake's choice (MD06: refund requested by the payer). */
+const CHARGEBACK_DETAILS = {
+  origin: 'bank', cause: 'refund_requested', scheme: 'sepa_core', reason_code: 'MD06',
+  description: 'The customer asked their bank to refund this payment.',
+};
 const FAILURE_DETAILS = {
   origin: 'bank', cause: 'insufficient_funds', scheme: 'sepa_core', reason_code: 'AM04', will_attempt_retry: false,
   description: 'The customer\'s account had insufficient funds to make this payment.',
@@ -42,6 +49,8 @@ export interface GoCardlessFake {
   paymentForAttempt(attemptId: string): string | undefined;
   /** Moves a payment on as the banks would and returns the event GoCardless records for it. */
   advance(paymentId: string, to: PaymentAdvance): Json;
+  /** Ends a mandate (the payer cancelled it, it expired or failed) and returns the mandate event. */
+  endMandate(mandateId: string, action: MandateEnd): Json;
   /** A webhook delivery of these events, signed with `secret`. */
   signedWebhook(secret: string, events: Json[]): { body: string; headers: Record<string, string> };
   close(): Promise<void>;
@@ -104,6 +113,9 @@ export async function startGoCardlessFake(): Promise<GoCardlessFake> {
     if (resource === 'payments') {
       const mandate = store.mandates.get(links.mandate ?? '');
       if (!mandate) return validationFailed('links/mandate', 'must be a mandate of this creditor');
+      if (['cancelled', 'expired', 'failed'].includes(String(mandate.status))) {
+        return error(422, 'invalid_state', 'Mandate is inactive', [{ reason: 'mandate_is_inactive', message: `Mandate is ${String(mandate.status)}` }]);
+      }
       const expected = mandate.scheme === 'bacs' ? 'GBP' : 'EUR';
       if (params.currency !== expected) return validationFailed('currency', `must be ${expected} for a ${mandate.scheme} mandate`);
       if (!Number.isInteger(params.amount) || Number(params.amount) < 1) return validationFailed('amount', 'must be a positive integer in the currency\'s minor unit');
@@ -205,7 +217,14 @@ export async function startGoCardlessFake(): Promise<GoCardlessFake> {
       const payment = store.payments.get(paymentId);
       if (!payment) throw new Error(`fake: no payment ${paymentId}`);
       payment.status = to;
-      return record('payments', to, { payment: paymentId }, to === 'failed' ? { ...FAILURE_DETAILS, scheme: payment.scheme } : undefined);
+      const details = to === 'failed' ? { ...FAILURE_DETAILS, scheme: payment.scheme } : to === 'charged_back' ? { ...CHARGEBACK_DETAILS, scheme: payment.scheme } : undefined;
+      return record('payments', to, { payment: paymentId }, details);
+    },
+    endMandate(mandateId: string, action: MandateEnd) {
+      const mandate = store.mandates.get(mandateId);
+      if (!mandate) throw new Error(`fake: no mandate ${mandateId}`);
+      mandate.status = action;
+      return record('mandates', action, { mandate: mandateId });
     },
     signedWebhook(secret: string, delivered: Json[]) {
       const body = JSON.stringify({ events: delivered, meta: { webhook_id: newId('WB') } });

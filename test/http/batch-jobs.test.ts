@@ -85,6 +85,7 @@ describe('event CSV import', () => {
       total_items: 3,
       processed_items: 0,
       failed_items: 0,
+      matched_items: null,
       created_by: expect.stringMatching(/^key_/),
       created_at: '2026-03-15T12:00:00.000Z',
       completed_at: null,
@@ -279,7 +280,7 @@ describe('read API', () => {
     const jobs = all.json().data as { id: string; job_type: string; status: string; created_at: string }[];
     expect(jobs.length).toBeGreaterThanOrEqual(7);
     expect(all.json().pagination_meta).toEqual({ page: 0, per_page: 100, total_items: jobs.length, total_pages: 1 });
-    expect(Object.keys(jobs[0]!).sort()).toEqual(['completed_at', 'created_at', 'created_by', 'failed_items', 'id', 'input_file_name', 'job_type', 'processed_items', 'status', 'total_items']);
+    expect(Object.keys(jobs[0]!).sort()).toEqual(['completed_at', 'created_at', 'created_by', 'failed_items', 'id', 'input_file_name', 'job_type', 'matched_items', 'processed_items', 'status', 'total_items']);
     const ids = jobs.map((j) => j.id);
     expect([...ids].sort().reverse()).toEqual(ids);
 

@@ -1,11 +1,12 @@
 // GoCardless end to end: connection, a mandate as the saved method, the charge at finalization
-// staying PENDING, then signed webhooks (confirmed, failed, replayed, batched) settling it; the
+// staying PENDING, then signed webhooks (confirmed, failed, replayed, batched) settling it, a
+// chargeback undoing it, and ended mandates detaching the method; the
 // real `gocardless-nodejs` SDK against the local fake (docs/payments.md, "GoCardless").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/index.js';
 import { useHarness, type Harness } from '../harness/app.js';
 import { startGoCardlessFake, type GoCardlessFake } from '../harness/gocardless-fake.js';
-import { createCustomer, createDraft } from '../http/invoices-support.js';
+import { createCustomer, createDraft, outbox } from '../http/invoices-support.js';
 import { RECONCILE_TASK } from '../../src/modules/payments/index.js';
 
 const ACCESS_TOKEN = 'live_ScenarioAccessToken00Xy7Q';
@@ -145,5 +146,52 @@ describe('charging by direct debit', () => {
     await postWebhook(h, fake.signedWebhook(WEBHOOK_SECRET, [fake.advance(paymentId, 'confirmed')]));
     expect(fake.payments).toBe(before + 1);
     expect((await invoiceOf(h, invoiceId)).payment_status).toBe('PAID');
+  });
+});
+
+describe('after collection: chargebacks and ended mandates', () => {
+  it('a chargeback undoes a SUCCEEDED payment: the invoice is unpaid again, payment.failed and invoice.payment_failed; replayed, applied once', async () => {
+    const h = harness();
+    const { customer } = await customerWithMandate(h);
+    const invoiceId = await finalize(h, customer.id);
+    const [pending] = await transactions(h, invoiceId);
+    const paymentId = pending!.provider_transaction_id as string;
+    await postWebhook(h, fake.signedWebhook(WEBHOOK_SECRET, [fake.advance(paymentId, 'confirmed'), fake.advance(paymentId, 'paid_out')]));
+    expect(await invoiceOf(h, invoiceId)).toMatchObject({ payment_status: 'PAID', amount_paid: '144.00' });
+
+    const chargeback = fake.signedWebhook(WEBHOOK_SECRET, [fake.advance(paymentId, 'charged_back')]);
+    expect((await postWebhook(h, chargeback)).json()).toEqual({ received: true, duplicate: false });
+    expect(await transactions(h, invoiceId)).toEqual([expect.objectContaining({ status: 'FAILED', error: 'refund_requested', error_message: 'The customer asked their bank to refund this payment.' })]);
+    const invoice = await invoiceOf(h, invoiceId);
+    expect(invoice).toMatchObject({ status: 'FINALIZED', payment_status: 'UNPAID', amount_paid: '0.00', paid_at: null, payment_url: expect.stringContaining('/pay/ip_') });
+    expect(invoice.transactions).toEqual([expect.objectContaining({ status: 'FAILED', provider_transaction_id: paymentId })]);
+    // besides invoice.created, .finalized and .accounting_pdf_generated
+    const events = async () => (await outbox(h, invoiceId)).map((e) => e.event_type).filter((type) => ['invoice.paid', 'invoice.payment_failed'].includes(type));
+    expect(await events()).toEqual(['invoice.paid', 'invoice.payment_failed']);
+    const [failed] = (await outbox(h, invoiceId)).filter((e) => e.event_type === 'invoice.payment_failed');
+    expect(failed!.payload).toMatchObject({ payment_status: 'UNPAID', failure_code: 'refund_requested', amount_remaining: '144.00', payment_id: pending!.id });
+    // the same pay link (built without a request, so on the default origin)
+    expect(new URL(failed!.payload.pay_url as string).pathname).toBe(new URL(invoice.payment_url as string).pathname);
+    expect((await outbox(h, pending!.id as string)).map((e) => [e.event_type, e.payload.status])).toEqual([['payment.succeeded', 'SUCCEEDED'], ['payment.failed', 'FAILED']]);
+
+    // the same delivery again changes nothing
+    expect((await postWebhook(h, chargeback)).json()).toEqual({ received: true, duplicate: true });
+    expect(await events()).toHaveLength(2);
+    expect((await invoiceOf(h, invoiceId)).amount_paid).toBe('0.00');
+  });
+
+  it.each(['cancelled', 'expired', 'failed'] as const)('a %s mandate is detached: no longer listed nor the default, and the next invoice is not charged', async (action) => {
+    const h = harness();
+    const { customer, method } = await customerWithMandate(h);
+    const mandateId = (await h.db.pool.query('SELECT provider_method_id FROM payment_methods WHERE id = $1', [method.id])).rows[0].provider_method_id as string;
+    const delivery = fake.signedWebhook(WEBHOOK_SECRET, [fake.endMandate(mandateId, action)]);
+    expect((await postWebhook(h, delivery)).json()).toEqual({ received: true, duplicate: false });
+    expect((await h.request('GET', `/api/v1/customers/${customer.id}/payment-methods`, asProduction(h))).json().data).toEqual([]);
+    expect((await h.request('GET', `/api/v1/customers/${customer.id}/payment-settings`, asProduction(h))).json()).toMatchObject({ default_payment_method_id: null });
+    const before = fake.payments;
+    const invoiceId = await finalize(h, customer.id);
+    expect(await transactions(h, invoiceId)).toEqual([]);
+    expect(fake.payments).toBe(before);
+    expect((await postWebhook(h, delivery)).json()).toEqual({ received: true, duplicate: true });
   });
 });

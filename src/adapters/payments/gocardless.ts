@@ -71,13 +71,16 @@ function clientFor(accessToken: string, apiBase: string) {
 const IBAN = /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/;
 const MANDATE_ID = /^MD[0-9A-Z]+$/;
 const INACTIVE_MANDATE = new Set(['failed', 'cancelled', 'expired', 'consumed', 'blocked', 'suspended_by_payer']);
+/** Mandate events after which GoCardless refuses payments on it (https://developer.gocardless.com/api-reference#event-types-mandate). */
+const REVOKING_MANDATE_ACTIONS = new Set(['cancelled', 'expired', 'failed', 'blocked', 'consumed']);
 
 export function createGoCardlessProvider(options: GoCardlessAdapterOptions): PaymentProvider {
   const client = clientFor(options.accessToken, options.apiBase);
 
   /** Why a payment failed: GoCardless puts it on the payment's `failed`/`cancelled` event, not on the payment. */
   async function failureOf(payment: Payment): Promise<{ code: string; message: string }> {
-    const events = await client.events.list({ payment: payment.id!, action: payment.status === 'cancelled' ? 'cancelled' : 'failed', limit: 1 } as never);
+    const action = payment.status === 'cancelled' || payment.status === 'charged_back' ? payment.status : 'failed';
+    const events = await client.events.list({ payment: payment.id!, action, limit: 1 } as never);
     const details = events.events?.[0]?.details;
     return { code: details?.cause ?? payment.status ?? 'failed', message: details?.description ?? `the payment is ${payment.status}` };
   }
@@ -93,6 +96,7 @@ export function createGoCardlessProvider(options: GoCardlessAdapterOptions): Pay
       failureCode: failure?.code ?? null,
       failureMessage: failure?.message ?? null,
       metadata: Object.fromEntries(Object.entries(payment.metadata ?? {}).map(([k, v]) => [k, String(v)])),
+      ...(payment.status === 'charged_back' ? { reversed: true } : {}),
     };
   }
 
@@ -190,6 +194,8 @@ export function createGoCardlessProvider(options: GoCardlessAdapterOptions): Pay
         type: `${event.resource_type}.${event.action}`,
         payment: null,
         paymentId: event.resource_type === 'payments' ? (event.links?.payment ?? null) : null,
+        // a mandate that ended can no longer be debited: the module detaches the method saved on it
+        revokedMethodId: event.resource_type === 'mandates' && REVOKING_MANDATE_ACTIONS.has(String(event.action)) ? (event.links?.mandate ?? null) : null,
       }));
     },
   };

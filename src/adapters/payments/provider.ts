@@ -22,6 +22,11 @@ export interface ProviderPayment {
   failureMessage: string | null;
   /** What was sent with the charge (our attempt id...), echoed by lookups and webhooks. */
   metadata: Record<string, string>;
+  /**
+   * The money was collected and then taken back by the payer's bank (a chargeback, GoCardless
+   * `charged_back`); `status` is then FAILED. The one answer that undoes a SUCCEEDED payment.
+   */
+  reversed?: boolean;
 }
 
 export interface SavedPaymentMethod {
@@ -72,6 +77,11 @@ export interface ProviderEvent {
    * state (GoCardless) is applied by looking the payment up (`getPayment`).
    */
   paymentId: string | null;
+  /**
+   * The provider's id of a saved method the event says can no longer be charged (GoCardless: a
+   * mandate cancelled, expired or failed), or null.
+   */
+  revokedMethodId?: string | null;
 }
 
 /** A webhook whose signature does not verify (or that cannot be read). */

@@ -8,6 +8,7 @@ import { enqueueJob } from '../../jobs/queue.js';
 import { parseCsv, type CsvItem } from './csv.js';
 import { checkEventHeader, EVENT_CHUNK_SIZE } from './event-import.js';
 import { checkCustomerHeader, CUSTOMER_CHUNK_SIZE } from './customer-import.js';
+import { BANK_PAYMENT_CHUNK_SIZE, checkBankPaymentHeader, keyBankLines } from './bank-payment-import.js';
 import * as repo from './repository.js';
 import type { BatchJobRow, JobType } from './repository.js';
 
@@ -16,7 +17,7 @@ export const MAX_CSV_BYTES = 10 * 1024 * 1024;
 export const PROCESS_CHUNK_TASK = 'batch-jobs.process-chunk';
 /** One first attempt and three retries per chunk (graphile-worker backs off between them). */
 export const CHUNK_MAX_ATTEMPTS = 4;
-export const CREATABLE_JOB_TYPES = ['EVENT_CSV_IMPORT', 'CUSTOMER_CSV_IMPORT'] as const;
+export const CREATABLE_JOB_TYPES = ['EVENT_CSV_IMPORT', 'CUSTOMER_CSV_IMPORT', 'BANK_PAYMENT_CSV_IMPORT'] as const;
 
 export interface CreateBatchJobInput {
   job_type: (typeof CREATABLE_JOB_TYPES)[number];
@@ -26,9 +27,11 @@ export interface CreateBatchJobInput {
   force_duplicate?: boolean;
 }
 
-const KINDS: Record<(typeof CREATABLE_JOB_TYPES)[number], { chunkSize: number; checkHeader: (header: readonly string[]) => void }> = {
+/** `prepare`: what a job type adds to its rows before they are split, knowing the whole file (bank line keys). */
+const KINDS: Record<(typeof CREATABLE_JOB_TYPES)[number], { chunkSize: number; checkHeader: (header: readonly string[]) => void; prepare?: (items: readonly CsvItem[]) => CsvItem[] }> = {
   EVENT_CSV_IMPORT: { chunkSize: EVENT_CHUNK_SIZE, checkHeader: checkEventHeader },
   CUSTOMER_CSV_IMPORT: { chunkSize: CUSTOMER_CHUNK_SIZE, checkHeader: checkCustomerHeader },
+  BANK_PAYMENT_CSV_IMPORT: { chunkSize: BANK_PAYMENT_CHUNK_SIZE, checkHeader: checkBankPaymentHeader, prepare: keyBankLines },
 };
 
 function checkDelimiter(value: string | undefined): string {
@@ -56,6 +59,7 @@ export function createBatchJobCreation(deps: { pool: Pool; clock: Clock }) {
     const parsed = parseCsv(input.csv, delimiter);
     kind.checkHeader(parsed.header);
     if (parsed.items.length === 0) throw badRequest('csv has a header but no data rows');
+    const items = kind.prepare ? kind.prepare(parsed.items) : parsed.items;
     const fileSha256 = createHash('sha256').update(input.csv, 'utf8').digest('hex');
     const jobType: JobType = input.job_type;
 
@@ -74,9 +78,10 @@ export function createBatchJobCreation(deps: { pool: Pool; clock: Clock }) {
         input_file_name: input.file_name ?? null,
         file_sha256: fileSha256,
         params: { delimiter, fail_on_error: failOnError },
-        total_items: parsed.items.length,
+        total_items: items.length,
         processed_items: 0,
         failed_items: 0,
+        matched_items: 0,
         created_by: createdBy,
         created_at: now,
         completed_at: null,
@@ -88,8 +93,8 @@ export function createBatchJobCreation(deps: { pool: Pool; clock: Clock }) {
         throw conflict('csv: the same file is being imported right now; retry in a moment');
       }
       const chunks: { id: string; chunkIndex: number; firstItemIndex: number; items: CsvItem[] }[] = [];
-      for (let first = 0; first < parsed.items.length; first += kind.chunkSize) {
-        chunks.push({ id: newId('batchJobChunk', now.getTime()), chunkIndex: chunks.length, firstItemIndex: first, items: parsed.items.slice(first, first + kind.chunkSize) });
+      for (let first = 0; first < items.length; first += kind.chunkSize) {
+        chunks.push({ id: newId('batchJobChunk', now.getTime()), chunkIndex: chunks.length, firstItemIndex: first, items: items.slice(first, first + kind.chunkSize) });
       }
       await repo.insertChunks(tx, tenantId, job.id, chunks, now);
       for (const chunk of chunks) {

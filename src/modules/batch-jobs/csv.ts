@@ -1,7 +1,10 @@
 import { badRequest } from '../../kernel/errors.js';
 
-/** One data row of an import file, keyed by header; or why the row cannot be read. */
-export type CsvItem = { values: Record<string, string> } | { error: string };
+/**
+ * One data row of an import file, keyed by header; or why the row cannot be read. `key`: what
+ * identifies the row across files, when its job type needs one (bank lines), set at creation.
+ */
+export type CsvItem = ({ values: Record<string, string> } | { error: string }) & { key?: string };
 
 export interface ParsedCsv {
   header: string[];

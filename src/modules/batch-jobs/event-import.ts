@@ -27,6 +27,8 @@ export interface ChunkOutcome {
   processed: number;
   failed: number;
   failures: ItemFailure[];
+  /** Bank payment rows: payments this chunk recorded (the others of `processed` were recorded before). */
+  matched?: number;
 }
 
 /**

@@ -20,6 +20,7 @@ export const createdJobExample: Static<typeof BatchJobDetail> = {
   total_items: 2,
   processed_items: 0,
   failed_items: 0,
+  matched_items: null,
   created_by: 'key_01KKRNW4G065MRERJVFX6S7ZHW',
   created_at: '2026-04-01T08:30:12.640Z',
   completed_at: null,

@@ -46,7 +46,26 @@ export interface ImportCustomer {
 /** Creates a customer exactly as the API does (validation, outbox `customer.created`). */
 export type CreateCustomer = (tenantId: string, input: ImportCustomer) => Promise<{ id: string }>;
 
+/** One bank line as the invoices module's bank transfers take it (its BankLine). */
+export interface ImportBankLine {
+  key: string;
+  paid_at: string;
+  amount: string;
+  currency: string;
+  reference: string;
+  payer: string | null;
+  bank_line_id: string | null;
+}
+
+export type BankLineResult =
+  | { status: 'RECORDED' | 'ALREADY_RECORDED'; invoice_id: string; invoice_number: string | null; payment_id: string }
+  | { status: 'REFUSED'; reason: string };
+
+/** Matches a bank line to one invoice by payment reference and records it as a payment there, once per line key. */
+export type RecordBankPayment = (tenantId: string, line: ImportBankLine) => Promise<BankLineResult>;
+
 export interface BatchJobPorts {
   ingestEvents: IngestEvents;
   createCustomer: CreateCustomer;
+  recordBankPayment: RecordBankPayment;
 }

@@ -5,6 +5,7 @@ import type { TaskRegistry } from '../../jobs/runtime.js';
 import { CHUNK_MAX_ATTEMPTS, PROCESS_CHUNK_TASK } from './create-service.js';
 import { customerIdentifierOf, importCustomerChunk } from './customer-import.js';
 import { eventIdOf, importEventChunk, type ChunkOutcome } from './event-import.js';
+import { bankLineIdentifierOf, importBankPaymentChunk } from './bank-payment-import.js';
 import type { BatchJobPorts } from './ports.js';
 import * as repo from './repository.js';
 import type { BatchJobRow, ChunkRow } from './repository.js';
@@ -28,13 +29,19 @@ export function createChunkProcessor(deps: { pool: Pool; clock: Clock; ports: Ba
       const created = await repo.createdEntities(pool, tenantId, job.id, chunk.first_item_index, end);
       return importCustomerChunk(ports.createCustomer, tenantId, slice, created, (itemIndex, customerId) => repo.recordEntity(pool, tenantId, job.id, itemIndex, customerId));
     }
+    if (job.job_type === 'BANK_PAYMENT_CSV_IMPORT') {
+      // the payments an earlier attempt of this chunk recorded, so they still count as matched by this job
+      const recorded = await repo.createdEntities(pool, tenantId, job.id, chunk.first_item_index, chunk.first_item_index + chunk.item_count);
+      return importBankPaymentChunk(ports.recordBankPayment, tenantId, slice, recorded, (itemIndex, paymentId) => repo.recordEntity(pool, tenantId, job.id, itemIndex, paymentId));
+    }
     return giveUp(job, chunk, `${job.job_type} jobs cannot be processed by this service`);
   }
 
   function giveUp(job: BatchJobRow, chunk: ChunkRow, reason: string): ChunkOutcome {
     const failures = chunk.items.map((item, offset) => {
       const itemIndex = chunk.first_item_index + offset;
-      const identifier = job.job_type === 'EVENT_CSV_IMPORT' ? eventIdOf(item, job.file_sha256, itemIndex) : customerIdentifierOf(item);
+      const identifier = job.job_type === 'EVENT_CSV_IMPORT' ? eventIdOf(item, job.file_sha256, itemIndex)
+        : job.job_type === 'BANK_PAYMENT_CSV_IMPORT' ? bankLineIdentifierOf(item) : customerIdentifierOf(item);
       return { itemIndex, identifier, reason };
     });
     return { status: 'FAILED', processed: 0, failed: chunk.item_count, failures };

@@ -3,7 +3,8 @@ import { scoped } from '../../db/tenant-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import type { CsvItem } from './csv.js';
 
-export const JOB_TYPES = ['EVENT_CSV_IMPORT', 'CUSTOMER_CSV_IMPORT', 'SUBSCRIPTION_CSV_IMPORT', 'SUBSCRIPTION_PLAN_MIGRATION'] as const;
+/** The reference's four, and ours: BANK_PAYMENT_CSV_IMPORT (bank lines matched to invoices). */
+export const JOB_TYPES = ['EVENT_CSV_IMPORT', 'CUSTOMER_CSV_IMPORT', 'SUBSCRIPTION_CSV_IMPORT', 'SUBSCRIPTION_PLAN_MIGRATION', 'BANK_PAYMENT_CSV_IMPORT'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 export const JOB_STATUSES = ['PENDING', 'CHUNKING', 'PROCESSING', 'COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED', 'CANCELLED'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -27,6 +28,8 @@ export interface BatchJobRow {
   total_items: number | null;
   processed_items: number;
   failed_items: number;
+  /** Bank payment jobs: rows that recorded a payment (the rest of processed_items were recorded before). */
+  matched_items: number;
   created_by: string;
   created_at: Date;
   completed_at: Date | null;
@@ -57,7 +60,7 @@ export interface ItemFailure {
   reason: string;
 }
 
-const JOB_COLUMNS = `id, job_type, status, input_file_name, file_sha256, params, total_items, processed_items, failed_items, created_by, created_at, completed_at`;
+const JOB_COLUMNS = `id, job_type, status, input_file_name, file_sha256, params, total_items, processed_items, failed_items, matched_items, created_by, created_at, completed_at`;
 
 /** Inserts a job unless an active job of the same file and type exists; true when inserted. */
 export async function insertJob(db: Queryable, tenantId: string, row: BatchJobRow): Promise<boolean> {
@@ -137,7 +140,7 @@ export async function finishChunk(
   db: Queryable,
   tenantId: string,
   chunk: ChunkRow,
-  outcome: { status: 'COMPLETED' | 'FAILED'; processed: number; failed: number; failures: readonly ItemFailure[] },
+  outcome: { status: 'COMPLETED' | 'FAILED'; processed: number; failed: number; failures: readonly ItemFailure[]; matched?: number },
   now: Date,
 ): Promise<void> {
   const scope = scoped(db, tenantId);
@@ -151,8 +154,8 @@ export async function finishChunk(
     );
   }
   await scope.query(
-    `UPDATE batch_job_chunks SET status = $3, processed_items = $4, failed_items = $5, completed_at = $6 WHERE tenant_id = $1 AND id = $2`,
-    [chunk.id, outcome.status, outcome.processed, outcome.failed, now],
+    `UPDATE batch_job_chunks SET status = $3, processed_items = $4, failed_items = $5, completed_at = $6, matched_items = $7 WHERE tenant_id = $1 AND id = $2`,
+    [chunk.id, outcome.status, outcome.processed, outcome.failed, now, outcome.matched ?? 0],
   );
 }
 
@@ -163,10 +166,10 @@ export async function finishChunk(
 export async function refreshJobCounts(db: Queryable, tenantId: string, jobId: string, now: Date): Promise<void> {
   await scoped(db, tenantId).query(
     `WITH c AS (
-       SELECT coalesce(sum(processed_items), 0)::int AS processed, coalesce(sum(failed_items), 0)::int AS failed,
+       SELECT coalesce(sum(processed_items), 0)::int AS processed, coalesce(sum(failed_items), 0)::int AS failed, coalesce(sum(matched_items), 0)::int AS matched,
               count(*) FILTER (WHERE status IN ('PENDING', 'PROCESSING'))::int AS open
        FROM batch_job_chunks WHERE tenant_id = $1 AND batch_job_id = $2)
-     UPDATE batch_jobs j SET processed_items = c.processed, failed_items = c.failed, updated_at = $3,
+     UPDATE batch_jobs j SET processed_items = c.processed, failed_items = c.failed, matched_items = c.matched, updated_at = $3,
        status = CASE WHEN c.open > 0 THEN j.status
                      WHEN c.failed = 0 THEN 'COMPLETED'
                      WHEN c.processed = 0 THEN 'FAILED'
@@ -194,7 +197,7 @@ export async function listFailures(db: Queryable, tenantId: string, jobId: strin
   );
 }
 
-/** Entities created by earlier attempts for items of this job, by item index. */
+/** Entities created (customers) or payments recorded (bank lines) by earlier attempts for items of this job, by item index. */
 export async function createdEntities(db: Queryable, tenantId: string, jobId: string, fromIndex: number, toIndex: number): Promise<Map<number, string>> {
   const rows = await scoped(db, tenantId).query<{ item_index: number; entity_id: string }>(
     `SELECT item_index, entity_id FROM batch_job_entities WHERE tenant_id = $1 AND batch_job_id = $2 AND item_index >= $3 AND item_index < $4`,

@@ -28,7 +28,10 @@ export function batchJobRoutes(creation: BatchJobCreation, queries: BatchJobQuer
         summary: 'Upload a CSV import',
         description:
           'Imports usage events (EVENT_CSV_IMPORT: `event_code`, `customer_id` or `customer_alias`, optional `event_id` and `timestamp`, other columns become properties) ' +
-          'or customers (CUSTOMER_CSV_IMPORT: `name`, `currency`, optional alias, e-mails, address...) from a CSV file sent as text, at most 10 MB. ' +
+          'or customers (CUSTOMER_CSV_IMPORT: `name`, `currency`, optional alias, e-mails, address...), ' +
+          'or matches bank lines to invoices (BANK_PAYMENT_CSV_IMPORT: `date`, `amount`, `currency`, `reference`, optional `payer` and `bank_line_id`; each line naming one FINALIZED invoice\'s payment reference ' +
+          'is recorded as a payment of it, once per line even when uploaded again; unmatched, ambiguous, wrong-currency and over-paying lines are failures that record nothing; `matched_items` counts the payments recorded) ' +
+          'from a CSV file sent as text, at most 10 MB. ' +
           'The file is checked before anything is stored: no data row, an unclosed quote, a blank or repeated header name, missing required columns (or, for customers, ' +
           'an unknown column) are a 400 naming `csv`, as is a file over 10 MB; a `params.delimiter` that is not one character is a 400 naming it; SUBSCRIPTION_CSV_IMPORT and SUBSCRIPTION_PLAN_MIGRATION cannot be created (400). The rows are then imported in the background in chunks, in file order; ' +
           'a bad row becomes a failure of that row (with `params.fail_on_error`, of its whole 500-row event chunk). Events always allow backfilling, and a blank `event_id` ' +

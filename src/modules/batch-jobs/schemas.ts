@@ -14,6 +14,7 @@ const jobFields = {
   total_items: Nullable(Type.Integer({ description: 'Data rows in the file' })),
   processed_items: Type.Integer({ description: 'Rows imported (an event already stored counts here: it was not stored twice)' }),
   failed_items: Type.Integer({ description: 'Rows not imported' }),
+  matched_items: Nullable(Type.Integer({ description: 'BANK_PAYMENT_CSV_IMPORT: rows that recorded a payment on an invoice (processed rows not matched were recorded before); null for other job types' })),
   created_by: Type.String({ description: 'The API key or OAuth grant that created the job' }),
   created_at: Type.String({ format: 'date-time' }),
   completed_at: Nullable(Type.String({ format: 'date-time' })),
@@ -33,7 +34,7 @@ export const BatchJobFailure = Type.Object({
   id: Type.String({ format: 'uuid' }),
   chunk_id: Type.String({ description: 'Chunk ID (bjch_...)' }),
   item_index: Type.Integer({ description: 'Data row of the file, 0-based (the header is not counted)' }),
-  item_identifier: Nullable(Type.String({ description: 'event_id of an event row; alias (or name) of a customer row' })),
+  item_identifier: Nullable(Type.String({ description: 'event_id of an event row; alias (or name) of a customer row; bank_line_id (or reference) of a bank line' })),
   reason: Type.String(),
 });
 
@@ -57,6 +58,7 @@ export function jobToWire(row: BatchJobRow) {
     total_items: row.total_items,
     processed_items: row.processed_items,
     failed_items: row.failed_items,
+    matched_items: row.job_type === 'BANK_PAYMENT_CSV_IMPORT' ? row.matched_items : null,
     created_by: row.created_by,
     created_at: iso(row.created_at),
     completed_at: isoOrNull(row.completed_at),

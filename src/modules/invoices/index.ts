@@ -1,7 +1,7 @@
 // What other modules and the composition root may use from invoices.
 export { createInvoicesService } from './service.js';
 export type { InvoicesService } from './service.js';
-export { createInvoiceLifecycle, finalizeInTx, adjustAmountDue, recordProviderPayment, markUncollectibleInTx, RENDER_PDF_TASK } from './lifecycle.js';
+export { createInvoiceLifecycle, finalizeInTx, adjustAmountDue, recordProviderPayment, reverseProviderPayment, markUncollectibleInTx, RENDER_PDF_TASK } from './lifecycle.js';
 export type { InvoiceLifecycle, DraftRefresher, PrepaidCredits } from './lifecycle.js';
 export { ensureDefaultEntity, entityForCustomer, insertDefaultEntity, findEntity, takeDocumentNumbers, sellerDetails } from './entities.js';
 export type { InvoicingEntityRow, DefaultEntityDetails, DocumentKind } from './entities.js';
@@ -21,5 +21,6 @@ export { exemptionType, taxBreakdownToWire } from './schemas.js';
 export { createInvoicesModule, FINALIZE_DUE_TASK, BILLING_RUN_TASK, scheduleBillingRuns } from './module.js';
 export type { BillingRun } from './billing/run.js';
 export type { Invoicing } from './module.js';
+export type { BankLine, BankLineResult, BankTransfers } from './bank-transfers.js';
 export { invoiceEventData } from './events.js';
 export { nextInvoiceDateOf } from './next-invoice-date.js';

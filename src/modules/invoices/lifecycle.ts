@@ -157,10 +157,12 @@ async function enqueueJobsBulk(db: Queryable, task: string, jobs: { payload: Rec
 /**
  * Adds a SETTLED payment of `amountMinor` to a finalized invoice the caller holds locked, in its
  * tx: the payment transaction row, `amount_paid`, the payment status (PARTIALLY_PAID, or PAID with
- * `invoice.paid`). The one path of manual payments (mark paid) and provider payments.
+ * `invoice.paid`). The one path of manual payments (mark paid, bank transfers) and provider
+ * payments. `bankLineKey` marks a bank transfer's line (recorded once per tenant).
  */
-async function applyPayment(
+export async function applyPayment(
   tx: Queryable, tenantId: string, clock: Clock, invoice: InvoiceRow, amountMinor: bigint, reference: string | null, paidAt: Date | undefined,
+  bankLineKey: string | null = null,
 ): Promise<InvoiceRow> {
   const now = clock.now();
   const paidMinor = invoice.amount_paid_minor + amountMinor;
@@ -184,7 +186,7 @@ async function applyPayment(
     error: null,
     processed_at: paidAt ?? now,
     created_at: now,
-  });
+  }, bankLineKey);
   if (fullyPaid && invoice.payment_status !== 'PAID') await emit(tx, tenantId, clock, 'invoice.paid', next);
   return next;
 }
@@ -213,6 +215,33 @@ export async function recordProviderPayment(
     }
   }
   return applyPayment(tx, tenantId, clock, invoice, payment.amountMinor, payment.reference, payment.paidAt);
+}
+
+/**
+ * Undoes a provider payment the payer's bank took back (a chargeback), in the caller's tx
+ * (payments module): its transaction becomes FAILED with `reason`, `amount_paid` goes down and the
+ * payment status follows (UNPAID or PARTIALLY_PAID; `paid_at` cleared). Returns the invoice as
+ * updated, or undefined when that payment is not (or no longer) recorded: a replay changes nothing.
+ */
+export async function reverseProviderPayment(
+  tx: Queryable, tenantId: string, clock: Clock, invoiceId: string, reversal: { reference: string; reason: string },
+): Promise<InvoiceRow | undefined> {
+  const invoice = await repo.findInvoice(tx, tenantId, invoiceId, true);
+  if (!invoice) throw notFound('invoice');
+  const payment = await repo.lockSettledPayment(tx, tenantId, invoice.id, reversal.reference);
+  if (!payment) return undefined;
+  await repo.failPaymentTransaction(tx, tenantId, payment.id, reversal.reason);
+  const paidMinor = invoice.amount_paid_minor - payment.amount_minor;
+  const stillPaid = paidMinor >= invoice.amount_due_minor;
+  const next: InvoiceRow = {
+    ...invoice,
+    amount_paid_minor: paidMinor,
+    payment_status: stillPaid ? 'PAID' : paidMinor > 0n ? 'PARTIALLY_PAID' : 'UNPAID',
+    paid_at: stillPaid ? invoice.paid_at : null,
+    updated_at: clock.now(),
+  };
+  await repo.updateInvoice(tx, tenantId, next);
+  return next;
 }
 
 /** Writes off a FINALIZED, not fully paid invoice (final), in the caller's tx (also dunning's final action). */

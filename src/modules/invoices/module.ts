@@ -10,6 +10,7 @@ import { invoiceRoutes, type PaymentUrl } from './routes.js';
 import { createInvoicesService, type InvoicesService } from './service.js';
 import { createBillingRun, type BillingRun } from './billing/run.js';
 import { upcomingInvoice } from './billing/preview.js';
+import { createBankTransfers, type BankTransfers } from './bank-transfers.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import type { Queryable } from '../../db/pool.js';
 import type { TestClockTime } from '../customers/index.js';
@@ -33,6 +34,8 @@ export interface Invoicing {
   lifecycle: InvoiceLifecycle;
   /** The upcoming invoice of a subscription, as `GET /api/v1/subscriptions/{id}/upcoming-invoice` answers it (null: nothing to invoice). */
   upcoming(tenantId: string, subscriptionId: string): Promise<InvoiceDetail | null>;
+  /** Bank transfers matched by payment reference (batch jobs' bank payment CSV). */
+  bankTransfers: BankTransfers;
   /** The billing run and the grace-period finalizer at `clock`, serving this test clock's customers only (its advance runs them step by step). */
   atTestClock(clock: Clock, testClockId: string): { billing: BillingRun; lifecycle: InvoiceLifecycle };
   /** The first invoice of a subscription not written yet (the hosted checkout page), by the upcoming invoice's code. */
@@ -142,7 +145,7 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
     await entityRoutes(entities)(app);
   };
   const previewFirstInvoice = (tenantId: string, record: SubscriptionRecord) => upcomingInvoice(billing, deps.clock, tenantId, record);
-  return { routes, tasks, api: { entities, invoices, billing, lifecycle, upcoming: upcomingOf, atTestClock: clockDriven, previewFirstInvoice, thresholds: { usageStored, check: checkThresholds } } };
+  return { routes, tasks, api: { entities, invoices, billing, lifecycle, upcoming: upcomingOf, atTestClock: clockDriven, previewFirstInvoice, thresholds: { usageStored, check: checkThresholds }, bankTransfers: createBankTransfers(deps) } };
 }
 
 

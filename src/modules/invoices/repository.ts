@@ -140,11 +140,44 @@ export interface PaymentTransactionRow {
   created_at: Date;
 }
 
-export async function insertPaymentTransaction(db: Queryable, tenantId: string, row: PaymentTransactionRow): Promise<void> {
+/** `bankLineKey`: the key of the bank line a bank transfer was recorded from (unique per tenant), else null. */
+export async function insertPaymentTransaction(db: Queryable, tenantId: string, row: PaymentTransactionRow, bankLineKey: string | null = null): Promise<void> {
   await scoped(db, tenantId).query(
-    `INSERT INTO payment_transactions (tenant_id, id, invoice_id, amount_minor, currency, status, payment_type, provider_transaction_id, error, processed_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [row.id, row.invoice_id, row.amount_minor, row.currency, row.status, row.payment_type, row.provider_transaction_id, row.error, row.processed_at, row.created_at],
+    `INSERT INTO payment_transactions (tenant_id, id, invoice_id, amount_minor, currency, status, payment_type, provider_transaction_id, error, processed_at, created_at, bank_line_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [row.id, row.invoice_id, row.amount_minor, row.currency, row.status, row.payment_type, row.provider_transaction_id, row.error, row.processed_at, row.created_at, bankLineKey],
+  );
+}
+
+/** The SETTLED payment of an invoice recorded with this provider payment id, locked; undefined once reversed. */
+export async function lockSettledPayment(db: Queryable, tenantId: string, invoiceId: string, providerTransactionId: string): Promise<{ id: string; amount_minor: bigint } | undefined> {
+  return scoped(db, tenantId).one<{ id: string; amount_minor: bigint }>(
+    `SELECT id, amount_minor FROM payment_transactions
+     WHERE tenant_id = $1 AND invoice_id = $2 AND provider_transaction_id = $3 AND status = 'SETTLED' AND payment_type = 'PAYMENT'
+     ORDER BY created_at LIMIT 1 FOR UPDATE`,
+    [invoiceId, providerTransactionId],
+  );
+}
+
+/** Marks a recorded payment as taken back (FAILED with the reason): it no longer counts as paid. */
+export async function failPaymentTransaction(db: Queryable, tenantId: string, id: string, error: string): Promise<void> {
+  await scoped(db, tenantId).query(`UPDATE payment_transactions SET status = 'FAILED', error = $3 WHERE tenant_id = $1 AND id = $2`, [id, error]);
+}
+
+/** The payment recorded from this bank line, with its invoice, if any. */
+export async function findPaymentOfBankLine(db: Queryable, tenantId: string, bankLineKey: string): Promise<{ id: string; invoice_id: string } | undefined> {
+  return scoped(db, tenantId).one<{ id: string; invoice_id: string }>(
+    `SELECT id, invoice_id FROM payment_transactions WHERE tenant_id = $1 AND bank_line_key = $2`,
+    [bankLineKey],
+  );
+}
+
+/** Finalized-or-later invoices whose payment reference is one of `references` (upper case), locked, at most `limit`. */
+export async function lockInvoicesByReference(db: Queryable, tenantId: string, references: readonly string[], limit: number): Promise<InvoiceRow[]> {
+  return scoped(db, tenantId).query<InvoiceRow>(
+    `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE tenant_id = $1 AND reference IS NOT NULL AND upper(reference) = ANY($2::text[])
+     ORDER BY id LIMIT $3 FOR UPDATE`,
+    [references, limit],
   );
 }
 

@@ -11,7 +11,7 @@ import { writeOutboxEvent, type OutboxConsumer, type OutboxRecord } from '../../
 import { scoped } from '../../db/tenant-scope.js';
 import { formatMinor } from '../../kernel/money.js';
 import { enqueueJob } from '../../jobs/queue.js';
-import { findInvoice, recordProviderPayment } from '../invoices/index.js';
+import { findInvoice, invoiceEventData, recordProviderPayment, reverseProviderPayment, type InvoiceRow } from '../invoices/index.js';
 import type { ProviderPayment } from '../../adapters/payments/provider.js';
 import type { Providers } from './providers.js';
 import * as repo from './repository.js';
@@ -55,6 +55,8 @@ export function createCharging(deps: {
   onOtherEvent?: (tx: Queryable, event: OutboxRecord) => Promise<void>;
   /** A CHECKOUT attempt succeeded (in the same tx): the hosted checkout completes its session (checkout-payments.ts). */
   onCheckoutPaid?: (tx: Queryable, attempt: AttemptRow) => Promise<void>;
+  /** The invoice's pay link, carried by `invoice.payment_failed` after a chargeback (pay-links.ts). */
+  payUrlFor?: (db: Queryable, invoice: InvoiceRow, tenantId: string) => Promise<string | null>;
 }) {
   const { onOtherEvent } = deps;
   const { pool, clock, providers } = deps;
@@ -92,6 +94,7 @@ export function createCharging(deps: {
    * Answers arriving late or out of order never move an attempt backwards (NEXT).
    */
   async function applyPayment(tx: Queryable, attempt: AttemptRow, payment: ProviderPayment): Promise<AttemptRow> {
+    if (attempt.status === 'SUCCEEDED' && payment.reversed) return chargeBack(tx, attempt, payment);
     if (!NEXT[attempt.status].includes(payment.status)) return attempt;
     const now = clock.now();
     const next: AttemptRow = {
@@ -114,6 +117,34 @@ export function createCharging(deps: {
     if (outcome) {
       await writeOutboxEvent(scoped(tx, attempt.tenant_id), clock, { type: payment.status === 'SUCCEEDED' ? 'payment.succeeded' : 'payment.failed', objectId: attempt.id, data: paymentEventData(next) });
       if (payment.status !== 'SUCCEEDED') await deps.onFailed?.(tx, next);
+    }
+    return next;
+  }
+
+  /**
+   * The payer's bank took back money we had (GoCardless `charged_back`): the one move out of
+   * SUCCEEDED. The attempt becomes FAILED with the provider's cause, the invoice's payment is
+   * undone (unpaid again), and `payment.failed` then `invoice.payment_failed` (the customer is
+   * mailed the pay link) are written. Dunning is not started: retrying a disputed debit is the
+   * merchant's decision. A replay finds the attempt FAILED and changes nothing.
+   */
+  async function chargeBack(tx: Queryable, attempt: AttemptRow, payment: ProviderPayment): Promise<AttemptRow> {
+    const now = clock.now();
+    const next: AttemptRow = { ...attempt, status: 'FAILED', failure_code: payment.failureCode ?? 'charged_back', failure_message: payment.failureMessage, updated_at: now };
+    await repo.updateAttempt(tx, next);
+    // a checkout's first payment not yet recorded on its invoice has nothing to undo there
+    const invoice = attempt.invoice_id === null ? undefined : await reverseProviderPayment(tx, attempt.tenant_id, clock, attempt.invoice_id, { reference: payment.id, reason: `charged_back: ${payment.failureMessage ?? 'the payer\'s bank took the payment back'}` });
+    const scope = scoped(tx, attempt.tenant_id);
+    await writeOutboxEvent(scope, clock, { type: 'payment.failed', objectId: attempt.id, data: paymentEventData(next) });
+    if (invoice) {
+      await writeOutboxEvent(scope, clock, {
+        type: 'invoice.payment_failed', objectId: invoice.id,
+        data: {
+          ...invoiceEventData(invoice), payment_id: attempt.id, failure_code: next.failure_code, failure_message: next.failure_message,
+          amount_remaining: formatMinor(invoice.amount_due_minor - invoice.amount_paid_minor, invoice.currency),
+          attempt_count: null, next_retry_at: null, final_action: null, pay_url: (await deps.payUrlFor?.(tx, invoice, attempt.tenant_id)) ?? null,
+        },
+      });
     }
     return next;
   }
@@ -164,10 +195,19 @@ export function createCharging(deps: {
     return open.length;
   }
 
-  /** Applies a verified provider event once per provider event id; false for a replay. */
-  async function applyEvent(tenantId: string, provider: AttemptRow['provider'], event: { id: string; type: string; payment: ProviderPayment | null }): Promise<boolean> {
+  /**
+   * Applies a verified provider event once per provider event id; false for a replay. An event
+   * revoking a saved method (a mandate ended) detaches the methods saved on it, so they are not
+   * charged again (and stop being the customer's default).
+   */
+  async function applyEvent(
+    tenantId: string, provider: AttemptRow['provider'], event: { id: string; type: string; payment: ProviderPayment | null; revokedMethodId?: string | null },
+  ): Promise<boolean> {
     return withTx(pool, async (tx) => {
       if (!(await repo.claimWebhookEvent(tx, tenantId, provider, event.id, event.type, clock.now()))) return false;
+      if (event.revokedMethodId) {
+        for (const method of await repo.methodsByProviderId(tx, tenantId, provider, event.revokedMethodId)) await repo.detachPaymentMethod(tx, tenantId, method.id, clock.now());
+      }
       const payment = event.payment;
       if (!payment) return true;
       const byMetadata = payment.metadata.tenant_id === tenantId && payment.metadata.attempt_id ? await repo.findAttempt(tx, tenantId, payment.metadata.attempt_id, true) : undefined;

@@ -2,8 +2,9 @@
 // on the tenant's schedule, the customer is mailed a pay link after each failure, the
 // subscription shows PAST_DUE until the invoice is paid, and after the last retry the final
 // action is taken. Due times come from the pure `nextDunningStep` (src/domain/dunning.ts); the
-// sweep reads `clock.now()`, so any injected clock drives it.
-import type { Clock } from '../../kernel/clock.js';
+// sweep reads `clock.now()`, so any injected clock drives it: the service clock for customers on no
+// test clock, a test clock's time (at each stop of its advance) for that clock's customers.
+import { frozenClock, type Clock } from '../../kernel/clock.js';
 import { badRequest } from '../../kernel/errors.js';
 import { formatMinor } from '../../kernel/money.js';
 import { newId } from '../../kernel/ids.js';
@@ -16,12 +17,15 @@ import { enqueueJob } from '../../jobs/queue.js';
 import { DEFAULT_DUNNING_SCHEDULE, DUNNING_FINAL_ACTIONS, nextDunningStep, retryDaysProblem, type DunningFinalAction } from '../../domain/index.js';
 import { findInvoice, invoiceEventData, markUncollectibleInTx, type InvoiceRow } from '../invoices/index.js';
 import { cancelForNonPayment, setPastDue } from '../subscriptions/index.js';
+import { findCustomer } from '../customers/index.js';
 import type { Providers } from './providers.js';
 import type { PayLinks } from './pay-links.js';
 import * as repo from './repository.js';
 import type { AttemptRow, DunningRow, DunningSettingsRow } from './repository.js';
 
 export const DUNNING_TASK = 'payments.dunning';
+/** Wall-clock wait of the charge job of a retry an advance charges at once (its safety net). */
+const CHARGE_NET_DELAY_MS = 5 * 60_000;
 
 export interface DunningSettingsInput {
   retry_days?: unknown;
@@ -40,6 +44,13 @@ export function createDunning(deps: {
   chargeTask: string; idempotencyKeyOf: (attemptId: string) => string;
   /** The one pay-link builder (pay-links.ts): the dunning e-mails carry the invoice's hosted pay page. */
   payUrlFor: PayLinks['payUrlFor'];
+  /** The sweep serves this test clock's customers (its advance, with `clock` at a stop); absent, the customers on no clock. */
+  testClockId?: string;
+  /**
+   * Charges a retry's attempt at once instead of leaving it to the queued charge job (which still
+   * runs, and finds it done): an advance must know a retry's outcome before its next stop.
+   */
+  chargeNow?: (tenantId: string, attemptId: string) => Promise<unknown>;
 }) {
   const { pool, clock, providers } = deps;
 
@@ -124,6 +135,17 @@ export function createDunning(deps: {
     if (attempt.occasion === 'PAY_PAGE') return;
     // nor does a decline of a checkout's first payment: there is no subscription or invoice yet
     if (attempt.invoice_id === null) return;
+    if (!deps.testClockId) {
+      // a customer on a test clock: its dunning runs on the clock, although the charge job
+      // answered at service time; a finalization charge counts from the invoice's finalization
+      // on the clock (the charge follows it at once), a retry from when the advance made it
+      const customer = await findCustomer(tx, attempt.tenant_id, attempt.customer_id);
+      if (customer?.test_clock_id) {
+        const finalizedAt = (await findInvoice(tx, attempt.tenant_id, attempt.invoice_id))?.finalized_at;
+        const at = attempt.occasion === 'FINALIZATION' ? (finalizedAt ?? clock.now()) : attempt.created_at;
+        return createDunning({ ...deps, clock: frozenClock(at), testClockId: customer.test_clock_id }).onAttemptFailed(tx, attempt);
+      }
+    }
     const failure: StepFailure = { attempt, code: attempt.failure_code, message: attempt.failure_message };
     if (attempt.occasion === 'FINALIZATION') {
       const invoice = await findInvoice(tx, attempt.tenant_id, attempt.invoice_id);
@@ -146,6 +168,9 @@ export function createDunning(deps: {
     await afterFailure(tx, row, failure);
   }
 
+
+
+
   /** Outbox: a paid invoice ends its dunning (RECOVERED), a voided one stops it; the subscription recovers. */
   async function onInvoiceEvent(tx: Queryable, event: OutboxRecord): Promise<void> {
     if (event.event_type !== 'invoice.paid' && event.event_type !== 'invoice.voided') return;
@@ -156,9 +181,9 @@ export function createDunning(deps: {
     await releaseSubscription(tx, row);
   }
 
-  /** One due retry, in its own tx: a RETRY attempt charged by the charge job, or a failed step when nothing can be charged. */
-  async function retryOne(tenantId: string, invoiceId: string): Promise<void> {
-    await withTx(pool, async (tx) => {
+  /** One due retry, in its own tx: a RETRY attempt charged by the charge job (its id is returned), or a failed step when nothing can be charged. */
+  async function retryOne(tenantId: string, invoiceId: string): Promise<string | undefined> {
+    return withTx(pool, async (tx) => {
       const row = await repo.findDunning(tx, tenantId, invoiceId, true);
       const now = clock.now();
       if (!row || row.status !== 'ACTIVE' || !row.next_retry_at || row.next_retry_at > now) return;
@@ -189,14 +214,29 @@ export function createDunning(deps: {
       // the retry is in flight: its answer (onAttemptFailed or invoice.paid) moves the dunning on
       Object.assign(row, { next_retry_at: null, updated_at: now });
       await repo.updateDunning(tx, row);
-      if (inserted) await enqueueJob(tx, deps.chargeTask, { tenant_id: tenantId, attempt_id: id }, { jobKey: `${deps.chargeTask}:${id}` });
+      if (!inserted) return undefined;
+      // charged at once by an advance (chargeNow): the job is only its safety net should the
+      // process die first, so it waits, and then finds the attempt answered (the answer must come
+      // from this clock's dunning, not the service clock's)
+      const runAt = deps.chargeNow ? new Date(Date.now() + CHARGE_NET_DELAY_MS) : undefined;
+      await enqueueJob(tx, deps.chargeTask, { tenant_id: tenantId, attempt_id: id }, { jobKey: `${deps.chargeTask}:${id}`, ...(runAt ? { runAt } : {}) });
+      return id;
     });
   }
 
-  /** The sweep (task payments.dunning): every retry due by `clock.now()`. Returns how many it looked at. */
-  async function sweep(limit = 500): Promise<number> {
-    const due = await repo.dueDunnings(pool, clock.now(), limit);
-    for (const { tenant_id: tenantId, invoice_id: invoiceId } of due) await retryOne(tenantId, invoiceId);
+  /**
+   * The sweep: every retry due by `clock.now()` of the customers on no test clock (task
+   * payments.dunning), or of `tenantId`'s customers on `testClockId` (an advance's stop). Returns
+   * how many it looked at.
+   */
+  async function sweep(limit = 500, tenantId?: string): Promise<number> {
+    const scope = deps.testClockId && tenantId ? { tenantId, testClockId: deps.testClockId } : null;
+    if (deps.testClockId && !scope) return 0;
+    const due = await repo.dueDunnings(pool, clock.now(), limit, scope);
+    for (const { tenant_id: tenant, invoice_id: invoiceId } of due) {
+      const attemptId = await retryOne(tenant, invoiceId);
+      if (attemptId && deps.chargeNow) await deps.chargeNow(tenant, attemptId);
+    }
     return due.length;
   }
 

@@ -19,6 +19,7 @@ import type { InvoicesService, Invoicing } from '../invoices/index.js';
 import type { CheckoutService } from '../checkout/index.js';
 import { CHECKOUT_FINISH_TASK, createCheckoutPayments, type CheckoutPayments } from './checkout-payments.js';
 import { checkoutPageRoutes } from './checkout-page.js';
+import { nextDunningRetryOfTestClock } from './repository.js';
 
 /** Wall-clock pause between two reconciliation sweeps. */
 export const RECONCILE_INTERVAL_MS = 60_000;
@@ -34,6 +35,16 @@ export interface Payments {
   payUrlFor: PayLinks['payUrlFor'];
   /** The hosted checkout page's work (tests reach `finish`). */
   checkoutPages: CheckoutPayments;
+  /** Dunning of one test clock's customers at `clock` (a stop of the clock's advance, test-clocks). */
+  atTestClock(clock: Clock, testClockId: string): PaymentsAtTestClock;
+}
+
+/** What a test clock's advance runs of payments at each stop. */
+export interface PaymentsAtTestClock {
+  /** Takes the retries of the clock's customers due by the stop, each charged at once; returns how many. */
+  runDue(tenantId: string): Promise<number>;
+  /** The next retry due of the clock's customers (a stop of the advance), or null. */
+  nextRetryAt(tenantId: string): Promise<Date | null>;
 }
 
 export interface PaymentsDeps {
@@ -56,7 +67,7 @@ export function createPaymentsModule(deps: PaymentsDeps): Module<Payments> {
   const dunning = createDunning({ ...deps, providers, chargeTask: CHARGE_TASK, idempotencyKeyOf, payUrlFor: payLinks.payUrlFor });
   const refunds = createRefunds({ ...deps, providers });
   const charging = createCharging({
-    ...deps, providers, onFailed: dunning.onAttemptFailed,
+    ...deps, providers, onFailed: dunning.onAttemptFailed, payUrlFor: payLinks.payUrlFor,
     onOtherEvent: async (tx, event) => {
       if (event.event_type === 'credit_note.finalized') await refunds.onCreditNoteFinalized(tx, event);
       else await dunning.onInvoiceEvent(tx, event);
@@ -64,6 +75,19 @@ export function createPaymentsModule(deps: PaymentsDeps): Module<Payments> {
     // the checkout's first payment succeeded: its session is completed by a job, also after a crash
     onCheckoutPaid: (tx, attempt) => enqueueJob(tx, CHECKOUT_FINISH_TASK, { tenant_id: attempt.tenant_id, attempt_id: attempt.id }, { jobKey: `${CHECKOUT_FINISH_TASK}:${attempt.id}` }),
   });
+  // a test clock's dunning: the same code at the stop's time, charging each retry at once with a
+  // charging whose failures go to that dunning (so the next retry's due time is known before the next stop)
+  const atTestClock = (clock: Clock, testClockId: string): PaymentsAtTestClock => {
+    const dunningAt: Dunning = createDunning({
+      ...deps, clock, providers, chargeTask: CHARGE_TASK, idempotencyKeyOf, payUrlFor: payLinks.payUrlFor, testClockId,
+      chargeNow: (tenantId, attemptId) => chargingAt.charge(tenantId, attemptId),
+    });
+    const chargingAt: Charging = createCharging({ ...deps, clock, providers, onFailed: dunningAt.onAttemptFailed });
+    return {
+      runDue: (tenantId) => dunningAt.sweep(500, tenantId),
+      nextRetryAt: (tenantId) => nextDunningRetryOfTestClock(deps.pool, tenantId, testClockId),
+    };
+  };
   const service = createPaymentsService({ ...deps, providers, charging });
   const csrf = createPageCsrf({ secretKey: deps.secretKey, secureCookies: deps.publicBaseUrl?.startsWith('https:') ?? false });
   const payPages = createPayPageService({ ...deps, providers, charging, service, links: payLinks });
@@ -101,7 +125,7 @@ export function createPaymentsModule(deps: PaymentsDeps): Module<Payments> {
       },
     },
     outboxConsumers: [charging.outboxConsumer],
-    api: { service, charging, providers, dunning, refunds, payLinks, payUrlFor: payLinks.payUrlFor, checkoutPages },
+    api: { service, charging, providers, dunning, refunds, payLinks, payUrlFor: payLinks.payUrlFor, checkoutPages, atTestClock },
   };
 }
 

@@ -3,6 +3,7 @@ import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { ProviderName, ProviderPaymentStatus } from '../../adapters/payments/provider.js';
 import type { DunningFinalAction } from '../../domain/index.js';
+import { onTestClockSql } from '../customers/index.js';
 
 export type ConnectionStatus = 'UNVERIFIED' | 'VERIFIED' | 'INVALID';
 
@@ -114,6 +115,14 @@ export function listPaymentMethods(db: Queryable, tenantId: string, customerId: 
 
 export function findPaymentMethod(db: Queryable, tenantId: string, id: string): Promise<PaymentMethodRow | undefined> {
   return scoped(db, tenantId).one<PaymentMethodRow>(`SELECT ${METHOD_COLUMNS} FROM payment_methods WHERE tenant_id = $1 AND id = $2 AND detached_at IS NULL`, [id]);
+}
+
+/** The live methods of a tenant saved on this provider's method (a mandate may back one per customer). */
+export function methodsByProviderId(db: Queryable, tenantId: string, provider: ProviderName, providerMethodId: string): Promise<PaymentMethodRow[]> {
+  return scoped(db, tenantId).query<PaymentMethodRow>(
+    `SELECT ${METHOD_COLUMNS} FROM payment_methods WHERE tenant_id = $1 AND provider = $2 AND provider_method_id = $3 AND detached_at IS NULL`,
+    [provider, providerMethodId],
+  );
 }
 
 export async function detachPaymentMethod(db: Queryable, tenantId: string, id: string, at: Date): Promise<void> {
@@ -290,12 +299,27 @@ export async function updateDunning(db: Queryable, row: DunningRow): Promise<voi
 }
 
 /** Dunnings of every tenant whose next retry is due by `now` (the retry sweep's work list). */
-export async function dueDunnings(db: Queryable, now: Date, limit: number): Promise<{ tenant_id: string; invoice_id: string }[]> {
+/**
+ * ACTIVE dunnings whose next retry is due by `now`, of one population: customers on no test
+ * clock (the periodic sweep), or the customers of one tenant's test clock (its advance).
+ */
+export async function dueDunnings(db: Queryable, now: Date, limit: number, clock: { tenantId: string; testClockId: string } | null = null): Promise<{ tenant_id: string; invoice_id: string }[]> {
   const result = await db.query<{ tenant_id: string; invoice_id: string }>(
-    `SELECT tenant_id, invoice_id FROM payment_dunnings WHERE status = 'ACTIVE' AND next_retry_at IS NOT NULL AND next_retry_at <= $1 ORDER BY next_retry_at LIMIT $2`,
-    [now, limit],
+    `SELECT tenant_id, invoice_id FROM payment_dunnings
+     WHERE status = 'ACTIVE' AND next_retry_at IS NOT NULL AND next_retry_at <= $1 AND ($3::text IS NULL OR tenant_id = $3) AND ${onTestClockSql('customer_id', '$4')}
+     ORDER BY next_retry_at, invoice_id LIMIT $2`,
+    [now, limit, clock?.tenantId ?? null, clock?.testClockId ?? null],
   );
   return result.rows;
+}
+
+/** The earliest retry still to come of a test clock's customers (a stop of its advance), or null. */
+export async function nextDunningRetryOfTestClock(db: Queryable, tenantId: string, testClockId: string): Promise<Date | null> {
+  const row = await scoped(db, tenantId).one<{ at: Date | null }>(
+    `SELECT min(next_retry_at) AS at FROM payment_dunnings WHERE tenant_id = $1 AND status = 'ACTIVE' AND ${onTestClockSql('customer_id', '$2')}`,
+    [testClockId],
+  );
+  return row?.at ?? null;
 }
 
 /** How many other invoices of the subscription are still overdue (dunning open or exhausted and unpaid). */

@@ -1,9 +1,9 @@
 // Advancing a test clock (docs/test-clocks.md): a job walks the clock's objects from its frozen
 // time to the target and, at each stop, runs what the periodic billing run does, in its order
-// (status moves, billing, grace-period finalization), with the same code at a clock stopped
-// there, restricted to the clock's customers. It stops wherever something can be due: the
-// midnight (UTC) of the next status move or invoice date of the clock's subscriptions, the next
-// draft finalization, and the target; days on which nothing is due are skipped, with the same
+// (status moves, billing, grace-period finalization, then payments' dunning sweep), with the same
+// code at a clock stopped there, restricted to the clock's customers. It stops wherever something
+// can be due: the midnight (UTC) of the next status move or invoice date of the clock's
+// subscriptions, the next draft finalization, the next dunning retry, and the target; days on which nothing is due are skipped, with the same
 // result as stopping on them. Each stop commits before the next, and the clock records how far
 // it got, so a job that fails is retried from there.
 import { ManualClock, today, type Clock } from '../../kernel/clock.js';
@@ -26,6 +26,11 @@ export interface ClockDrivenWork {
   invoicingAt(clock: Clock, testClockId: string): {
     billing: { runTenants(tenantIds: readonly string[]): Promise<unknown>; nextInvoiceDate(tenantId: string): Promise<string | null> };
     lifecycle: { finalizeDueDrafts(): Promise<number> };
+  };
+  /** Payments' dunning of the clock's customers: retries and final actions due by the stop. */
+  paymentsAt(clock: Clock, testClockId: string): {
+    runDue(tenantId: string): Promise<number>;
+    nextRetryAt(tenantId: string): Promise<Date | null>;
   };
 }
 
@@ -54,17 +59,20 @@ export function createAdvanceRunner(deps: { pool: Pool; clock: Clock; work: Cloc
     const at = new ManualClock(row.frozen_time);
     const subscriptions = deps.work.subscriptionsAt(at, testClockId);
     const { billing, lifecycle } = deps.work.invoicingAt(at, testClockId);
+    const payments = deps.work.paymentsAt(at, testClockId);
     const runStop = async () => {
       await subscriptions.advanceDue(tenantId);
       await billing.runTenants([tenantId]);
       await lifecycle.finalizeDueDrafts();
+      // dunning last, as the periodic sweep: retries due by the stop, each charged at once
+      await payments.runDue(tenantId);
     };
     // what is due at the current time first: objects created on the clock since its last stop
     await runStop();
     while (row?.status === 'ADVANCING') {
       const stop = nextStop(row.frozen_time, target, {
         dates: [await subscriptions.nextTransitionOn(tenantId), await billing.nextInvoiceDate(tenantId)],
-        instants: [await nextDraftFinalization(pool, tenantId, testClockId)],
+        instants: [await nextDraftFinalization(pool, tenantId, testClockId), await payments.nextRetryAt(tenantId)],
       });
       at.set(stop);
       await runStop();

@@ -74,13 +74,25 @@ describe('gocardless adapter', () => {
   it('reads every event of a batched delivery and refuses another secret', async () => {
     const { p, customerId, method } = await mandate();
     const payment = await p.charge({ customerId, paymentMethodId: method.id, amountMinor: 700n, currency: 'EUR', idempotencyKey: `k-${Math.random()}`, description: 'x', metadata: {} });
-    const delivery = fake.signedWebhook(WEBHOOK_SECRET, [fake.advance(payment.id, 'submitted'), fake.advance(payment.id, 'failed'), { id: 'EVMANDATE', resource_type: 'mandates', action: 'active', links: { mandate: method.id } }]);
+    const delivery = fake.signedWebhook(WEBHOOK_SECRET, [
+      fake.advance(payment.id, 'submitted'), fake.advance(payment.id, 'failed'), { id: 'EVMANDATE', resource_type: 'mandates', action: 'active', links: { mandate: method.id } },
+      { id: 'EVMANDATE2', resource_type: 'mandates', action: 'cancelled', links: { mandate: method.id } },
+    ]);
     expect(p.parseWebhook(delivery.body, delivery.headers)).toEqual([
-      expect.objectContaining({ type: 'payments.submitted', paymentId: payment.id, payment: null }),
+      expect.objectContaining({ type: 'payments.submitted', paymentId: payment.id, payment: null, revokedMethodId: null }),
       expect.objectContaining({ type: 'payments.failed', paymentId: payment.id }),
-      { id: 'EVMANDATE', type: 'mandates.active', payment: null, paymentId: null },
+      { id: 'EVMANDATE', type: 'mandates.active', payment: null, paymentId: null, revokedMethodId: null },
+      // an ended mandate names the saved method that can no longer be charged
+      { id: 'EVMANDATE2', type: 'mandates.cancelled', payment: null, paymentId: null, revokedMethodId: method.id },
     ]);
     expect(await p.getPayment(payment.id)).toMatchObject({ status: 'FAILED', failureCode: 'insufficient_funds', failureMessage: expect.stringContaining('insufficient funds') });
+    // a chargeback after collection: FAILED with the bank's cause, and marked as money taken back
+    const collected = await p.charge({ customerId, paymentMethodId: method.id, amountMinor: 900n, currency: 'EUR', idempotencyKey: `k-${Math.random()}`, description: 'x', metadata: {} });
+    fake.advance(collected.id, 'confirmed');
+    expect(await p.getPayment(collected.id)).toMatchObject({ status: 'SUCCEEDED' });
+    expect(await p.getPayment(collected.id)).not.toHaveProperty('reversed');
+    fake.advance(collected.id, 'charged_back');
+    expect(await p.getPayment(collected.id)).toMatchObject({ status: 'FAILED', reversed: true, failureCode: 'refund_requested' });
     const forged = fake.signedWebhook('someone-else', [{ id: 'EVX', resource_type: 'payments', action: 'confirmed', links: { payment: payment.id } }]);
     expect(() => p.parseWebhook(forged.body, forged.headers)).toThrow(/Webhook-Signature/);
   });
