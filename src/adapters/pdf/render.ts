@@ -28,8 +28,8 @@ export interface PdfDocumentModel {
   totals: [string, string][];
   /** Tax mentions and the memo, under the totals. */
   notes: string[];
-  /** How to pay: a heading and its lines, or nothing. */
-  payment?: { heading: string; lines: string[] } | null;
+  /** How to pay: a heading and its lines, or nothing; `link` is printed first as a clickable line (the hosted pay page). */
+  payment?: { heading: string; lines: string[]; link?: { label: string; url: string } | null } | null;
   /** Printed at the foot of every page with the page number (legal mentions). */
   footer: string[];
 }
@@ -162,9 +162,14 @@ function draw(doc: PDFKit.PDFDocument, model: PdfDocumentModel): void {
 
   if (model.payment) {
     doc.y += 12;
-    ensureRoom(14 * (model.payment.lines.length + 1));
+    const link = model.payment.link;
+    ensureRoom(14 * (model.payment.lines.length + (link ? 2 : 1)));
     doc.font('Helvetica-Bold').fontSize(10).text(model.payment.heading, MARGIN, doc.y, { width: CONTENT_WIDTH });
     doc.font('Helvetica').fontSize(9);
+    if (link) {
+      doc.text(`${link.label}: `, MARGIN, doc.y, { width: CONTENT_WIDTH, continued: true });
+      doc.fillColor('#0b57d0').text(link.url, { link: link.url, underline: true }).fillColor('black');
+    }
     for (const line of model.payment.lines) doc.text(line, MARGIN, doc.y, { width: CONTENT_WIDTH });
   }
 

@@ -8,6 +8,7 @@ import { entityRoutes } from './entity-routes.js';
 import { createInvoiceLifecycle, RENDER_PDF_TASK, type InvoiceLifecycle, type OpenCreditNotes } from './lifecycle.js';
 import { invoiceRoutes, type PaymentUrl } from './routes.js';
 import { createInvoicesService, type InvoicesService } from './service.js';
+import type { PayUrlOf } from './documents.js';
 import { createBillingRun, type BillingRun } from './billing/run.js';
 import { upcomingInvoice } from './billing/preview.js';
 import { enqueueJob } from '../../jobs/queue.js';
@@ -42,6 +43,8 @@ export interface InvoicingDeps {
   testClockTime?: TestClockTime;
   /** The hosted pay page's URL shown on invoice answers (payments, a later module). */
   paymentUrl?: PaymentUrl;
+  /** The same URL in the caller's transaction, printed on the accounting PDF ("Pay online") while the invoice is payable. */
+  payUrlOf?: PayUrlOf;
 }
 
 /**

@@ -5,3 +5,8 @@ export { CHARGE_TASK, RECONCILE_TASK, idempotencyKeyOf } from './charging.js';
 export { DUNNING_TASK } from './dunning.js';
 export { REFUND_TASK, refundIdempotencyKeyOf } from './refunds.js';
 export { deletePaymentsOfCustomers } from './repository.js';
+export { settledByProviderPayment } from './receipts.js';
+export { methodLabel, sandboxCardFields } from './pay-page.js';
+export type { PaymentsService } from './service.js';
+export type { PageCsrf } from './page-csrf.js';
+export type { PaymentMethodRow } from './repository.js';

@@ -12,9 +12,10 @@ import { createRefunds, REFUND_TASK, type Refunds } from './refunds.js';
 import { createPaymentsService, type PaymentsService } from './service.js';
 import { paymentRoutes } from './routes.js';
 import { createPayLinks, type PayLinks } from './pay-links.js';
-import { createPageCsrf } from './page-csrf.js';
+import { createPageCsrf, type PageCsrf } from './page-csrf.js';
 import { createPayPageService } from './pay-page-service.js';
 import { payPageRoutes } from './pay-page.js';
+import { payLinkRoutes } from './pay-link-routes.js';
 import type { InvoicesService } from '../invoices/index.js';
 
 /** Wall-clock pause between two reconciliation sweeps. */
@@ -29,6 +30,8 @@ export interface Payments {
   /** Pay links of invoices; `payUrlFor` is the one way to build an invoice's pay URL. */
   payLinks: PayLinks;
   payUrlFor: PayLinks['payUrlFor'];
+  /** The CSRF field of the hosted pages without sign-in (pay page, customer portal forms). */
+  pageCsrf: PageCsrf;
 }
 
 export interface PaymentsDeps {
@@ -61,6 +64,7 @@ export function createPaymentsModule(deps: PaymentsDeps): Module<Payments> {
     routes: async (app) => {
       await paymentRoutes(service)(app);
       await dunningRoutes(dunning)(app);
+      await payLinkRoutes({ pool: deps.pool, links: payLinks })(app);
       await payPageRoutes({ pages: payPages, csrf, invoicePdf: deps.invoicePdf })(app);
     },
     tasks: {
@@ -86,7 +90,7 @@ export function createPaymentsModule(deps: PaymentsDeps): Module<Payments> {
       },
     },
     outboxConsumers: [charging.outboxConsumer],
-    api: { service, charging, providers, dunning, refunds, payLinks, payUrlFor: payLinks.payUrlFor },
+    api: { service, charging, providers, dunning, refunds, payLinks, payUrlFor: payLinks.payUrlFor, pageCsrf: csrf },
   };
 }
 

@@ -23,8 +23,11 @@ dl.facts dd{margin:0}.amount{font-size:1.4rem;font-weight:700}.paid{border:2px s
 .row{display:flex;gap:1rem}.row label{flex:1}.row input{font-weight:normal}.hint{color:#555;font-size:.9rem}fieldset label{display:block;margin:.3rem 0}</style>`);
 
 const money = (minor: bigint, currency: string) => `${formatMinor(minor, currency as CurrencyCode)} ${currency}`;
+/** How a saved method is named to the customer: "Visa ending 4242, expires 12/2031", "Direct debit (sepa_core), Bank ending 00". */
 export const methodLabel = (m: PaymentMethodRow) =>
-  `${(m.card_brand ?? 'card').replace(/^./, (c) => c.toUpperCase())} ending ${m.card_last4 ?? '????'}${m.exp_month && m.exp_year ? `, expires ${String(m.exp_month).padStart(2, '0')}/${m.exp_year}` : ''}`;
+  m.method_type === 'DIRECT_DEBIT'
+    ? `Direct debit${m.mandate_scheme ? ` (${m.mandate_scheme})` : ''}${m.bank_name ? `, ${m.bank_name}` : ''}, account ending ${m.account_number_ending ?? '??'}`
+    : `${(m.card_brand ?? 'card').replace(/^./, (c) => c.toUpperCase())} ending ${m.card_last4 ?? '????'}${m.exp_month && m.exp_year ? `, expires ${String(m.exp_month).padStart(2, '0')}/${m.exp_year}` : ''}`;
 
 /** The sandbox's card fields: number, expiry, CVC (the sandbox only reads the number). */
 export function sandboxCardFields(): Html {
