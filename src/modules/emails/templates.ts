@@ -55,8 +55,8 @@ export function renderEmail(kind: EmailKind, data: Record<string, unknown>, send
         const remaining = str(data.amount_remaining);
         const settled = remaining === undefined || /^0+(\.0+)?$/.test(remaining);
         return render(
-          `Receipt for your payment of ${amount(data, 'amount') ?? ''} (invoice ${number}) from ${senderName}`,
-          `We received your payment for invoice ${number}.`,
+          `Receipt for invoice ${number} from ${senderName}`,
+          `We received your payment of ${amount(data, 'amount') ?? ''} for invoice ${number}.`,
           [['Invoice number', number], ['Amount paid', amount(data, 'amount')], ['Paid on', str(data.paid_at)?.slice(0, 10)], ['Payment reference', str(data.payment_id)],
             ['Still due', settled ? undefined : amount(data, 'amount_remaining')]],
           settled ? 'The invoice is paid in full. Thank you for your payment.' : 'Thank you for your payment.',
