@@ -74,7 +74,7 @@ export function createSandboxProvider(clock: Clock): SandboxProvider {
     // after the customer's authentication step (authenticate below)
     if (match[1] === AUTHENTICATED) return { ...base, status: 'SUCCEEDED', failureCode: null, failureMessage: null };
     if (match[1] === AUTHENTICATION_FAILED) {
-      return { ...base, status: 'FAILED', failureCode: 'payment_intent_authentication_failure', failureMessage: 'The customer did not complete the authentication.' };
+      return { ...base, status: 'FAILED', failureCode: 'payment_intent_authentication_failure', failureMessage: 'The authentication was not completed.' };
     }
     const outcome = CODE_OUTCOME[match[1]!]!;
     const ready = clock.now().getTime() >= parseInt(match[2]!, 36);

@@ -91,7 +91,7 @@ function authenticationStep(view: PayView, token: string, attempt: AttemptRow, c
   const method = view.methods.find((m) => m.id === attempt.payment_method_id);
   const form = (outcome: string, label: string) => html`<form method="post" action="${authenticationPath(token, attempt.id)}" class="inline">
 <input type="hidden" name="_csrf" value="${csrfField}"><input type="hidden" name="outcome" value="${outcome}"><button type="submit">${label}</button></form>`;
-  return html`<section aria-labelledby="authenticate"><h2 id="authenticate">Confirm your payment</h2>
+  return html`<section aria-labelledby="authenticate"><h2 id="authenticate">Authentication by your bank</h2>
 <p class="hint">Sandbox: this page stands in for your bank's authentication (3-D Secure). No money moves.</p>
 <dl class="facts"><dt>Amount</dt><dd class="amount">${money(attempt.amount_minor, attempt.currency)}</dd>
 <dt>Card</dt><dd>${method ? methodLabel(method) : 'your card'}</dd></dl>
