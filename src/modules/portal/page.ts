@@ -72,8 +72,9 @@ export function portalPage(tokens: PortalTokensService, views: PortalViewsServic
     const banner = options.error
       ? `<div class="error" role="alert"><p>${esc(options.error)}</p></div>`
       : notice ? `<p class="notice" role="status">${esc(notice)}</p>` : '';
-    const methods = payments ? await methodsSection(payments, principal, token, payments.csrf.issue(request, reply, token), options.form) : '';
-    const body = `${banner}<p>Account: <strong>${esc(customer.name)}</strong>. Credit balance: <strong>${esc(customer.balance)} ${esc(customer.currency)}</strong>.</p>
+    // the forms' outcome shows in their section, where the answer's #payment-methods lands
+    const methods = payments ? await methodsSection(payments, principal, token, payments.csrf.issue(request, reply, token), options.form, banner) : '';
+    const body = `${payments ? '' : banner}<p>Account: <strong>${esc(customer.name)}</strong>. Credit balance: <strong>${esc(customer.balance)} ${esc(customer.currency)}</strong>.</p>
 <section aria-labelledby="usage"><h2 id="usage">Usage this period</h2>
 ${table('Usage', ['Plan', 'Metric', 'Usage', 'Period'], usageRows, [2])}</section>
 <section aria-labelledby="subscriptions"><h2 id="subscriptions">Subscriptions</h2>

@@ -66,8 +66,8 @@ ${makeDefault}
   return '<p>Online payment is not available: please pay by bank transfer as your invoices say.</p>';
 }
 
-/** The "Payment methods" section: the saved methods with their actions, then the add form. */
-export async function methodsSection(payments: PortalPayments, principal: PortalPrincipal, token: string, csrf: string, form?: Form): Promise<string> {
+/** The "Payment methods" section: the outcome of the last change (`banner`, where the page jumps to), the saved methods with their actions, then the add form. */
+export async function methodsSection(payments: PortalPayments, principal: PortalPrincipal, token: string, csrf: string, form?: Form, banner = ''): Promise<string> {
   const { methods, settings } = await payments.methods.listMethods(principal.tenantId, principal.customerId);
   const provider = await payments.providerName(principal.tenantId);
   const hidden = `<input type="hidden" name="_csrf" value="${esc(csrf)}">`;
@@ -86,7 +86,7 @@ export async function methodsSection(payments: PortalPayments, principal: Portal
 ${methods.map(row).join('\n')}
 </tbody></table>`;
   return `<section aria-labelledby="payment-methods"><h2 id="payment-methods">Payment methods</h2>
-${list}
+${banner}${list}
 ${addForm(provider, token, csrf, form)}</section>`;
 }
 
@@ -134,7 +134,8 @@ export function paymentMethodRoutes(tokens: PortalTokensService, payments: Porta
         : { card_number: field(form, 'card_number').replace(/[\s-]/g, '') };
       if (provider === 'gocardless' && !input.iban) throw new AppError('BAD_REQUEST', 'IBAN is required, e.g. DE89 3704 0044 0532 0130 00');
       if (provider === 'sandbox' && !('card_number' in input && input.card_number)) throw new AppError('BAD_REQUEST', 'Card number is required, e.g. 4242 4242 4242 4242');
-      await payments.methods.attachMethod(principal.tenantId, principal.customerId, { ...input, set_default: setDefault });
+      // unticked: the service's own rule (the default when the customer has none yet)
+      await payments.methods.attachMethod(principal.tenantId, principal.customerId, { ...input, ...(setDefault ? { set_default: true } : {}) });
     }));
 
     app.post('/portal/customer/payment-methods/:payment_method_id/remove', { ...options, schema: { ...options.schema, params: Type.Object({ payment_method_id: Type.String() }) } },
