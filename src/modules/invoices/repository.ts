@@ -48,6 +48,8 @@ export interface InvoiceRow {
   paid_at: Date | null;
   voided_at: Date | null;
   marked_as_uncollectible_at: Date | null;
+  /** Whether finalization charges it: null follows the customer's payment setting (payments). */
+  auto_charge: boolean | null;
 }
 
 export interface InvoiceLineRow {
@@ -133,7 +135,7 @@ const INVOICE_COLUMN_TYPES = {
   applied_credits_minor: 'int8', amount_due_minor: 'int8', amount_paid_minor: 'int8', credit_carried_forward_minor: 'int8', tax_inclusive: 'bool',
   customer_details: 'jsonb', seller_details: 'jsonb', coupons: 'jsonb', memo: 'text', purchase_order: 'text', reference: 'text', plan_name: 'text',
   finalize_after: 'timestamptz', pdf_document_id: 'text', created_at: 'timestamptz', updated_at: 'timestamptz', finalized_at: 'timestamptz',
-  paid_at: 'timestamptz', voided_at: 'timestamptz', marked_as_uncollectible_at: 'timestamptz',
+  paid_at: 'timestamptz', voided_at: 'timestamptz', marked_as_uncollectible_at: 'timestamptz', auto_charge: 'bool',
 } as const satisfies Record<keyof InvoiceRow, string>;
 /** Billing-run columns stored beside the row (migration 0401), never read back as part of it. */
 const BILLING_COLUMN_TYPES = { billing_occasion: 'jsonb', content_hash: 'text' } as const;
