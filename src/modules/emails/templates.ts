@@ -25,7 +25,8 @@ function render(subject: string, greeting: string, facts: Array<[string, string 
     '<!doctype html><html><body style="font-family: sans-serif">',
     `<p>${escapeHtml(greeting)}</p>`,
     '<table>',
-    ...shown.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`),
+    // a link (the pay page) is clickable in the HTML part
+    ...shown.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${/^https?:\/\/\S+$/.test(v) ? `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>` : escapeHtml(v)}</td></tr>`),
     '</table>',
     `<p>${escapeHtml(closing)}</p>`,
     `<p>${escapeHtml(senderName)}</p>`,
@@ -44,7 +45,7 @@ export function renderEmail(kind: EmailKind, data: Record<string, unknown>, send
         `Invoice ${number} from ${senderName}`,
         `Your invoice ${number} is ready; the PDF is attached.`,
         [['Invoice number', number], ['Total', amount(data, 'total')], ['Amount due', amount(data, 'amount_due')], ['Due date', str(data.due_date)], ['Pay online', payUrl]],
-        payUrl ? `To pay online, open ${payUrl}. Thank you for your business.` : 'Thank you for your business.',
+        payUrl ? 'To pay online, open the "Pay online" link above. Thank you for your business.' : 'Thank you for your business.',
         senderName,
       );
     }
