@@ -19,7 +19,7 @@ import { createCheckoutModule } from './modules/checkout/index.js';
 import { createUsageModule } from './modules/usage/index.js';
 import { createBatchJobsModule } from './modules/batch-jobs/index.js';
 import { createEntitlementsModule } from './modules/entitlements/index.js';
-import { createInvoicesModule, entityForCustomer, nextInvoiceDateOf, type Invoicing } from './modules/invoices/index.js';
+import { createInvoicesModule, entityForCustomer, findInvoice, nextInvoiceDateOf, type Invoicing } from './modules/invoices/index.js';
 import { countOpenCreditNotes, createCreditNotesModule } from './modules/credit-notes/index.js';
 import { accruedUsageOf, createCreditsModule } from './modules/credits/index.js';
 import { createPaymentsModule, type Payments } from './modules/payments/index.js';
@@ -104,6 +104,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     paymentUrl: (tenantId, invoice, origin) => payments.api.payUrlFor(pool, invoice, tenantId, origin),
     // prepaid credit grants pay at finalization before the cash balance (credits, a later module; called once composed)
     credits: { pay: (...args) => credits.api.prepaidCredits.pay(...args), restore: (...args) => credits.api.prepaidCredits.restore(...args) },
+    payUrlOf: (db, tenantId, invoice) => payments.api.payUrlFor(db, invoice, tenantId),
   });
   const creditNotes = createCreditNotesModule(base);
   // Prepaid credits (docs/credits-and-alerts.md): the projected balance reads usage through invoices' upcoming invoices.
@@ -113,7 +114,12 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     ...base, secretKey: config.secretKey, stripeApiBase: config.stripeApiBase, gocardlessApiBase: config.gocardlessApiBase, publicBaseUrl: config.publicBaseUrl, invoicePdf: invoices.api.invoices.pdf,
     checkout: checkout.api, invoicing: invoices.api,
   });
-  const emails = createEmailsModule({ ...base, mailer: deps.mailer ?? createSmtpMailer(config.smtp), ports: { ...sqlEmailPorts(pool), ...deps.emailPorts } });
+  // The invoice e-mail carries the invoice's pay link, issued in the relay's transaction.
+  const emailPorts: EmailPorts = { ...sqlEmailPorts(pool), payUrl: async (db, tenantId, invoiceId) => {
+    const invoice = await findInvoice(db, tenantId, invoiceId);
+    return invoice ? payments.api.payUrlFor(db, invoice, tenantId) : null;
+  }, ...deps.emailPorts };
+  const emails = createEmailsModule({ ...base, mailer: deps.mailer ?? createSmtpMailer(config.smtp), ports: emailPorts });
   const webhooks = createWebhooksModule({
     ...base,
     timeoutMs: config.webhookTimeoutMs,
@@ -140,6 +146,13 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     subscriptionUsage: usage.api.queries.subscriptionUsage,
     invoices: invoices.api.invoices,
     testClockTime,
+    // Pay links on unpaid invoices and the customer's payment methods, through payments' own service.
+    payments: {
+      payUrl: (tenantId, invoice, origin) => payments.api.payUrlFor(pool, invoice, tenantId, origin),
+      providerName: async (tenantId) => (await payments.api.providers.forTenant(pool, tenantId))?.name ?? null,
+      methods: payments.api.service,
+      csrf: payments.api.pageCsrf,
+    },
   });
   // Sandbox test clocks: their advance runs the clock-driven work of subscriptions and invoices for one clock's customers.
   const testClocks = createTestClocksModule({ ...base, work: { subscriptionsAt: subscriptions.api.atTestClock, invoicingAt: invoices.api.atTestClock, paymentsAt: payments.api.atTestClock } });

@@ -83,6 +83,8 @@ describe('invoice PDF', () => {
       'number: DE123456789.',
       'Payment',
       'Please pay 120.50 EUR by 2026-11-23.',
+      // the hosted pay page, while the invoice is payable (docs/payments.md, "Invoice pay page")
+      expect.stringMatching(/^Pay online: http:\/\/localhost:3000\/pay\/ip_[A-Za-z0-9_-]{43}$/),
       'Bank transfer to:',
       'Account holder: Tally Billing SAS',
       'Bank: Banque Exemple',

@@ -44,6 +44,7 @@ export async function createDraft(h: Harness, customerId: string, options: Draft
     periodEnd: options.periodEnd ?? null,
     purchaseOrder: options.purchaseOrder ?? null,
     memo: options.memo ?? null,
+    autoCharge: options.autoCharge ?? null,
     computed,
     lineDetails: options.lineDetails ?? [
       undefined,

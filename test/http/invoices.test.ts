@@ -119,9 +119,11 @@ describe('invoices', () => {
     expect(download.statusCode).toBe(200);
     expect(download.headers['content-type']).toBe('application/pdf');
     expect(download.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
-    // same invoice, same bytes: re-render from the stored invoice and compare
+    // same invoice, same bytes: re-render from the stored invoice (with its pay link, printed while payable) and compare
     const row = (await findInvoice(h.db.pool, h.tenant.id, first.invoice.id))!;
-    const again = await renderInvoicePdf(h.db.pool, h.tenant.id, await loadDetail(h.db.pool, h.tenant.id, row));
+    const payUrl = await h.service.payments.payUrlFor(h.db.pool, row, h.tenant.id);
+    expect(payUrl).toMatch(/\/pay\/ip_/);
+    const again = await renderInvoicePdf(h.db.pool, h.tenant.id, await loadDetail(h.db.pool, h.tenant.id, row), payUrl);
     expect(again.equals(download.rawPayload)).toBe(true);
     expect(row.pdf_document_id).toBe(pdfEvent.pdf_id);
   });

@@ -28,6 +28,14 @@ export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
 const OUTCOME_CODE: Record<Outcome, string> = { succeeds: 's', declined: 'd', requires_action: 'a', delayed: 'l' };
 const CODE_OUTCOME = Object.fromEntries(Object.entries(OUTCOME_CODE).map(([k, v]) => [v, k])) as Record<string, Outcome>;
 
+/**
+ * A payment that needed authentication, once the customer went through the sandbox's
+ * authentication page: its id with this outcome letter instead of `a` (the sandbox keeps no state,
+ * the id says what a lookup answers), so the payment is looked up and refunded as settled.
+ */
+const AUTHENTICATED = 'u';
+const AUTHENTICATION_FAILED = 'f';
+
 const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
 /** Payment ids carry what the sandbox needs to answer a lookup: outcome, ready time, amount, currency. */
@@ -44,17 +52,32 @@ function methodOutcome(id: string): Outcome | undefined {
   return match ? CODE_OUTCOME[match[1]!] : undefined;
 }
 
-export function createSandboxProvider(clock: Clock): PaymentProvider & { signEvent(event: unknown): { body: string; headers: Record<string, string> } } {
+export interface SandboxProvider extends PaymentProvider {
+  signEvent(event: unknown): { body: string; headers: Record<string, string> };
+  /**
+   * The customer's answer on the authentication step of a REQUIRES_ACTION payment (what Stripe's
+   * 3-D Secure page does for a PaymentIntent): the same payment, SUCCEEDED when approved, FAILED
+   * when not. Nothing new is charged.
+   */
+  authenticate(paymentId: string, approved: boolean): ProviderPayment;
+}
+
+export function createSandboxProvider(clock: Clock): SandboxProvider {
   // metadata is echoed by lookups in this process; a restart forgets it (the id carries the rest)
   const metadataOf = new Map<string, Record<string, string>>();
   const refunded = new Map<string, bigint>();
 
   function read(id: string): ProviderPayment {
-    const match = /^pi_sbx_([sdal])([0-9a-z]+)_(\d+)_([A-Z]{3})_[0-9a-f]{16}$/.exec(id);
+    const match = /^pi_sbx_([sdaluf])([0-9a-z]+)_(\d+)_([A-Z]{3})_[0-9a-f]{16}$/.exec(id);
     if (!match) throw new Error(`sandbox: no payment ${id}`);
+    const base = { id, amountMinor: BigInt(match[3]!), currency: match[4]!, metadata: metadataOf.get(id) ?? {} };
+    // after the customer's authentication step (authenticate below)
+    if (match[1] === AUTHENTICATED) return { ...base, status: 'SUCCEEDED', failureCode: null, failureMessage: null };
+    if (match[1] === AUTHENTICATION_FAILED) {
+      return { ...base, status: 'FAILED', failureCode: 'payment_intent_authentication_failure', failureMessage: 'The authentication was not completed.' };
+    }
     const outcome = CODE_OUTCOME[match[1]!]!;
     const ready = clock.now().getTime() >= parseInt(match[2]!, 36);
-    const base = { id, amountMinor: BigInt(match[3]!), currency: match[4]!, metadata: metadataOf.get(id) ?? {} };
     if (outcome === 'declined') return { ...base, status: 'FAILED', failureCode: 'card_declined', failureMessage: 'Your card was declined.' };
     if (outcome === 'requires_action') {
       return { ...base, status: 'REQUIRES_ACTION', failureCode: 'authentication_required', failureMessage: 'The card requires authentication by the customer.' };
@@ -114,6 +137,12 @@ export function createSandboxProvider(clock: Clock): PaymentProvider & { signEve
       if (!timingSafeEqual(expected, Buffer.from(match[2]!, 'hex'))) throw new WebhookSignatureError('signature does not match the body');
       const event = JSON.parse(rawBody) as { id: string; type: string; payment_id?: string };
       return [{ id: event.id, type: event.type, payment: event.payment_id ? read(event.payment_id) : null, paymentId: event.payment_id ?? null }];
+    },
+    authenticate(paymentId, approved) {
+      if (read(paymentId).status !== 'REQUIRES_ACTION') throw new Error(`sandbox: payment ${paymentId} does not need authentication`);
+      const id = paymentId.replace(/^pi_sbx_a/, `pi_sbx_${approved ? AUTHENTICATED : AUTHENTICATION_FAILED}`);
+      metadataOf.set(id, metadataOf.get(paymentId) ?? {});
+      return read(id);
     },
     /** Signs a sandbox event `{id, type, payment_id}` the way the sandbox's webhooks are signed. */
     signEvent(event) {

@@ -28,8 +28,8 @@ export interface PdfDocumentModel {
   totals: [string, string][];
   /** Tax mentions and the memo, under the totals. */
   notes: string[];
-  /** How to pay: a heading and its lines, or nothing. */
-  payment?: { heading: string; lines: string[] } | null;
+  /** How to pay: a heading and its lines, or nothing; `link` is printed after the first line as a clickable line (the hosted pay page). */
+  payment?: { heading: string; lines: string[]; link?: { label: string; url: string } | null } | null;
   /** Printed at the foot of every page with the page number (legal mentions). */
   footer: string[];
 }
@@ -162,10 +162,20 @@ function draw(doc: PDFKit.PDFDocument, model: PdfDocumentModel): void {
 
   if (model.payment) {
     doc.y += 12;
-    ensureRoom(14 * (model.payment.lines.length + 1));
+    const link = model.payment.link;
+    ensureRoom(14 * (model.payment.lines.length + (link ? 2 : 1)));
     doc.font('Helvetica-Bold').fontSize(10).text(model.payment.heading, MARGIN, doc.y, { width: CONTENT_WIDTH });
     doc.font('Helvetica').fontSize(9);
-    for (const line of model.payment.lines) doc.text(line, MARGIN, doc.y, { width: CONTENT_WIDTH });
+    const printLink = (l: { label: string; url: string }) => {
+      doc.text(`${l.label}: `, MARGIN, doc.y, { width: CONTENT_WIDTH, continued: true });
+      doc.fillColor('#0b57d0').text(l.url, { link: l.url, underline: true }).fillColor('black');
+    };
+    // the link follows the first line (what to pay and by when), before the bank details
+    model.payment.lines.forEach((line, index) => {
+      doc.text(line, MARGIN, doc.y, { width: CONTENT_WIDTH });
+      if (index === 0 && link) printLink(link);
+    });
+    if (link && model.payment.lines.length === 0) printLink(link);
   }
 
   // Footer of every page: legal mentions and the page number, inside the bottom margin.

@@ -2,10 +2,13 @@ import type { Queryable } from '../../db/pool.js';
 import { findCreditNote } from '../credit-notes/index.js';
 import { findCustomer } from '../customers/index.js';
 import { findDocument, findEntity, findInvoice } from '../invoices/index.js';
+import { settledByProviderPayment } from '../payments/index.js';
+import { formatMinor } from '../../kernel/money.js';
 import type { EmailPorts } from './service.js';
 
 /**
- * The ports wired to the customers, invoices and credit-notes modules. The PDF lookups take the
+ * The ports wired to the customers, invoices, credit-notes and payments modules (the pay link
+ * needs the payments module's secret: the composition root adds `payUrl`). The PDF lookups take the
  * pool, since they run in the send job, outside any transaction.
  */
 export function sqlEmailPorts(pool: Queryable): EmailPorts {
@@ -27,6 +30,13 @@ export function sqlEmailPorts(pool: Queryable): EmailPorts {
       const invoicing = (customer.invoicing_emails ?? []).filter((e) => typeof e === 'string' && e !== '');
       return invoicing.length > 0 ? invoicing : customer.billing_email ? [customer.billing_email] : [];
     },
+    async invoiceFacts(db, tenantId, invoiceId) {
+      const invoice = await findInvoice(db, tenantId, invoiceId);
+      if (!invoice) return undefined;
+      const remaining = invoice.amount_due_minor > invoice.amount_paid_minor ? invoice.amount_due_minor - invoice.amount_paid_minor : 0n;
+      return { invoice_number: invoice.invoice_number, amount_remaining: formatMinor(remaining, invoice.currency), currency: invoice.currency };
+    },
+    settledByProviderPayment,
     async sellerName(db, tenantId, invoiceId) {
       const invoice = await findInvoice(db, tenantId, invoiceId);
       const entity = invoice ? await findEntity(db, tenantId, invoice.invoicing_entity_id) : undefined;

@@ -39,6 +39,11 @@ export async function insertEmail(db: Queryable, tenantId: string, row: EmailRow
   return rows.length > 0;
 }
 
+/** Whether a message of this kind about this object (a payment transaction's receipt) was already logged. */
+export async function hasEmailFor(db: Queryable, tenantId: string, kind: EmailKind, objectId: string): Promise<boolean> {
+  return (await scoped(db, tenantId).one(`SELECT 1 AS found FROM email_messages WHERE tenant_id = $1 AND kind = $2 AND object_id = $3 LIMIT 1`, [kind, objectId])) !== undefined;
+}
+
 export async function findEmail(db: Queryable, tenantId: string, emailId: string, lock = false): Promise<EmailRow | undefined> {
   return scoped(db, tenantId).one<EmailRow>(`SELECT ${COLUMNS} FROM email_messages WHERE tenant_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [emailId]);
 }

@@ -8,7 +8,8 @@ import * as ex from './examples.js';
 
 /** When messages are written and how they move, said by both operations. */
 const EMAIL_RULES =
-  'A message is logged for `invoice.finalized` (the invoice, with its PDF), `invoice.paid` (a receipt) and `credit_note.finalized` (the credit note). ' +
+  'A message is logged for `invoice.finalized` (the invoice, with its PDF and pay link), `payment.succeeded` (a receipt, one per payment transaction), `invoice.paid` ' +
+  '(a receipt, unless a provider payment with its own receipt settled the invoice), `invoice.payment_failed` (with the pay link) and `credit_note.finalized` (the credit note). ' +
   'Recipients: the event\'s invoicing e-mails or billing e-mail, else the customer\'s. Status: PENDING -> SENT; SKIPPED when the tenant disabled e-mails (EMAILS_DISABLED) ' +
   'or there is no recipient (NO_RECIPIENT); FAILED at once when the mail server refuses it (5xx, `last_error` has its answer), or after 8 attempts for other failures.';
 

@@ -31,6 +31,12 @@ export interface EmailPorts {
   customerEmails(db: Queryable, tenantId: string, customerId: string): Promise<string[]>;
   /** Legal name of the invoicing entity that issued the invoice. */
   sellerName(db: Queryable, tenantId: string, invoiceId: string): Promise<string | undefined>;
+  /** The invoice's number and what is still due on it now (a receipt names them; payment events carry neither). */
+  invoiceFacts(db: Queryable, tenantId: string, invoiceId: string): Promise<{ invoice_number: string | null; amount_remaining: string; currency: string } | undefined>;
+  /** The invoice's hosted pay link (payments' payUrlFor), null when it is not payable; absent, e-mails carry none. */
+  payUrl?(db: Queryable, tenantId: string, invoiceId: string): Promise<string | null>;
+  /** Whether a provider payment (which has its own receipt) settled the invoice; then `invoice.paid` mails nothing. */
+  settledByProviderPayment?(db: Queryable, tenantId: string, invoiceId: string): Promise<boolean>;
 }
 
 /** An outbox event as the e-mail consumer reads it (structurally the relay's OutboxRecord). */
@@ -40,6 +46,8 @@ export interface EmailSourceEvent {
   event_type: string;
   object_id: string | null;
   payload: Record<string, unknown>;
+  /** When the event happened (a payment receipt's date). */
+  created_at?: Date;
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
@@ -68,6 +76,26 @@ export function createEmailService(deps: { pool: Pool; clock: Clock; mailer: Mai
     return customerId ? ports.customerEmails(db, tenantId, customerId) : [];
   }
 
+  /**
+   * The event data the message is rendered from, with what the event does not carry: the pay
+   * link of an invoice, the invoice's number and what is still due for a payment receipt.
+   * Undefined when the event mails nothing: an `invoice.paid` settled by a provider payment (that
+   * payment's receipt was sent), a payment whose receipt already exists (one per transaction).
+   */
+  async function withFacts(tx: Tx, event: EmailSourceEvent): Promise<Record<string, unknown> | undefined> {
+    const data = event.payload;
+    const tenantId = event.tenant_id;
+    const invoiceId = text(data.invoice_id) ?? (event.event_type === 'invoice.finalized' ? event.object_id ?? undefined : undefined);
+    if (event.event_type === 'invoice.finalized' && invoiceId && ports.payUrl) return { ...data, pay_url: await ports.payUrl(tx, tenantId, invoiceId) };
+    if (event.event_type === 'invoice.paid' && invoiceId && (await ports.settledByProviderPayment?.(tx, tenantId, invoiceId))) return undefined;
+    if (event.event_type === 'payment.succeeded') {
+      if (event.object_id && (await repo.hasEmailFor(tx, tenantId, 'PAYMENT_RECEIPT', event.object_id))) return undefined;
+      const facts = invoiceId ? await ports.invoiceFacts(tx, tenantId, invoiceId) : undefined;
+      return { ...data, invoice_number: facts?.invoice_number ?? null, amount_remaining: facts?.amount_remaining ?? null, paid_at: event.created_at?.toISOString() ?? null };
+    }
+    return data;
+  }
+
   async function senderFor(db: Queryable, tenantId: string, data: Record<string, unknown>, organizationName: string): Promise<string> {
     const named = text(data.invoicing_entity_name);
     if (named) return named;
@@ -84,7 +112,8 @@ export function createEmailService(deps: { pool: Pool; clock: Clock; mailer: Mai
     const kind = EMAIL_KIND_BY_EVENT[event.event_type];
     if (!kind) return;
     const tenantId = event.tenant_id;
-    const data = event.payload;
+    const data = await withFacts(tx, event);
+    if (!data) return;
     const settings = await tenantEmailSettings(tx, tenantId);
     const recipients = await recipientsFor(tx, tenantId, data);
     const senderName = await senderFor(tx, tenantId, data, settings.organization_name);

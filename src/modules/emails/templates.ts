@@ -25,7 +25,8 @@ function render(subject: string, greeting: string, facts: Array<[string, string 
     '<!doctype html><html><body style="font-family: sans-serif">',
     `<p>${escapeHtml(greeting)}</p>`,
     '<table>',
-    ...shown.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`),
+    // a link (the pay page) is clickable in the HTML part
+    ...shown.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${/^https?:\/\/\S+$/.test(v) ? `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>` : escapeHtml(v)}</td></tr>`),
     '</table>',
     `<p>${escapeHtml(closing)}</p>`,
     `<p>${escapeHtml(senderName)}</p>`,
@@ -38,15 +39,31 @@ export function renderEmail(kind: EmailKind, data: Record<string, unknown>, send
   switch (kind) {
     case 'INVOICE': {
       const number = str(data.invoice_number) ?? str(data.invoice_id) ?? '';
+      // the hosted pay page, while the invoice was payable when it was finalized (payments' payUrlFor)
+      const payUrl = str(data.pay_url);
       return render(
         `Invoice ${number} from ${senderName}`,
         `Your invoice ${number} is ready; the PDF is attached.`,
-        [['Invoice number', number], ['Total', amount(data, 'total')], ['Amount due', amount(data, 'amount_due')], ['Due date', str(data.due_date)]],
-        'Thank you for your business.',
+        [['Invoice number', number], ['Total', amount(data, 'total')], ['Amount due', amount(data, 'amount_due')], ['Due date', str(data.due_date)], ['Pay online', payUrl]],
+        payUrl ? 'To pay online, open the "Pay online" link above. Thank you for your business.' : 'Thank you for your business.',
         senderName,
       );
     }
     case 'PAYMENT_RECEIPT': {
+      if (str(data.payment_id)) {
+        // one provider payment (payment.succeeded): what was taken, for which invoice, and what is left
+        const number = str(data.invoice_number) ?? str(data.invoice_id) ?? '';
+        const remaining = str(data.amount_remaining);
+        const settled = remaining === undefined || /^0+(\.0+)?$/.test(remaining);
+        return render(
+          `Receipt for invoice ${number} from ${senderName}`,
+          `We received your payment of ${amount(data, 'amount') ?? ''} for invoice ${number}.`,
+          [['Invoice number', number], ['Amount paid', amount(data, 'amount')], ['Paid on', str(data.paid_at)?.slice(0, 10)], ['Payment reference', str(data.payment_id)],
+            ['Still due', settled ? undefined : amount(data, 'amount_remaining')]],
+          settled ? 'The invoice is paid in full. Thank you for your payment.' : 'Thank you for your payment.',
+          senderName,
+        );
+      }
       const number = str(data.invoice_number) ?? str(data.invoice_id) ?? '';
       return render(
         `Receipt for invoice ${number} from ${senderName}`,
@@ -89,6 +106,7 @@ export function renderEmail(kind: EmailKind, data: Record<string, unknown>, send
 export const EMAIL_KIND_BY_EVENT: Record<string, EmailKind> = {
   'invoice.finalized': 'INVOICE',
   'invoice.paid': 'PAYMENT_RECEIPT',
+  'payment.succeeded': 'PAYMENT_RECEIPT',
   'invoice.payment_failed': 'PAYMENT_FAILED',
   'credit_note.finalized': 'CREDIT_NOTE',
 };

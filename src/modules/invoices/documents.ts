@@ -90,7 +90,16 @@ function taxMentions(detail: InvoiceDetail): string[] {
   return mentions;
 }
 
-function paymentBlock(invoice: InvoiceRow, money: (minor: bigint) => string): PdfDocumentModel['payment'] {
+/**
+ * The hosted pay page of an invoice, built by payments (a later module; passed in by the
+ * composition root), in the caller's transaction; null when the invoice is not payable.
+ */
+export type PayUrlOf = (db: Queryable, tenantId: string, invoice: InvoiceRow) => Promise<string | null>;
+
+/** Whether the invoice can be paid online now: finalized with something still due (payments says the same for its page). */
+const payableNow = (invoice: InvoiceRow) => invoice.status === 'FINALIZED' && invoice.amount_due_minor > invoice.amount_paid_minor;
+
+function paymentBlock(invoice: InvoiceRow, money: (minor: bigint) => string, payUrl: string | null): PdfDocumentModel['payment'] {
   const seller = invoice.seller_details as Party & { bank_details?: BankDetails | null; payment_instructions?: unknown };
   const lines: string[] = [];
   if (invoice.status === 'DRAFT') lines.push(`Due ${invoice.net_terms} days after the invoice date once issued.`);
@@ -108,11 +117,12 @@ function paymentBlock(invoice: InvoiceRow, money: (minor: bigint) => string): Pd
   }
   if (invoice.reference) lines.push(`Payment reference: ${invoice.reference}`);
   if (text(seller.payment_instructions)) lines.push(String(seller.payment_instructions));
-  return lines.length > 0 ? { heading: 'Payment', lines } : null;
+  const link = payUrl && payableNow(invoice) ? { label: 'Pay online', url: payUrl } : null;
+  return lines.length > 0 || link ? { heading: 'Payment', lines, link } : null;
 }
 
 /** Everything the invoice PDF prints; the logo comes with it (the entity's, when it is still the one the invoice names). */
-export function invoicePdfModel(detail: InvoiceDetail, logo: Buffer | null = null): PdfDocumentModel {
+export function invoicePdfModel(detail: InvoiceDetail, logo: Buffer | null = null, payUrl: string | null = null): PdfDocumentModel {
   const { invoice } = detail;
   const currency = invoice.currency;
   const money = (minor: bigint) => `${formatMinor(minor, currency)} ${currency}`;
@@ -154,16 +164,19 @@ export function invoicePdfModel(detail: InvoiceDetail, logo: Buffer | null = nul
     ]),
     totals,
     notes: [...taxMentions(detail), ...(invoice.memo ? [invoice.memo] : [])],
-    payment: paymentBlock(invoice, money),
+    payment: paymentBlock(invoice, money, payUrl),
     footer: [[String(seller.legal_name ?? ''), text(seller.legal_footer)].filter(Boolean).join(' - ')],
   };
 }
 
-/** Renders an invoice with its entity's logo, when the logo is still the one its seller details name. */
-export async function renderInvoicePdf(db: Queryable, tenantId: string, detail: InvoiceDetail): Promise<Buffer> {
+/**
+ * Renders an invoice with its entity's logo, when the logo is still the one its seller details
+ * name, and its pay link ("Pay online") when it is payable and one is given.
+ */
+export async function renderInvoicePdf(db: Queryable, tenantId: string, detail: InvoiceDetail, payUrl: string | null = null): Promise<Buffer> {
   const wanted = (detail.invoice.seller_details as { logo_sha256?: unknown }).logo_sha256;
   const logo = typeof wanted === 'string' ? await findEntityLogo(db, tenantId, detail.invoice.invoicing_entity_id) : undefined;
-  return renderPdf(invoicePdfModel(detail, logo && logo.sha256 === wanted ? logo.content : null));
+  return renderPdf(invoicePdfModel(detail, logo && logo.sha256 === wanted ? logo.content : null, payUrl));
 }
 
 export function sha256Hex(content: Buffer): string {
@@ -176,11 +189,13 @@ export function sha256Hex(content: Buffer): string {
  * E-invoicing: the outcome is NONE unless the invoicing entity opted in; structured e-invoices
  * (Factur-X) are not produced yet, so an opted-in entity gets NOT_SUPPORTED, never a fake success.
  */
-export async function generateAccountingPdf(tx: Queryable, tenantId: string, clock: Clock, invoiceId: string): Promise<string | null> {
+export async function generateAccountingPdf(tx: Queryable, tenantId: string, clock: Clock, invoiceId: string, payUrlOf?: PayUrlOf): Promise<string | null> {
   const invoice = await repo.findInvoice(tx, tenantId, invoiceId, true);
   if (!invoice || invoice.status === 'DRAFT') return null;
   if (invoice.pdf_document_id) return invoice.pdf_document_id;
-  const content = await renderInvoicePdf(tx, tenantId, await repo.loadDetail(tx, tenantId, invoice));
+  // the link is issued in this tx: the invoice row is locked here, and a link row references it
+  const payUrl = payUrlOf ? await payUrlOf(tx, tenantId, invoice) : null;
+  const content = await renderInvoicePdf(tx, tenantId, await repo.loadDetail(tx, tenantId, invoice), payUrl);
   const now = clock.now();
   const document: repo.DocumentRow = {
     id: newId('document', now.getTime()),

@@ -43,6 +43,8 @@ export interface DraftInvoiceInput {
   couponNames?: Readonly<Record<string, string>>;
   /** true: finalizes by itself once the entity's grace period after the invoice date is over. */
   autoAdvance?: boolean;
+  /** Whether finalization charges it; null or absent: as the customer's payment setting says. */
+  autoCharge?: boolean | null;
   /** Subscription invoices: the engine occasion it was computed for (a refresh recomputes it). */
   occasion?: BillingOccasion | null;
 }
@@ -196,6 +198,7 @@ export function newDraftRow(input: DraftInvoiceInput, customer: CustomerRow, sel
     coupons: couponLines(input.computed, input.couponNames),
     memo: input.memo ?? null,
     purchase_order: input.purchaseOrder ?? null,
+    auto_charge: input.autoCharge ?? null,
     reference: null,
     plan_name: input.planName ?? null,
     finalize_after: input.autoAdvance === false ? null : finalizeAfter(input.invoiceDate, seller),

@@ -8,6 +8,7 @@ import { entityRoutes } from './entity-routes.js';
 import { createInvoiceLifecycle, RENDER_PDF_TASK, type InvoiceLifecycle, type OpenCreditNotes, type PrepaidCredits } from './lifecycle.js';
 import { invoiceRoutes, type PaymentUrl } from './routes.js';
 import { createInvoicesService, type InvoicesService } from './service.js';
+import type { PayUrlOf } from './documents.js';
 import { createBillingRun, type BillingRun } from './billing/run.js';
 import { upcomingInvoice } from './billing/preview.js';
 import { createBankTransfers, type BankTransfers } from './bank-transfers.js';
@@ -64,6 +65,8 @@ export interface InvoicingDeps {
   paymentUrl?: PaymentUrl;
   /** Prepaid credit grants pay invoices at finalization, before the cash balance (credits, a later module). */
   credits?: PrepaidCredits;
+  /** The same URL in the caller's transaction, printed on the accounting PDF ("Pay online") while the invoice is payable. */
+  payUrlOf?: PayUrlOf;
 }
 
 /**

@@ -65,6 +65,8 @@ export interface InvoiceRow {
   marked_as_uncollectible_at: Date | null;
   /** USAGE_THRESHOLD invoices only (absent on rows built before they are stored: null). */
   usage_threshold?: UsageThresholdCrossing | null;
+  /** Whether finalization charges it: null follows the customer's payment setting (payments). */
+  auto_charge: boolean | null;
 }
 
 /** One grant's deduction on an invoice: amount in minor units, as a decimal string of digits (jsonb keeps no bigint). */
@@ -193,7 +195,7 @@ const INVOICE_COLUMN_TYPES = {
   prepaid_credits_minor: 'int8', prepaid_credits: 'jsonb', tax_inclusive: 'bool',
   customer_details: 'jsonb', seller_details: 'jsonb', coupons: 'jsonb', memo: 'text', purchase_order: 'text', reference: 'text', plan_name: 'text',
   finalize_after: 'timestamptz', pdf_document_id: 'text', created_at: 'timestamptz', updated_at: 'timestamptz', finalized_at: 'timestamptz',
-  paid_at: 'timestamptz', voided_at: 'timestamptz', marked_as_uncollectible_at: 'timestamptz', usage_threshold: 'jsonb',
+  paid_at: 'timestamptz', voided_at: 'timestamptz', marked_as_uncollectible_at: 'timestamptz', usage_threshold: 'jsonb', auto_charge: 'bool',
 } as const satisfies Record<keyof InvoiceRow, string>;
 /** Billing-run columns stored beside the row (migration 0401), never read back as part of it. */
 const BILLING_COLUMN_TYPES = { billing_occasion: 'jsonb', content_hash: 'text', usage_threshold_index: 'int' } as const;

@@ -144,6 +144,9 @@ export const Invoice = Type.Object({
   amount_due: Amount(),
   amount_paid: Amount(),
   payment_url: Type.Optional(Nullable(Type.String({ description: 'The hosted page where the customer pays this invoice (unguessable link); null unless FINALIZED with an amount still due' }))),
+  auto_charge: Type.Optional(Nullable(Type.Boolean({
+    description: 'Whether finalization charges the customer\'s default payment method: null follows the customer\'s `auto_charge` (payment settings); false for the invoices of a subscription with `charge_automatically: false`',
+  }))),
   line_items: Type.Array(InvoiceLineItem),
   tax_breakdown: Type.Array(TaxBreakdownItem),
   coupons: Type.Array(CouponLineItem),
@@ -269,6 +272,7 @@ export function invoiceToWire(detail: InvoiceDetail) {
     memo: invoice.memo,
     reference: invoice.reference,
     purchase_order: invoice.purchase_order,
+    auto_charge: invoice.auto_charge,
     created_at: iso(invoice.created_at),
     updated_at: isoOrNull(invoice.updated_at),
     finalized_at: isoOrNull(invoice.finalized_at),

@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../../kernel/errors.js';
 import { paginationMeta, parseOrderBy, pageRequest, type Page } from '../../kernel/paging.js';
 import type { Pool } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
-import { generateAccountingPdf, renderInvoicePdf } from './documents.js';
+import { generateAccountingPdf, renderInvoicePdf, type PayUrlOf } from './documents.js';
 import { insertDraft, type DraftInvoiceInput } from './drafts.js';
 import * as repo from './repository.js';
 import { INVOICE_STATUSES, type InvoiceDetail, type InvoiceOrderColumn, type InvoiceStatus } from './repository.js';
@@ -19,7 +19,7 @@ export interface ListInvoicesQuery {
 
 const ORDER_COLUMNS: readonly InvoiceOrderColumn[] = ['invoice_number', 'customer_name', 'amount', 'invoice_date', 'status', 'payment_status'];
 
-export function createInvoicesService(deps: { pool: Pool; clock: Clock }) {
+export function createInvoicesService(deps: { pool: Pool; clock: Clock; payUrlOf?: PayUrlOf }) {
   const { pool, clock } = deps;
 
   async function get(tenantId: string, invoiceId: string): Promise<InvoiceDetail> {
@@ -54,7 +54,7 @@ export function createInvoicesService(deps: { pool: Pool; clock: Clock }) {
       const content = await renderInvoicePdf(pool, tenantId, await repo.loadDetail(pool, tenantId, invoice));
       return { content, filename: `invoice-draft-${invoice.id}.pdf` };
     }
-    const documentId = invoice.pdf_document_id ?? (await withTx(pool, (tx) => generateAccountingPdf(tx, tenantId, clock, invoice.id)));
+    const documentId = invoice.pdf_document_id ?? (await withTx(pool, (tx) => generateAccountingPdf(tx, tenantId, clock, invoice.id, deps.payUrlOf)));
     const document = documentId ? await repo.findDocument(pool, tenantId, documentId) : undefined;
     if (!document) throw notFound('invoice PDF');
     return { content: document.content, filename: `${invoice.invoice_number ?? invoice.id}.pdf` };
@@ -69,7 +69,7 @@ export function createInvoicesService(deps: { pool: Pool; clock: Clock }) {
   async function renderPdfJob(payload: Record<string, unknown>): Promise<void> {
     const tenantId = String(payload.tenant_id);
     const invoiceId = String(payload.invoice_id);
-    await withTx(pool, (tx) => generateAccountingPdf(tx, tenantId, clock, invoiceId));
+    await withTx(pool, (tx) => generateAccountingPdf(tx, tenantId, clock, invoiceId, deps.payUrlOf));
   }
 
   return { get, list, pdf, createDraft, renderPdfJob };

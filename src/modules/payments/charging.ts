@@ -37,6 +37,9 @@ export interface ChargingHooks {
 
 export const idempotencyKeyOf = (attemptId: string) => `charge:${attemptId}`;
 
+/** Whether an invoice is charged without the customer acting: its own `auto_charge` when set, else the customer's. */
+export const chargesAutomatically = (invoice: Pick<InvoiceRow, 'auto_charge'>, settings: { auto_charge: boolean }) => invoice.auto_charge ?? settings.auto_charge;
+
 /** `data` of payment.* events: one payment transaction (attempt) as the API shows it. */
 export function paymentEventData(attempt: AttemptRow): Record<string, unknown> {
   return {
@@ -64,7 +67,7 @@ export function createCharging(deps: {
 
   /**
    * In the relay's tx: on `invoice.finalized`, one FINALIZATION attempt when something is still
-   * due, auto_charge is on and the customer has a default method of the tenant's current
+   * due, auto_charge is on (the invoice's, else the customer's) and the customer has a default method of the tenant's current
    * provider; the charge itself runs as a job after commit.
    */
   async function onInvoiceFinalized(tx: Queryable, event: OutboxRecord): Promise<void> {
@@ -74,7 +77,7 @@ export function createCharging(deps: {
     const dueMinor = invoice.amount_due_minor - invoice.amount_paid_minor;
     if (dueMinor <= 0n) return;
     const settings = await repo.findCustomerSettings(tx, tenantId, invoice.customer_id);
-    if (!settings.auto_charge || !settings.default_payment_method_id) return;
+    if (!chargesAutomatically(invoice, settings) || !settings.default_payment_method_id) return;
     const method = await repo.findPaymentMethod(tx, tenantId, settings.default_payment_method_id);
     const provider = await providers.forTenant(tx, tenantId);
     if (!method || !provider || provider.name !== method.provider) return;

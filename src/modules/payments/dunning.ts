@@ -20,6 +20,7 @@ import { cancelForNonPayment, setPastDue } from '../subscriptions/index.js';
 import { findCustomer } from '../customers/index.js';
 import type { Providers } from './providers.js';
 import type { PayLinks } from './pay-links.js';
+import { chargesAutomatically } from './charging.js';
 import * as repo from './repository.js';
 import type { AttemptRow, DunningRow, DunningSettingsRow } from './repository.js';
 
@@ -198,7 +199,7 @@ export function createDunning(deps: {
       }
       const retry = row.retries_done + 1;
       const settings = await repo.findCustomerSettings(tx, tenantId, invoice.customer_id);
-      const method = settings.auto_charge && settings.default_payment_method_id ? await repo.findPaymentMethod(tx, tenantId, settings.default_payment_method_id) : undefined;
+      const method = chargesAutomatically(invoice, settings) && settings.default_payment_method_id ? await repo.findPaymentMethod(tx, tenantId, settings.default_payment_method_id) : undefined;
       const provider = await providers.forTenant(tx, tenantId);
       if (!method || !provider || provider.name !== method.provider) {
         row.retries_done = retry;

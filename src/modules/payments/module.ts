@@ -12,7 +12,7 @@ import { createRefunds, REFUND_TASK, type Refunds } from './refunds.js';
 import { createPaymentsService, type PaymentsService } from './service.js';
 import { paymentRoutes } from './routes.js';
 import { createPayLinks, type PayLinks } from './pay-links.js';
-import { createPageCsrf } from './page-csrf.js';
+import { createPageCsrf, type PageCsrf } from './page-csrf.js';
 import { createPayPageService } from './pay-page-service.js';
 import { payPageRoutes } from './pay-page.js';
 import type { InvoicesService, Invoicing } from '../invoices/index.js';
@@ -20,6 +20,7 @@ import type { CheckoutService } from '../checkout/index.js';
 import { CHECKOUT_FINISH_TASK, createCheckoutPayments, type CheckoutPayments } from './checkout-payments.js';
 import { checkoutPageRoutes } from './checkout-page.js';
 import { nextDunningRetryOfTestClock } from './repository.js';
+import { payLinkRoutes } from './pay-link-routes.js';
 
 /** Wall-clock pause between two reconciliation sweeps. */
 export const RECONCILE_INTERVAL_MS = 60_000;
@@ -37,6 +38,8 @@ export interface Payments {
   checkoutPages: CheckoutPayments;
   /** Dunning of one test clock's customers at `clock` (a stop of the clock's advance, test-clocks). */
   atTestClock(clock: Clock, testClockId: string): PaymentsAtTestClock;
+  /** The CSRF field of the hosted pages without sign-in (pay page, customer portal forms). */
+  pageCsrf: PageCsrf;
 }
 
 /** What a test clock's advance runs of payments at each stop. */
@@ -96,6 +99,7 @@ export function createPaymentsModule(deps: PaymentsDeps): Module<Payments> {
     routes: async (app) => {
       await paymentRoutes(service)(app);
       await dunningRoutes(dunning)(app);
+      await payLinkRoutes({ pool: deps.pool, links: payLinks })(app);
       await payPageRoutes({ pages: payPages, csrf, invoicePdf: deps.invoicePdf })(app);
       await checkoutPageRoutes({ pages: checkoutPages, csrf })(app);
     },
@@ -125,7 +129,7 @@ export function createPaymentsModule(deps: PaymentsDeps): Module<Payments> {
       },
     },
     outboxConsumers: [charging.outboxConsumer],
-    api: { service, charging, providers, dunning, refunds, payLinks, payUrlFor: payLinks.payUrlFor, checkoutPages, atTestClock },
+    api: { service, charging, providers, dunning, refunds, payLinks, payUrlFor: payLinks.payUrlFor, checkoutPages, atTestClock, pageCsrf: csrf },
   };
 }
 

@@ -3,7 +3,7 @@
 // once through the same attempt code as finalization (charging.charge).
 import type { Clock } from '../../kernel/clock.js';
 import { newId } from '../../kernel/ids.js';
-import { badRequest, conflict } from '../../kernel/errors.js';
+import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import type { Pool } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
 import { findInvoice, type InvoiceRow } from '../invoices/index.js';
@@ -23,6 +23,8 @@ export interface PayView {
   /** Saved methods of the customer usable with that provider. */
   methods: PaymentMethodRow[];
   defaultMethodId: string | null;
+  /** The invoice's latest payment waiting for the customer's authentication (sandbox only: its step page can complete it). */
+  needsAuthentication: AttemptRow | null;
 }
 
 /** A saved method (`methodId`) or a new card (`cardNumber`, sandbox). */
@@ -39,7 +41,9 @@ export function createPayPageService(deps: { pool: Pool; clock: Clock; providers
     const provider = (await providers.forTenant(pool, link.tenantId))?.name ?? null;
     const methods = (await repo.listPaymentMethods(pool, link.tenantId, invoice.customer_id)).filter((m) => m.provider === provider);
     const settings = await repo.findCustomerSettings(pool, link.tenantId, invoice.customer_id);
-    return { tenantId: link.tenantId, invoice, provider, methods, defaultMethodId: settings.default_payment_method_id };
+    const latest = (await repo.listAttemptsOfInvoice(pool, link.tenantId, invoice.id)).at(-1);
+    const needsAuthentication = latest?.status === 'REQUIRES_ACTION' && latest.provider === 'sandbox' && latest.provider_payment_id && payable(invoice) ? latest : null;
+    return { tenantId: link.tenantId, invoice, provider, methods, defaultMethodId: settings.default_payment_method_id, needsAuthentication };
   }
 
   /**
@@ -78,12 +82,37 @@ export function createPayPageService(deps: { pool: Pool; clock: Clock; providers
       return id;
     });
     const attempt = (await charging.charge(tenantId, attemptId))!;
-    if (isNew && (attempt.status === 'FAILED' || attempt.status === 'REQUIRES_ACTION')) await deps.service.detachMethod(tenantId, invoice.customer_id, method.id);
+    // a sandbox card asking for authentication stays saved: the authentication step pays with it
+    const awaitsStep = attempt.status === 'REQUIRES_ACTION' && attempt.provider === 'sandbox';
+    if (isNew && (attempt.status === 'FAILED' || (attempt.status === 'REQUIRES_ACTION' && !awaitsStep))) await deps.service.detachMethod(tenantId, invoice.customer_id, method.id);
     if (isNew && attempt.status === 'SUCCEEDED' && !current.defaultMethodId) await deps.service.updateSettings(tenantId, invoice.customer_id, { default_payment_method_id: method.id });
     return attempt;
   }
 
-  return { view, pay };
+  /**
+   * The customer's answer on the sandbox's authentication step of a REQUIRES_ACTION payment of
+   * this invoice: the same payment transaction becomes SUCCEEDED (recorded on the invoice, as any
+   * payment) or FAILED. Applied as a provider event with one id per transaction, so a second
+   * answer (double submit, approve after fail) changes nothing and nothing is charged twice.
+   */
+  async function authenticate(current: PayView, attemptId: string, approved: boolean): Promise<AttemptRow> {
+    const { tenantId, invoice } = current;
+    const attempt = await repo.findAttempt(pool, tenantId, attemptId);
+    if (!attempt || attempt.invoice_id !== invoice.id || attempt.provider !== 'sandbox' || !attempt.provider_payment_id) throw notFound('payment');
+    if (attempt.status !== 'REQUIRES_ACTION') return attempt;
+    if (!payable(invoice)) throw conflict('this invoice has nothing left to pay');
+    const payment = providers.sandbox.authenticate(attempt.provider_payment_id, approved);
+    // the metadata the charge sent, so the event finds its transaction after a restart too
+    const metadata = { tenant_id: tenantId, attempt_id: attempt.id, invoice_id: invoice.id };
+    await charging.applyEvent(tenantId, 'sandbox', { id: `sandbox_authentication:${attempt.id}`, type: approved ? 'authentication.succeeded' : 'authentication.failed', payment: { ...payment, metadata } });
+    const after = (await repo.findAttempt(pool, tenantId, attempt.id))!;
+    if (after.status === 'SUCCEEDED' && after.payment_method_id && !current.defaultMethodId) {
+      await deps.service.updateSettings(tenantId, invoice.customer_id, { default_payment_method_id: after.payment_method_id });
+    }
+    return after;
+  }
+
+  return { view, pay, authenticate };
 }
 
 export type PayPageService = ReturnType<typeof createPayPageService>;

@@ -10,7 +10,7 @@ import type { InvoicesService } from '../invoices/index.js';
 import type { PageCsrf } from './page-csrf.js';
 import { payable } from './pay-links.js';
 import type { PayPageService, PayView } from './pay-page-service.js';
-import type { PaymentMethodRow } from './repository.js';
+import type { AttemptRow, PaymentMethodRow } from './repository.js';
 
 const TokenParams = Type.Object({ token: Type.String() });
 type Form = Record<string, unknown>;
@@ -20,11 +20,14 @@ const field = (form: Form | undefined, name: string) => (typeof form?.[name] ===
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 export const PAGE_STYLE = raw(`<style>dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dl.facts dt{font-weight:600}
 dl.facts dd{margin:0}.amount{font-size:1.4rem;font-weight:700}.paid{border:2px solid #1e8e3e;background:#e6f4ea;color:#0d5223;padding:.5rem 1rem}
-.row{display:flex;gap:1rem}.row label{flex:1}.row input{font-weight:normal}.hint{color:#555;font-size:.9rem}fieldset label{display:block;margin:.3rem 0}</style>`);
+.row{display:flex;gap:1rem}.notice{border:2px solid #6b4500;background:#fff8e6;padding:.5rem 1rem}.row label{flex:1}.row input{font-weight:normal}.hint{color:#555;font-size:.9rem}fieldset label{display:block;margin:.3rem 0}</style>`);
 
 const money = (minor: bigint, currency: string) => `${formatMinor(minor, currency as CurrencyCode)} ${currency}`;
+/** How a saved method is named to the customer: "Visa ending 4242, expires 12/2031", "Direct debit (sepa_core), Bank ending 00". */
 export const methodLabel = (m: PaymentMethodRow) =>
-  `${(m.card_brand ?? 'card').replace(/^./, (c) => c.toUpperCase())} ending ${m.card_last4 ?? '????'}${m.exp_month && m.exp_year ? `, expires ${String(m.exp_month).padStart(2, '0')}/${m.exp_year}` : ''}`;
+  m.method_type === 'DIRECT_DEBIT'
+    ? `Direct debit${m.mandate_scheme ? ` (${m.mandate_scheme})` : ''}${m.bank_name ? `, ${m.bank_name}` : ''}, account ending ${m.account_number_ending ?? '??'}`
+    : `${(m.card_brand ?? 'card').replace(/^./, (c) => c.toUpperCase())} ending ${m.card_last4 ?? '????'}${m.exp_month && m.exp_year ? `, expires ${String(m.exp_month).padStart(2, '0')}/${m.exp_year}` : ''}`;
 
 /** The sandbox's card fields: number, expiry, CVC (the sandbox only reads the number). */
 export function sandboxCardFields(): Html {
@@ -73,6 +76,28 @@ ${view.provider === 'sandbox' ? sandboxCardFields() : raw('')}
 </form>`;
 }
 
+const authenticationPath = (token: string, attemptId: string) => `/pay/${encodeURIComponent(token)}/authenticate/${encodeURIComponent(attemptId)}`;
+
+/** A payment of this invoice waits for the customer's authentication: where to complete it. */
+function authenticationNotice(view: PayView, token: string): Html {
+  const attempt = view.needsAuthentication;
+  if (!attempt) return raw('');
+  return html`<p class="notice" role="status">Your bank asks you to confirm the payment of ${money(attempt.amount_minor, attempt.currency)}.
+<a href="${authenticationPath(token, attempt.id)}">Complete the authentication</a>, or pay with another card below.</p>`;
+}
+
+/** The sandbox's authentication step (what Stripe's test 3-D Secure page is): approve or fail, nothing else. */
+function authenticationStep(view: PayView, token: string, attempt: AttemptRow, csrfField: string): Html {
+  const method = view.methods.find((m) => m.id === attempt.payment_method_id);
+  const form = (outcome: string, label: string) => html`<form method="post" action="${authenticationPath(token, attempt.id)}" class="inline">
+<input type="hidden" name="_csrf" value="${csrfField}"><input type="hidden" name="outcome" value="${outcome}"><button type="submit">${label}</button></form>`;
+  return html`<section aria-labelledby="authenticate"><h2 id="authenticate">Authentication by your bank</h2>
+<p class="hint">Sandbox: this page stands in for your bank's authentication (3-D Secure). No money moves.</p>
+<dl class="facts"><dt>Amount</dt><dd class="amount">${money(attempt.amount_minor, attempt.currency)}</dd>
+<dt>Card</dt><dd>${method ? methodLabel(method) : 'your card'}</dd></dl>
+<div class="row">${form('approve', 'Complete authentication')}${form('fail', 'Fail authentication')}</div></section>`;
+}
+
 export function payPageRoutes(deps: { pages: PayPageService; csrf: PageCsrf; invoicePdf: InvoicesService['pdf'] }) {
   const { pages, csrf } = deps;
 
@@ -86,7 +111,7 @@ export function payPageRoutes(deps: { pages: PayPageService; csrf: PageCsrf; inv
     let action: Html;
     if (invoice.payment_status === 'PAID') action = html`<p class="paid" role="status">This invoice is paid${invoice.paid_at ? ` (${invoice.paid_at.toISOString().slice(0, 10)})` : ''}. Thank you.</p>`;
     else if (!payable(invoice)) action = html`<p role="status">This invoice is ${invoice.status.toLowerCase()}: there is nothing to pay.</p>`;
-    else action = html`<section aria-labelledby="pay"><h2 id="pay">Pay this invoice</h2>${errorBox(error)}${payForm(view, token, csrf.issue(request, reply, token), form)}</section>`;
+    else action = html`<section aria-labelledby="pay"><h2 id="pay">Pay this invoice</h2>${errorBox(error)}${authenticationNotice(view, token)}${payForm(view, token, csrf.issue(request, reply, token), form)}</section>`;
     return sendPage(reply, status, title, html`${PAGE_STYLE}${details(view, token)}${action}`, { csp: CSP });
   }
 
@@ -106,6 +131,38 @@ export function payPageRoutes(deps: { pages: PayPageService; csrf: PageCsrf; inv
         .header('content-disposition', `attachment; filename="${filename}"`).send(content as unknown as string);
     });
 
+    const step = { config: { public: true }, schema: { hide: true, params: Type.Object({ token: Type.String(), attempt_id: Type.String() }) } } as const;
+
+    app.get('/pay/:token/authenticate/:attempt_id', step, async (request, reply) => {
+      const { token, attempt_id: attemptId } = request.params;
+      const view = await pages.view(token);
+      if (!view) return invalid(reply);
+      const waiting = view.needsAuthentication;
+      // answered already, or not this invoice's: the pay page says where things stand
+      if (!waiting || waiting.id !== attemptId) return seeOther(reply, `/pay/${encodeURIComponent(token)}`);
+      const title = `Confirm your payment to ${String(view.invoice.seller_details.legal_name ?? '')}`;
+      return sendPage(reply, 200, title, html`${PAGE_STYLE}${authenticationStep(view, token, waiting, csrf.issue(request, reply, token))}`, { csp: CSP });
+    });
+
+    app.post('/pay/:token/authenticate/:attempt_id', step, async (request, reply) => {
+      const { token, attempt_id: attemptId } = request.params;
+      const form = request.body as Form | undefined;
+      const view = await pages.view(token);
+      if (!view) return invalid(reply);
+      if (!csrf.valid(request, token, form?._csrf)) return render(request, reply, view, token, 403, 'This form expired or did not come from this site. Reload the page and try again.');
+      const outcome = field(form, 'outcome');
+      if (outcome !== 'approve' && outcome !== 'fail') return render(request, reply, view, token, 400, 'outcome must be approve or fail');
+      let attempt;
+      try {
+        attempt = await pages.authenticate(view, attemptId, outcome === 'approve');
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status >= 500) throw error;
+        return render(request, reply, (await pages.view(token))!, token, error.status, error.message);
+      }
+      if (attempt.status === 'SUCCEEDED') return seeOther(reply, `/pay/${encodeURIComponent(token)}`);
+      return render(request, reply, (await pages.view(token))!, token, 402, `${attempt.failure_message ?? 'The authentication failed.'} No money was taken; try again or use another card.`);
+    });
+
     app.post('/pay/:token', page, async (request, reply) => {
       const token = request.params.token;
       const form = request.body as Form | undefined;
@@ -123,7 +180,9 @@ export function payPageRoutes(deps: { pages: PayPageService; csrf: PageCsrf; inv
       if (attempt.status === 'SUCCEEDED') return seeOther(reply, `/pay/${encodeURIComponent(token)}`);
       const fresh = (await pages.view(token))!;
       if (attempt.status === 'FAILED') return render(request, reply, fresh, token, 402, `${attempt.failure_message ?? 'The payment failed.'} No money was taken; try another card.`, form);
+      if (attempt.status === 'REQUIRES_ACTION' && attempt.provider === 'sandbox') return seeOther(reply, authenticationPath(token, attempt.id));
       if (attempt.status === 'REQUIRES_ACTION') {
+        // Stripe's 3-D Secure runs in Stripe.js on the customer's side, which this page does not load (docs/payments.md, "Not yet")
         return render(request, reply, fresh, token, 402, 'Your bank asks you to confirm this payment (authentication), which this page cannot do yet. No money was taken; try another card.', form);
       }
       return render(request, reply, fresh, token, 202, 'Your payment is being processed. Reload this page in a minute to see whether it went through.');

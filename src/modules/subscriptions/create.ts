@@ -214,7 +214,7 @@ export async function prepareSubscription(
     net_terms: input.net_terms ?? version.netTerms, trial_duration_days: trialEnd ? trialDays : null, trial_is_free: freeTrial,
     trialing_plan_id: trialEnd ? version.trialingPlanId : null, trial_end_date: trialEnd, skip_past_invoices: input.skip_past_invoices ?? false,
     invoice_memo: input.invoice_memo ?? null, purchase_order: input.purchase_order ?? null, auto_advance_invoices: input.auto_advance_invoices ?? true,
-    charge_automatically: input.charge_automatically ?? false, payment_methods_config: input.payment_methods_config ?? null,
+    charge_automatically: input.charge_automatically ?? true, payment_methods_config: input.payment_methods_config ?? null,
     mrr_minor: mrrMinor([...components, ...addOns], version.currency),
     activated_at: status === 'PENDING_ACTIVATION' ? null : now, cancel_requested_at: null, cancel_effective_date: null, cancellation_reason: null,
     ended_at: status === 'COMPLETED' ? now : null, scheduled_plan_change: null, checkout_session_id: origin.checkoutSessionId ?? null, past_due_since: null,

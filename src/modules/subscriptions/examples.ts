@@ -68,7 +68,7 @@ export const subscriptionDetailsExample: Details = {
   invoice_memo: null,
   purchase_order: 'PO-2026-118',
   auto_advance_invoices: true,
-  charge_automatically: false,
+  charge_automatically: true,
   payment_methods_config: null,
   mrr: '59.00',
   created_at: '2026-03-01T09:12:44.512Z',

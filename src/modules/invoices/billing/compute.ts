@@ -101,6 +101,8 @@ export function draftInputOf(subject: BillingSubject, occasion: BillingOccasion,
     lineDetails: result.lineDetails,
     couponNames: result.couponNames,
     autoAdvance: sub.auto_advance_invoices,
+    // charge_automatically false opts the subscription's invoices out; true follows the customer
+    autoCharge: sub.charge_automatically ? null : false,
     occasion,
   };
 }
