@@ -19,7 +19,8 @@ import { createCheckoutModule } from './modules/checkout/index.js';
 import { createUsageModule } from './modules/usage/index.js';
 import { createBatchJobsModule } from './modules/batch-jobs/index.js';
 import { createEntitlementsModule } from './modules/entitlements/index.js';
-import { createInvoicesModule, entityForCustomer, nextInvoiceDateOf, type Invoicing } from './modules/invoices/index.js';
+import { createAlertsModule, type AlertsApi } from './modules/alerts/index.js';
+import { accruedUsageCharges, createInvoicesModule, entityForCustomer, nextInvoiceDateOf, type Invoicing } from './modules/invoices/index.js';
 import { countOpenCreditNotes, createCreditNotesModule } from './modules/credit-notes/index.js';
 import { createPaymentsModule, type Payments } from './modules/payments/index.js';
 import { createEmailsModule, sqlEmailPorts, type EmailPorts } from './modules/emails/index.js';
@@ -41,6 +42,8 @@ export interface Composition {
   invoicing: Invoicing;
   /** Payments: connections, methods, charging (tests reach its hooks and the sandbox provider). */
   payments: Payments;
+  /** Usage alerts: tests and benchmarks wait for evaluations (`idle`) and run the period-boundary job. */
+  alerts: AlertsApi;
 }
 
 export interface CompositionDeps {
@@ -83,10 +86,14 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   // the next invoice date shown on a subscription is the billing engine's, mapped by invoices
   const subscriptions = createSubscriptionsModule({ ...base, catalog: plansCatalog, nextInvoiceDate: nextInvoiceDateOf, testClockTime });
   const checkout = createCheckoutModule({ ...base, catalog: plansCatalog });
-  const usage = createUsageModule({ ...base, metrics: metrics.api, findSubscription: subscriptions.api.usageScope, testClockTime });
+  // committed events are handed to usage alerts (a later module), which evaluate those they touch
+  const usage = createUsageModule({ ...base, metrics: metrics.api, findSubscription: subscriptions.api.usageScope, testClockTime, onEventsStored: (tenantId, events) => alerts.api.eventsStored(tenantId, events) });
   // CSV imports (docs/batch-jobs.md): events through usage ingestion, customers through the customers service.
   const batchJobs = createBatchJobsModule({ ...base, ports: { ingestEvents: usage.api.ingest.ingest, createCustomer: customers.api.createCustomer } });
   const entitlements = createEntitlementsModule({ ...base, catalog: plansCatalog, advanceDue: subscriptions.api.advanceDue, consumed: usage.api.consumed });
+  // Usage alerts (docs/credits-and-alerts.md): spend is the upcoming invoice's usage charges (invoices, a later module).
+  // CREDIT_BALANCE alerts need a `projectedCreditBalance` port from the credits module; without one they are not evaluated.
+  const alerts = createAlertsModule({ ...base, ports: { accruedSpend: (tenantId, subscriptionId) => accruedUsageCharges(invoices.api.billing, tenantId, subscriptionId) } });
   // Each periodic billing run first moves subscriptions whose status is due (pending -> active...).
   // Invoice answers carry the hosted pay page's URL, built by payments (a later module; called once composed).
   const invoices = createInvoicesModule({
@@ -130,7 +137,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
 
   const modules: Module<unknown>[] = [
     accounts, catalog, metrics, features, coupons, plans, addOns, customers, subscriptions, checkout,
-    usage, batchJobs, entitlements, invoices, creditNotes, payments, emails, webhooks, oauth, web, portal, testClocks,
+    usage, batchJobs, entitlements, alerts, invoices, creditNotes, payments, emails, webhooks, oauth, web, portal, testClocks,
   ];
   // The x-connected-account authenticator goes first: with that header an API key acts for the account.
   const authenticators: Authenticator[] = [oauth.api.connect.authenticateConnectedAccount, accounts.api.authenticateApiKey, oauth.api.tokens.authenticateAccessToken];
@@ -154,5 +161,5 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   app.addHook('onClose', async () => {
     await accounts.api.stopKeyCache();
   });
-  return { app, tasks, accounts: accounts.api, webhooks: webhooks.api.delivery, invoicing: invoices.api, payments: payments.api };
+  return { app, tasks, accounts: accounts.api, webhooks: webhooks.api.delivery, invoicing: invoices.api, payments: payments.api, alerts: alerts.api };
 }

@@ -82,5 +82,9 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   batch_job_chunks: { owner: 'batch-jobs', why: 'the chunks an import is processed in' },
   batch_job_failures: { owner: 'batch-jobs', why: 'per-item failures of an import' },
   batch_job_entities: { owner: 'batch-jobs', why: 'objects an import created, so a retried chunk skips them' },
+  alerts: { owner: 'alerts', why: 'usage alert definitions: what they watch and their thresholds' },
+  alert_threshold_states: { owner: 'alerts', why: 'one row per alert and threshold; a crossing is a conditional UPDATE of it, so racing evaluations give one event' },
+  alert_history: { owner: 'alerts', why: 'every triggered and resolved transition, with the event sent' },
+  customer_entitlement_overrides: { owner: 'entitlements', why: 'a customer\'s own entitlement values, above its subscriptions\' overrides, add-ons and plan' },
   test_clocks: { owner: 'test-clocks', why: 'sandbox test clocks; customers on one run on its frozen time (docs/test-clocks.md)' },
 };

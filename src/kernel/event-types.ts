@@ -20,6 +20,8 @@ export const EMITTED_EVENT_TYPES = [
   'invoice.payment_failed', 'invoice.overdue',
   'payment.succeeded', 'payment.failed',
   'credit_note.created', 'credit_note.finalized', 'credit_note.voided',
+  // ours: usage alerts (docs/credits-and-alerts.md), once per crossing of a threshold and once when it is over
+  'alert.triggered', 'alert.resolved',
   // ours: test clocks of sandbox tenants (docs/test-clocks.md), named as Stripe's without its test_helpers prefix
   'test_clock.created', 'test_clock.advancing', 'test_clock.ready', 'test_clock.deleted',
   // ours: an endpoint was disabled after failing for days (sent to the tenant's other endpoints)

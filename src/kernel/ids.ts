@@ -51,6 +51,7 @@ export const ID_PREFIXES = {
   paymentAttempt: 'ptx',
   paymentRefund: 'pref',
   testClock: 'clock',
+  alert: 'alr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

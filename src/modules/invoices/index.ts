@@ -23,3 +23,4 @@ export type { BillingRun } from './billing/run.js';
 export type { Invoicing } from './module.js';
 export { invoiceEventData } from './events.js';
 export { nextInvoiceDateOf } from './next-invoice-date.js';
+export { accruedUsageCharges } from './billing/accrued.js';

@@ -79,9 +79,27 @@ interface ResolvedCustomer {
   testClockId: string | null;
 }
 
-/** `testClockTime` (test-clocks): events of a customer on a test clock are checked against the clock's time. */
-export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: UsageMetricSource; testClockTime?: TestClockTime }) {
+/**
+ * Told of stored events after their statement committed (usage alerts evaluate the alerts they
+ * touch): called synchronously and not awaited, so it must not throw or block; the request's
+ * answer does not wait for it.
+ */
+export type EventsStoredHook = (tenantId: string, events: readonly EventRow[]) => void;
+
+/**
+ * `testClockTime` (test-clocks): events of a customer on a test clock are checked against the
+ * clock's time. `onEventsStored`: see EventsStoredHook.
+ */
+export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: UsageMetricSource; testClockTime?: TestClockTime; onEventsStored?: EventsStoredHook }) {
   const { pool, clock, metrics } = deps;
+  const told = (tenantId: string, rows: readonly EventRow[]) => {
+    if (!deps.onEventsStored || rows.length === 0) return;
+    try {
+      deps.onEventsStored(tenantId, rows);
+    } catch {
+      // a listener's failure must not fail an ingestion that has committed
+    }
+  };
   const customerRefs = cache<ResolvedCustomer>();
   const knownCodes = cache<true>();
   const knownMonths = new Set<number>(); // year * 12 + month (UTC)
@@ -292,7 +310,10 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
       await ensurePartitions(rows);
       // outside a transaction: a failed statement would abort it
       const outcomes = await writeAll(tenantId, rows, clock.now());
-      if ([...outcomes.values()].some((o) => o.kind === 'stored')) await wakeRollups(tenantId);
+      if ([...outcomes.values()].some((o) => o.kind === 'stored')) {
+        told(tenantId, rows.filter((row) => outcomes.get(row.eventId)?.kind === 'stored'));
+        await wakeRollups(tenantId);
+      }
       return outcomes;
     },
     { maxInFlight: SINGLE_MAX_IN_FLIGHT, maxGroup: SINGLE_MAX_GROUP },
@@ -358,7 +379,11 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
           return refusedResult(conflicts);
         }
       }
-      if (stored > 0) await wakeRollups(tenantId);
+      if (stored > 0) {
+        // every row of the batch, stored now or before (a duplicate only makes a repeated, idempotent evaluation)
+        told(tenantId, rows);
+        await wakeRollups(tenantId);
+      }
     }
     const all = [...failures, ...conflicts].sort((a, b) => a.index - b.index);
     return { ingested: stored, duplicates, inFinalizedPeriods, unknownCustomers, unknownCustomerRefs: [...unknown], failures: all, accepted: true };
