@@ -11,6 +11,8 @@ export const EMITTED_EVENT_TYPES = [
   'plan.created', 'plan.published', 'plan.archived',
   'addon.created', 'addon.updated', 'addon.archived',
   'customer.created', 'customer.updated', 'customer.archived', 'customer.unarchived',
+  // ours: a customer-level entitlement override was set or removed (docs/credits-and-alerts.md)
+  'customer.entitlements_updated',
   'subscription.created', 'subscription.updated',
   'subscription.trial_started', 'subscription.trial_ended', 'subscription.activated', 'subscription.cancelled', 'subscription.completed',
   'subscription.cancellation_scheduled', 'subscription.plan_changed', 'subscription.plan_change_scheduled', 'subscription.slots_changed',
