@@ -30,6 +30,13 @@ const INDEX_TTL_MS = 2_000;
 const MAX_ROUNDS_IN_FLIGHT = 2;
 /** A failed round's alerts are evaluated again after this. */
 const RETRY_AFTER_MS = 1_000;
+/**
+ * Least time between the starts of two rounds of one tenant. Under steady ingestion a round
+ * would otherwise start as soon as the last one ended, re-reading the raw events above the
+ * rollup watermark each time; with this pause a tenant costs at most four rounds a second,
+ * whatever its event rate, and a crossing waits at most this long before its round starts.
+ */
+const MIN_ROUND_INTERVAL_MS = 250;
 
 interface TenantIndex {
   loadedAt: number;
@@ -51,6 +58,8 @@ export function createAlertTrigger(deps: { pool: Pool; evaluate: (tenantId: stri
   const loading = new Map<string, Promise<TenantIndex>>();
   const dirty = new Map<string, Set<string>>();
   const running = new Set<string>();
+  const lastRoundAt = new Map<string, number>();
+  const delayed = new Set<string>();
   let idleWaiters: (() => void)[] = [];
 
   async function load(tenantId: string): Promise<TenantIndex> {
@@ -92,7 +101,7 @@ export function createAlertTrigger(deps: { pool: Pool; evaluate: (tenantId: stri
     markDirty(tenantId, ids);
   }
 
-  const isIdle = () => running.size === 0 && dirty.size === 0 && loading.size === 0;
+  const isIdle = () => running.size === 0 && dirty.size === 0 && loading.size === 0 && delayed.size === 0;
 
   function settle(): void {
     if (!isIdle()) return;
@@ -104,9 +113,19 @@ export function createAlertTrigger(deps: { pool: Pool; evaluate: (tenantId: stri
   function pump(): void {
     for (const [tenantId, ids] of dirty) {
       if (running.size >= MAX_ROUNDS_IN_FLIGHT) return;
-      if (running.has(tenantId)) continue;
+      if (running.has(tenantId) || delayed.has(tenantId)) continue;
+      const wait = (lastRoundAt.get(tenantId) ?? -Infinity) + MIN_ROUND_INTERVAL_MS - performance.now();
+      if (wait > 0) {
+        delayed.add(tenantId);
+        setTimeout(() => {
+          delayed.delete(tenantId);
+          pump();
+        }, wait).unref();
+        continue;
+      }
       dirty.delete(tenantId);
       running.add(tenantId);
+      lastRoundAt.set(tenantId, performance.now());
       void deps
         .evaluate(tenantId, [...ids], 'USAGE_COMMITTED')
         .catch((error: unknown) => {

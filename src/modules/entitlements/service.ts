@@ -178,9 +178,10 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
    * rollups plus the events written since, so its cost does not grow with the events stored.
    */
   async function check(tenantId: string, idOrAlias: string, featureIdOrCode: string): Promise<EntitlementCheck> {
-    const [customer] = await Promise.all([findCustomer(pool, tenantId, idOrAlias), deps.advanceDue(tenantId)]);
+    // independent reads side by side: the check's latency is its chain of round trips
+    const [customer, , features] = await Promise.all([findCustomer(pool, tenantId, idOrAlias), deps.advanceDue(tenantId), catalog.features(pool, tenantId)]);
     if (!customer) throw notFound('customer');
-    const [records, features] = await Promise.all([loadSubscriptionRecords(pool, tenantId, { customerId: customer.id, statuses: SERVING }), catalog.features(pool, tenantId)]);
+    const records = await loadSubscriptionRecords(pool, tenantId, { customerId: customer.id, statuses: SERVING });
     const feature = features.find((f) => f.code === featureIdOrCode || f.id === featureIdOrCode);
     if (!feature) throw notFound('feature');
     const ref = { id: feature.id, code: feature.code, name: feature.name };
