@@ -145,6 +145,32 @@ describe('usage alerts', () => {
     }
   });
 
+  it('fires a SPEND alert on the usage charges the upcoming invoice would bill, on a subscription', async () => {
+    const h = harness();
+    h.clock.set('2026-03-15T12:00:00.000Z');
+    seq += 1;
+    const family = await post(h, '/api/v1/product_families', { name: `Spend ${seq}` });
+    const metric = await post(h, '/api/v1/metrics', { name: 'GB', code: `alert_gb_${seq}`, aggregation_type: 'SUM', aggregation_key: 'gb', product_family_id: family.id });
+    const rate = await post(h, '/api/v1/products', { name: 'Platform', product_family_id: family.id, fee_structure: { type: 'RATE' } });
+    const usage = await post(h, '/api/v1/products', { name: 'Storage', product_family_id: family.id, fee_structure: { type: 'USAGE', metric_id: metric.id, model: 'PER_UNIT' } });
+    const plan = await post(h, '/api/v1/plans', {
+      name: `Spend ${seq}`, currency: 'EUR', product_family_id: family.id, status: 'ACTIVE',
+      components: [{ name: 'Platform', product_id: rate.id, fee: { rates: [{ price: '10.00' }] } }, { name: 'Storage', product_id: usage.id, fee: { pricing: { rate: '0.50' } } }],
+    });
+    const customer = await seedCustomer(h, h.tenant.apiKey, { alias: `spender-${seq}` });
+    const sub = await post(h, '/api/v1/subscriptions', { customer_id_or_alias: customer.id, plan_id: plan.id, start_date: '2026-03-01' });
+    await post(h, '/api/v1/webhooks/endpoints', { url: `${baseUrl}/spend`, event_types: ['alert.triggered', 'alert.resolved'] });
+    const alert = await post(h, '/api/v1/alerts', { kind: 'SPEND', customer_id: customer.id, subscription_id: sub.id, thresholds: ['5.00', '50'] });
+    expect(alert).toMatchObject({ kind: 'SPEND', subscription_id: sub.id, metric_id: null, thresholds: ['5', '50'] });
+    const gb = (id: string, amount: string) => ({ event_id: `spend-${seq}-${id}`, code: metric.code, customer_id: customer.id, timestamp: h.clock.now().toISOString(), properties: { gb: amount } });
+    await ingest(h, [gb('1', '9.98')]); // 4.99 EUR
+    await settle(h);
+    expect(types('/spend')).toEqual([]);
+    await ingest(h, [gb('2', '0.02')]); // 5.00 EUR
+    await expect.poll(async () => (await settle(h), types('/spend'))).toEqual(['alert.triggered 5']);
+    expect(receiver.at('/spend')[0]!.json).toMatchObject({ kind: 'SPEND', subscription_id: sub.id, value: '5', period_start: '2026-03-01T00:00:00.000Z' });
+  });
+
   it('lists, updates thresholds (a new one below the value fires at once) and archives', async () => {
     const { h, metric, customer, events } = await setup('/crud');
     const alert = await post(h, '/api/v1/alerts', { kind: 'USAGE_UNITS', customer_id: customer.id, metric_id: metric.id, thresholds: ['100'] });

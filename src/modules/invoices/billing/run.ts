@@ -311,14 +311,19 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
    * The subscription's next invoice, computed as the run would, without writing: the oldest due
    * invoice not created yet, else the engine's next occasion.
    */
-  async function upcoming(tenantId: string, subscriptionId: string): Promise<ComputedDraft | null> {
+  /**
+   * The next invoice of a subscription, computed and not stored: one already due if any, else the
+   * next occasion. `afterToday` skips the due ones: the invoice at the current period's end, the
+   * one that bills the current period's usage in arrears (spend alerts).
+   */
+  async function upcoming(tenantId: string, subscriptionId: string, options: { afterToday?: boolean } = {}): Promise<ComputedDraft | null> {
     const source = await loadSubscriptionRecord(pool, tenantId, subscriptionId);
     if (!source) throw notFound('subscription');
     const subject = (await subjectsOf(pool, tenantId, [source])).get(subscriptionId);
     if (!subject) return null;
     const stored = await invoicesOfSubscriptions(pool, tenantId, [subscriptionId]);
     const todayDate = today(clock);
-    let occasion: BillingOccasion | null = occasionsDue(subject, stored, todayDate)[0] ?? null;
+    let occasion: BillingOccasion | null = options.afterToday ? null : (occasionsDue(subject, stored, todayDate)[0] ?? null);
     if (occasion === null && source.subscription.status !== 'PENDING_ACTIVATION') {
       occasion = nextOccasion(toEngineSnapshot(source, subject.plan).snapshot, todayDate);
     }
