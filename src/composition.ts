@@ -93,7 +93,12 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const entitlements = createEntitlementsModule({ ...base, catalog: plansCatalog, advanceDue: subscriptions.api.advanceDue, consumed: usage.api.consumed });
   // Usage alerts (docs/credits-and-alerts.md): spend is the upcoming invoice's usage charges (invoices, a later module).
   // CREDIT_BALANCE alerts need a `projectedCreditBalance` port from the credits module; without one they are not evaluated.
-  const alerts = createAlertsModule({ ...base, ports: { accruedSpend: (tenantId, subscriptionId) => accruedUsageCharges(invoices.api.billing, tenantId, subscriptionId) } });
+  const alerts = createAlertsModule({
+    ...base,
+    ports: { accruedSpend: (tenantId, subscriptionId) => accruedUsageCharges(invoices.api.billing, tenantId, subscriptionId) },
+    // a failed round is retried a second later; the failure is logged once the app (and its logger) exists
+    onError: (error) => app.log.error({ err: error }, 'usage alert evaluation failed'),
+  });
   // Each periodic billing run first moves subscriptions whose status is due (pending -> active...).
   // Invoice answers carry the hosted pay page's URL, built by payments (a later module; called once composed).
   const invoices = createInvoicesModule({
