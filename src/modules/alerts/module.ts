@@ -26,7 +26,8 @@ export interface AlertsApi {
 
 export function createAlertsModule(deps: { pool: Pool; clock: Clock; ports?: MeasurePorts; onError?: (error: unknown) => void }): Module<AlertsApi> {
   const { pool, clock } = deps;
-  const measurer = createMeasurer({ pool, clock, ports: deps.ports ?? {} });
+  // alerts whose scope a round could not read yet go back to the rounds (trigger is created below; called later)
+  const measurer = createMeasurer({ pool, clock, ports: deps.ports ?? {}, defer: (tenantId, ids) => trigger.evaluateSoon(tenantId, ids) });
   const evaluate = (tenantId: string, ids: readonly string[], reason: EvaluationReason = 'REQUESTED') => evaluateAlerts({ pool, clock, measurer }, tenantId, ids, reason);
   const trigger = createAlertTrigger({ pool, evaluate: (tenantId, ids, reason) => evaluate(tenantId, ids, reason), onError: deps.onError });
   const service = createAlertsService({ pool, clock, trigger, forget: measurer.forget });
