@@ -1,28 +1,31 @@
 // Load generators for usage.bench.ts. They run as their own process so the load and the server
 // under test do not share one event loop (the figures would measure both).
 // Input: a JSON spec in argv[2]; output: one JSON line with the figures.
-//   {mode: 'bulk', url, headers, customers, total, batch, clients, nowMs}: posts batches of
+//   {mode: 'bulk', url, headers, customers, total, batch, clients, nowMs, code?, prefix?}: posts batches of
 //     `batch` events, `clients` at a time; the bodies are built before the clock starts. Event n
 //     happened n milliseconds before nowMs (modulo an hour), as `eventTimestamp` gives.
 //   {mode: 'single', url, headers, customers, connections, durationS}: autocannon, one event per
 //     request with a unique idempotency key.
+//   {mode: 'paced', url, headers, customers, code, rate, batch, durationS, prefix}: posts batches
+//     of `batch` events (now-stamped) at `rate` events/s for `durationS`, as many in flight as
+//     needed; prints the rate achieved.
 import { Buffer } from 'node:buffer';
 import process from 'node:process';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-/* global fetch */
+/* global fetch, setTimeout */
 import autocannon from 'autocannon';
 
 
 /** The timestamp of bulk event n (the COPY ceiling writes the same ones). */
 export const eventTimestamp = (nowMs, n) => new Date(nowMs - (n % 3_600_000)).toISOString();
 
-async function bulk({ url, headers, customers, total, batch, clients, nowMs }) {
+async function bulk({ url, headers, customers, total, batch, clients, nowMs, code = 'bench', prefix = 'bulk' }) {
   const bodies = [];
   for (let b = 0; b * batch < total; b++) {
     const events = Array.from({ length: batch }, (_, i) => ({
-      event_id: `bulk-${b}-${i}`,
-      code: 'bench',
+      event_id: `${prefix}-${b}-${i}`,
+      code,
       customer_id: customers[(b * batch + i) % customers.length],
       timestamp: eventTimestamp(nowMs, b * batch + i),
       properties: { bytes: String(i % 1000), region: i % 2 ? 'eu' : 'us' },
@@ -67,9 +70,32 @@ async function single({ url, headers, customers, connections, durationS }) {
   return { requests: { average: result.requests.average }, latency: { p50: result.latency.p50, p99: result.latency.p99 }, non2xx: result.non2xx, errors: result.errors };
 }
 
+async function paced({ url, headers, customers, code, rate, batch, durationS, prefix }) {
+  const every = (batch / rate) * 1000;
+  const start = performance.now();
+  const inFlight = new Set();
+  let sent = 0;
+  for (let b = 0; performance.now() - start < durationS * 1000; b++) {
+    const due = start + b * every;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const timestamp = new Date().toISOString();
+    const events = Array.from({ length: batch }, (_, i) => ({ event_id: `${prefix}-${b}-${i}`, code, customer_id: customers[(b * batch + i) % customers.length], timestamp, properties: {} }));
+    const request = fetch(url, { method: 'POST', headers, body: JSON.stringify({ events }) }).then(async (res) => {
+      if (res.status !== 200) throw new Error(`paced batch ${b}: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+      sent += batch;
+    });
+    inFlight.add(request);
+    void request.finally(() => inFlight.delete(request));
+  }
+  await Promise.all(inFlight);
+  return { events: sent, seconds: (performance.now() - start) / 1000 };
+}
+
 // Run as a program (not imported by usage.bench.ts for `eventTimestamp`).
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const spec = JSON.parse(process.argv[2]);
-  const result = spec.mode === 'bulk' ? await bulk(spec) : await single(spec);
+  const result = spec.mode === 'bulk' ? await bulk(spec) : spec.mode === 'paced' ? await paced(spec) : await single(spec);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

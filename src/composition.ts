@@ -2,6 +2,7 @@ import type { Config } from './config/index.js';
 import type { Clock } from './kernel/clock.js';
 import { StartupError } from './kernel/errors.js';
 import type { Pool } from './db/pool.js';
+import { minorToDecimal, type CurrencyCode } from './kernel/money.js';
 import { buildApp, type App } from './http/app.js';
 import type { Authenticator } from './http/auth.js';
 import type { TaskRegistry } from './jobs/runtime.js';
@@ -19,7 +20,8 @@ import { createCheckoutModule } from './modules/checkout/index.js';
 import { createUsageModule } from './modules/usage/index.js';
 import { createBatchJobsModule } from './modules/batch-jobs/index.js';
 import { createEntitlementsModule } from './modules/entitlements/index.js';
-import { createInvoicesModule, entityForCustomer, findInvoice, nextInvoiceDateOf, type Invoicing } from './modules/invoices/index.js';
+import { createAlertsModule, type AlertsApi } from './modules/alerts/index.js';
+import { accruedUsageCharges, createInvoicesModule, entityForCustomer, findInvoice, nextInvoiceDateOf, type Invoicing } from './modules/invoices/index.js';
 import { countOpenCreditNotes, createCreditNotesModule } from './modules/credit-notes/index.js';
 import { accruedUsageOf, createCreditsModule } from './modules/credits/index.js';
 import { createPaymentsModule, type Payments } from './modules/payments/index.js';
@@ -42,6 +44,8 @@ export interface Composition {
   invoicing: Invoicing;
   /** Payments: connections, methods, charging (tests reach its hooks and the sandbox provider). */
   payments: Payments;
+  /** Usage alerts: tests and benchmarks wait for evaluations (`idle`) and run the period-boundary job. */
+  alerts: AlertsApi;
 }
 
 export interface CompositionDeps {
@@ -86,9 +90,11 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   // the next invoice date shown on a subscription is the billing engine's, mapped by invoices
   const subscriptions = createSubscriptionsModule({ ...base, catalog: plansCatalog, nextInvoiceDate: nextInvoiceDateOf, testClockTime });
   const checkout = createCheckoutModule({ ...base, catalog: plansCatalog, secretKey: config.secretKey, publicBaseUrl: config.publicBaseUrl });
-  // after usage is committed, invoices check the spend thresholds of those customers (a later module: called once composed)
+  // after usage is committed: usage alerts (a later module) evaluate those the events touch, and
+  // invoices check the spend thresholds of those customers (called once composed)
   const usage = createUsageModule({
     ...base, metrics: metrics.api, findSubscription: subscriptions.api.usageScope, testClockTime,
+    onEventsStored: (tenantId, events) => alerts.api.eventsStored(tenantId, events),
     usageStored: (tenantId, customerIds) => invoices.api.thresholds.usageStored(tenantId, customerIds),
   });
   // CSV imports (docs/batch-jobs.md): events through usage ingestion, customers through the customers service.
@@ -97,6 +103,20 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     ...base, ports: { ingestEvents: usage.api.ingest.ingest, createCustomer: customers.api.createCustomer, recordBankPayment: (tenantId, line) => invoices.api.bankTransfers.record(tenantId, line) },
   });
   const entitlements = createEntitlementsModule({ ...base, catalog: plansCatalog, advanceDue: subscriptions.api.advanceDue, consumed: usage.api.consumed });
+  // Usage alerts (docs/credits-and-alerts.md): spend is the upcoming invoice's usage charges (invoices, a later module).
+  // CREDIT_BALANCE alerts watch the credits module's projected balance (a later module; called once composed).
+  const alerts = createAlertsModule({
+    ...base,
+    ports: {
+      accruedSpend: (tenantId, subscriptionId) => accruedUsageCharges(invoices.api.billing, pool, tenantId, subscriptionId),
+      projectedCreditBalance: async (db, tenantId, customerId, at) => {
+        const balance = await credits.api.projectedCreditBalance(db, tenantId, customerId, at);
+        return balance && minorToDecimal(balance.projected, balance.currency as CurrencyCode).toFixed();
+      },
+    },
+    // a failed round is retried a second later; the failure is logged once the app (and its logger) exists
+    onError: (error) => app.log.error({ err: error }, 'usage alert evaluation failed'),
+  });
   // Each periodic billing run first moves subscriptions whose status is due (pending -> active...).
   // Invoice answers carry the hosted pay page's URL, built by payments (a later module; called once composed).
   const invoices = createInvoicesModule({
@@ -159,7 +179,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
 
   const modules: Module<unknown>[] = [
     accounts, catalog, metrics, features, coupons, plans, addOns, customers, subscriptions, checkout,
-    usage, batchJobs, entitlements, invoices, creditNotes, credits, payments, emails, webhooks, oauth, web, portal, testClocks,
+    usage, batchJobs, entitlements, alerts, invoices, creditNotes, credits, payments, emails, webhooks, oauth, web, portal, testClocks,
   ];
   // The x-connected-account authenticator goes first: with that header an API key acts for the account.
   const authenticators: Authenticator[] = [oauth.api.connect.authenticateConnectedAccount, accounts.api.authenticateApiKey, oauth.api.tokens.authenticateAccessToken];
@@ -185,5 +205,5 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   app.addHook('onClose', async () => {
     await accounts.api.stopKeyCache();
   });
-  return { app, tasks, accounts: accounts.api, webhooks: webhooks.api.delivery, invoicing: invoices.api, payments: payments.api };
+  return { app, tasks, accounts: accounts.api, webhooks: webhooks.api.delivery, invoicing: invoices.api, payments: payments.api, alerts: alerts.api };
 }

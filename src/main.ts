@@ -10,6 +10,7 @@ import { startWorker, type Worker } from './jobs/runtime.js';
 import type { AccountsService } from './modules/accounts/index.js';
 import { scheduleBillingRuns } from './modules/invoices/index.js';
 import { scheduleReconciliation } from './modules/payments/index.js';
+import { schedulePeriodBoundaries } from './modules/alerts/index.js';
 import { compose } from './composition.js';
 
 export { compose, type Composition } from './composition.js';
@@ -31,6 +32,8 @@ export async function serve(config: Config, clock: Clock = systemClock): Promise
   if (worker) await scheduleBillingRuns(db.pool);
   // Charges a crash left without our record of the answer are reconciled at start, then every minute.
   if (worker) await scheduleReconciliation(db.pool);
+  // Usage alerts resolve at their period's end even without new events (reschedules itself every minute).
+  if (worker) await schedulePeriodBoundaries(db.pool);
   const firstAccount = await createFirstAccount(accounts);
   let listeningOn: string;
   try {

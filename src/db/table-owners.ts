@@ -86,5 +86,9 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   credit_grants: { owner: 'credits', why: 'prepaid credit grants of customers; paid ones name the invoice that sells them' },
   credit_ledger_entries: { owner: 'credits', why: 'the append-only credit ledger (grant, consumption, expiry, void, refund); balances are its sums' },
   credit_top_up_settings: { owner: 'credits', why: 'the automatic top-up of a customer (threshold, amount)' },
+  alerts: { owner: 'alerts', why: 'usage alert definitions: what they watch and their thresholds' },
+  alert_threshold_states: { owner: 'alerts', why: 'one row per alert and threshold; a crossing is a conditional UPDATE of it, so racing evaluations give one event' },
+  alert_history: { owner: 'alerts', why: 'every triggered and resolved transition, with the event sent' },
+  customer_entitlement_overrides: { owner: 'entitlements', why: 'a customer\'s own entitlement values, above its subscriptions\' overrides, add-ons and plan' },
   test_clocks: { owner: 'test-clocks', why: 'sandbox test clocks; customers on one run on its frozen time (docs/test-clocks.md)' },
 };

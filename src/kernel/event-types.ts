@@ -11,6 +11,8 @@ export const EMITTED_EVENT_TYPES = [
   'plan.created', 'plan.published', 'plan.archived',
   'addon.created', 'addon.updated', 'addon.archived',
   'customer.created', 'customer.updated', 'customer.archived', 'customer.unarchived',
+  // ours: a customer-level entitlement override was set or removed (docs/credits-and-alerts.md)
+  'customer.entitlements_updated',
   'subscription.created', 'subscription.updated',
   'subscription.trial_started', 'subscription.trial_ended', 'subscription.activated', 'subscription.cancelled', 'subscription.completed',
   'subscription.cancellation_scheduled', 'subscription.plan_changed', 'subscription.plan_change_scheduled', 'subscription.slots_changed',
@@ -22,6 +24,8 @@ export const EMITTED_EVENT_TYPES = [
   'credit_note.created', 'credit_note.finalized', 'credit_note.voided',
   // ours: prepaid credit grants (docs/credits-and-alerts.md); activated = usable (a paid grant once its invoice is paid)
   'credit_grant.created', 'credit_grant.activated', 'credit_grant.voided',
+  // ours: usage alerts (docs/credits-and-alerts.md), once per crossing of a threshold and once when it is over
+  'alert.triggered', 'alert.resolved',
   // ours: test clocks of sandbox tenants (docs/test-clocks.md), named as Stripe's without its test_helpers prefix
   'test_clock.created', 'test_clock.advancing', 'test_clock.ready', 'test_clock.deleted',
   // ours: an endpoint was disabled after failing for days (sent to the tenant's other endpoints)

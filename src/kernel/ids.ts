@@ -53,6 +53,7 @@ export const ID_PREFIXES = {
   testClock: 'clock',
   creditGrant: 'cgr',
   creditLedgerEntry: 'cle',
+  alert: 'alr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

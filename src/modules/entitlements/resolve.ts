@@ -3,6 +3,7 @@
 //   2. plan version (during a trial with a trialing plan: that plan's published version)
 //   3. add-ons in force today
 //   4. subscription overrides
+//   5. customer overrides (the customer's own values, over all its subscriptions)
 // A higher level replaces a lower one for the same feature (it can also disable it). Several
 // values on one level (two add-ons, or a customer's two subscriptions) combine to the most
 // generous one: enabled if any is enabled, and the highest limit (null = unlimited wins).
@@ -15,7 +16,9 @@ export function mostGenerous(a: EntitlementValue, b: EntitlementValue): Entitlem
   if (a.type === 'METERED' && b.type === 'METERED') {
     const limit = a.limit === null || b.limit === null ? null : parseDecimal(a.limit).gte(parseDecimal(b.limit)) ? a.limit : b.limit;
     const base = limit === a.limit ? a : b;
-    return { ...base, enabled: a.enabled || b.enabled, limit };
+    // allowing overage is the more generous policy
+    const overage = a.overage_policy === 'ALLOW_AND_BILL' || b.overage_policy === 'ALLOW_AND_BILL' ? { overage_policy: 'ALLOW_AND_BILL' as const } : {};
+    return { ...base, enabled: a.enabled || b.enabled, limit, ...overage };
   }
   if (a.type === 'BOOLEAN' && b.type === 'BOOLEAN') return { type: 'BOOLEAN', enabled: a.enabled || b.enabled };
   // Mixed kinds cannot come from one feature; keep the first.

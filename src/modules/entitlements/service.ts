@@ -1,6 +1,8 @@
-// Effective entitlements of a subscription or a customer (priority in resolve.ts), and the
-// subscription overrides that sit on top. Consumption of metered entitlements comes from a
-// function the composition root wires to the usage module (which comes later in module order).
+// Effective entitlements of a subscription or a customer (priority in resolve.ts), the
+// subscription and customer overrides that sit on top, and the check of one feature. The
+// entitlement lists read consumption through a function the composition root wires to the usage
+// module; the check reads it through the usage module's bulk aggregation (the path invoicing
+// bills through) with the customer's references already known, to save round trips.
 import { today, type Clock } from '../../kernel/clock.js';
 import { badRequest, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
@@ -10,7 +12,10 @@ import { writeOutboxEvent } from '../../db/outbox.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { isInForce } from '../../domain/index.js';
 import { findCustomer } from '../customers/index.js';
-import { findFeature, parseEntitlementValue } from '../features/index.js';
+import { findFeature, parseEntitlementValue, type OveragePolicy } from '../features/index.js';
+import { customersMetricUsage } from '../usage/index.js';
+import { customerOverridesOf, deleteCustomerOverride, upsertCustomerOverride, type CustomerOverrideRow } from './repository.js';
+import { Dec, parseDecimal } from '../../kernel/money.js';
 import {
   currentPeriodOf,
   deleteEntitlementOverride,
@@ -41,6 +46,34 @@ export interface EffectiveEntitlement {
 
 const SERVING = ['TRIAL_ACTIVE', 'ACTIVE'] as const;
 
+/** Where an effective value came from, lowest priority first. */
+export const ENTITLEMENT_SOURCES = ['FEATURE_DEFAULT', 'PLAN_VERSION', 'ADD_ON', 'SUBSCRIPTION_OVERRIDE', 'CUSTOMER_OVERRIDE'] as const;
+export type EntitlementSource = (typeof ENTITLEMENT_SOURCES)[number];
+
+/** Why a check answered as it did. */
+export type CheckReason = 'NOT_ENTITLED' | 'DISABLED' | 'WITHIN_LIMIT' | 'UNLIMITED' | 'LIMIT_REACHED' | 'OVERAGE_ALLOWED';
+
+/** The answer of GET /api/v1/customers/{id_or_alias}/entitlements/{feature_code}. */
+export interface EntitlementCheck {
+  customer_id: string;
+  feature: { id: string; code: string; name: string };
+  type: 'BOOLEAN' | 'METERED';
+  /** May the customer use the feature (one more unit of a metered one) now. */
+  allowed: boolean;
+  reason: CheckReason;
+  source: EntitlementSource | null;
+  enabled: boolean;
+  metric_id: string | null;
+  used: string | null;
+  limit: string | null;
+  remaining: string | null;
+  /** Usage over the limit (billed under ALLOW_AND_BILL); "0" when within it, null when unlimited or not metered. */
+  overage: string | null;
+  overage_policy: OveragePolicy | null;
+  period_start: string | null;
+  reset_at: string | null;
+}
+
 export interface EntitlementsDeps {
   pool: Pool;
   clock: Clock;
@@ -63,21 +96,27 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
     return sub.plan_version_id;
   }
 
-  /** Levels (low -> high) of several subscriptions, each level merged across them. */
-  async function levelsOf(db: Queryable, tenantId: string, records: SubscriptionRecord[], features: CatalogFeature[]) {
+  /** Levels (low -> high, ENTITLEMENT_SOURCES) of several subscriptions of one customer, each level merged across them, the customer's own overrides on top. */
+  async function levelMapsOf(db: Queryable, tenantId: string, customerId: string, records: SubscriptionRecord[], features: CatalogFeature[]): Promise<Map<string, EntitlementValue>[]> {
     const todayDate = today(clock);
     const versionIds = await Promise.all(records.map((s) => entitlementVersionId(db, tenantId, s)));
     const addOnIds = records.flatMap((s) => s.addOns.filter((a) => isInForce(a.effective_from, a.effective_to, todayDate)).map((a) => a.add_on_id));
-    const [planValues, addOnValues, overrides] = await Promise.all([
+    const [planValues, addOnValues, overrides, customerOverrides] = await Promise.all([
       catalog.entitlementsOf(db, tenantId, 'plan_version', [...new Set(versionIds)]),
       catalog.entitlementsOf(db, tenantId, 'add_on', [...new Set(addOnIds)]),
       entitlementOverridesOf(db, tenantId, records.map((s) => s.subscription.id)),
+      customerOverridesOf(db, tenantId, [customerId]),
     ]);
     const defaults = new Map(features.filter((f) => f.defaultValue).map((f) => [f.id, f.defaultValue as EntitlementValue]));
     const plan = mergeSameLevel(versionIds.map((id) => (planValues.get(id) ?? new Map()) as Map<string, EntitlementValue>));
     const addOns = mergeSameLevel(addOnIds.map((id) => (addOnValues.get(id) ?? new Map()) as Map<string, EntitlementValue>));
     const overridden = mergeSameLevel(records.map((s) => new Map(overrides.filter((o) => o.subscription_id === s.subscription.id).map((o) => [o.feature_id, o.value]))));
-    return resolveLevels([defaults, plan, addOns, overridden]);
+    const ownOverrides = new Map(customerOverrides.map((o) => [o.feature_id, o.value]));
+    return [defaults, plan, addOns, overridden, ownOverrides];
+  }
+
+  async function levelsOf(db: Queryable, tenantId: string, customerId: string, records: SubscriptionRecord[], features: CatalogFeature[]) {
+    return resolveLevels(await levelMapsOf(db, tenantId, customerId, records, features));
   }
 
   async function present(tenantId: string, customerId: string, resolved: Map<string, EntitlementValue>, features: CatalogFeature[], window: SubscriptionRecord): Promise<EffectiveEntitlement[]> {
@@ -114,7 +153,7 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
     const record = await loadSubscriptionRecord(pool, tenantId, subscriptionId);
     if (!record) throw notFound('subscription');
     const features = await catalog.features(pool, tenantId);
-    return present(tenantId, record.subscription.customer_id, await levelsOf(pool, tenantId, [record], features), features, record);
+    return present(tenantId, record.subscription.customer_id, await levelsOf(pool, tenantId, record.subscription.customer_id, [record], features), features, record);
   }
 
   /**
@@ -128,7 +167,75 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
     const records = await loadSubscriptionRecords(pool, tenantId, { customerId: customer.id, statuses: SERVING });
     if (records.length === 0) return [];
     const features = await catalog.features(pool, tenantId);
-    return present(tenantId, customer.id, await levelsOf(pool, tenantId, records, features), features, records[0]!);
+    return present(tenantId, customer.id, await levelsOf(pool, tenantId, customer.id, records, features), features, records[0]!);
+  }
+
+  /**
+   * Whether the customer may use one feature now (one more unit of a metered one), with its
+   * usage against the limit. Resolved as the customer's entitlement list resolves it; metered
+   * usage is read through the usage module's aggregation over the window [start, reset_at)
+   * (the billing period for BILLING_CYCLE: the window its invoice bills), from the hourly
+   * rollups plus the events written since, so its cost does not grow with the events stored.
+   */
+  async function check(tenantId: string, idOrAlias: string, featureIdOrCode: string): Promise<EntitlementCheck> {
+    // independent reads side by side: the check's latency is its chain of round trips
+    const [customer, , features] = await Promise.all([findCustomer(pool, tenantId, idOrAlias), deps.advanceDue(tenantId), catalog.features(pool, tenantId)]);
+    if (!customer) throw notFound('customer');
+    const records = await loadSubscriptionRecords(pool, tenantId, { customerId: customer.id, statuses: SERVING });
+    const feature = features.find((f) => f.code === featureIdOrCode || f.id === featureIdOrCode);
+    if (!feature) throw notFound('feature');
+    const ref = { id: feature.id, code: feature.code, name: feature.name };
+    const type = feature.metricId === null ? 'BOOLEAN' as const : 'METERED' as const;
+    const base = { customer_id: customer.id, feature: ref, type, metric_id: feature.metricId, used: null, limit: null, remaining: null, overage: null, overage_policy: null, period_start: null, reset_at: null };
+    const levels = records.length > 0 ? await levelMapsOf(pool, tenantId, customer.id, records, [feature]) : [];
+    let at = levels.length - 1;
+    while (at >= 0 && !levels[at]!.has(feature.id)) at -= 1;
+    const value = at >= 0 ? levels[at]!.get(feature.id)! : undefined;
+    if (!value) return { ...base, allowed: false, reason: 'NOT_ENTITLED', source: null, enabled: false };
+    const source = ENTITLEMENT_SOURCES[at]!;
+    if (value.type === 'BOOLEAN' || feature.metricId === null) return { ...base, allowed: value.enabled, reason: value.enabled ? 'WITHIN_LIMIT' : 'DISABLED', source, enabled: value.enabled };
+    const sub = records[0]!.subscription;
+    const period = currentPeriodOf(sub, today(clock));
+    const midnight = (date: string) => new Date(`${date}T00:00:00.000Z`);
+    const now = clock.now();
+    const win = usageWindow(value.reset_period, { periodStart: midnight(period.start), periodEnd: period.end ? midnight(period.end) : null, subscriptionStart: midnight(sub.start_date) }, now);
+    const refs = customer.alias ? [customer.id, customer.alias] : [customer.id];
+    const usage = await customersMetricUsage(pool, tenantId, { customers: [{ key: customer.id, refs }], metricId: feature.metricId, periodStart: win.from, periodEnd: win.resetAt ?? now });
+    const used = usage?.byCustomer.get(customer.id)?.totalValue ?? null;
+    const policy: OveragePolicy = value.overage_policy ?? 'BLOCK';
+    const metered = { ...base, source, enabled: value.enabled, used, limit: value.limit, remaining: remainingOf(value.limit, used), overage_policy: policy, period_start: win.from.toISOString(), reset_at: win.resetAt ? win.resetAt.toISOString() : null };
+    if (!value.enabled) return { ...metered, allowed: false, reason: 'DISABLED' };
+    if (value.limit === null) return { ...metered, allowed: true, reason: 'UNLIMITED' };
+    const over = parseDecimal(used ?? '0').minus(parseDecimal(value.limit));
+    const overage = (over.isNegative() ? new Dec(0) : over).toFixed();
+    if (over.isNegative()) return { ...metered, overage, allowed: true, reason: 'WITHIN_LIMIT' };
+    return policy === 'BLOCK' ? { ...metered, overage, allowed: false, reason: 'LIMIT_REACHED' } : { ...metered, overage, allowed: true, reason: 'OVERAGE_ALLOWED' };
+  }
+
+  /** Sets a customer's own value for a feature: the highest priority, above its subscriptions' overrides. */
+  async function setCustomerOverride(tenantId: string, idOrAlias: string, featureIdOrCode: string, rawValue: unknown): Promise<CustomerOverrideRow> {
+    return withTx(pool, async (tx) => {
+      const customer = await findCustomer(tx, tenantId, idOrAlias, { lock: true });
+      if (!customer) throw notFound('customer');
+      const feature = await findFeature(tx, tenantId, featureIdOrCode);
+      if (!feature) throw notFound('feature');
+      if (feature.status === 'ARCHIVED') throw badRequest(`feature '${featureIdOrCode}' is archived and cannot be granted`);
+      const value = parseEntitlementValue(feature.feature_type.type, rawValue, 'value');
+      const now = clock.now();
+      const row = await upsertCustomerOverride(tx, tenantId, { id: newId('entitlement', now.getTime()), customer_id: customer.id, feature_id: feature.id, value, created_at: now, updated_at: now });
+      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'customer.entitlements_updated', objectId: customer.id, data: { customer_id: customer.id, feature_id: feature.id, value } });
+      return row;
+    });
+  }
+
+  async function removeCustomerOverride(tenantId: string, idOrAlias: string, featureIdOrCode: string): Promise<void> {
+    await withTx(pool, async (tx) => {
+      const customer = await findCustomer(tx, tenantId, idOrAlias, { lock: true });
+      if (!customer) throw notFound('customer');
+      const feature = await findFeature(tx, tenantId, featureIdOrCode);
+      if (!feature || !(await deleteCustomerOverride(tx, tenantId, customer.id, feature.id))) throw notFound('entitlement override');
+      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'customer.entitlements_updated', objectId: customer.id, data: { customer_id: customer.id, feature_id: feature.id, value: null } });
+    });
   }
 
   async function requireSubscription(db: Queryable, tenantId: string, subscriptionId: string): Promise<SubscriptionRecord> {
@@ -161,7 +268,7 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
     });
   }
 
-  return { forSubscription, forCustomer, setOverride, removeOverride, overridesOf: (db: Queryable, tenantId: string, ids: string[]) => entitlementOverridesOf(db, tenantId, ids) };
+  return { forSubscription, forCustomer, check, setCustomerOverride, removeCustomerOverride, setOverride, removeOverride, overridesOf: (db: Queryable, tenantId: string, ids: string[]) => entitlementOverridesOf(db, tenantId, ids) };
 }
 
 export type EntitlementsService = ReturnType<typeof createEntitlementsService>;

@@ -5,7 +5,7 @@ export { findFeature, listActiveFeatures } from './lookup.js';
 export { featureIdsOfProduct } from './repository.js';
 export type { FeatureRow } from './repository.js';
 export type { FeatureRef } from './lookup.js';
-export { parseEntitlementValue, parseResetPeriod, FEATURE_STATUSES, FEATURE_TYPES, RESET_PERIOD_TYPES, CALENDAR_UNITS } from './values.js';
-export type { EntitlementValue, ResetPeriod, FeatureStatus, FeatureType, FeatureTypeName, CalendarUnit } from './values.js';
+export { parseEntitlementValue, parseResetPeriod, FEATURE_STATUSES, FEATURE_TYPES, RESET_PERIOD_TYPES, CALENDAR_UNITS, OVERAGE_POLICIES } from './values.js';
+export type { EntitlementValue, ResetPeriod, FeatureStatus, FeatureType, FeatureTypeName, CalendarUnit, OveragePolicy } from './values.js';
 /** Wire schemas of an entitlement, for modules that return entitlements (plans, add-ons, subscriptions). */
 export { EntitlementSchema, EntitlementValueSchema, ResetPeriodSchema } from './schemas.js';

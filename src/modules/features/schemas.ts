@@ -20,8 +20,9 @@ export const EntitlementValueSchema = Type.Object(
     enabled: Type.Optional(Type.Boolean({ description: 'BOOLEAN: required. METERED: kill switch, default true' })),
     limit: Type.Optional(Nullable(Type.String({ description: 'METERED: decimal cap on usage; null = unlimited' }))),
     reset_period: Type.Optional(Nullable(ResetPeriodSchema)),
+    overage_policy: Type.Optional(Nullable(Type.Enum(['BLOCK', 'ALLOW_AND_BILL'], { description: 'METERED: at the limit, BLOCK refuses and ALLOW_AND_BILL allows and bills the overage; unset = BLOCK' }))),
   },
-  { description: 'BOOLEAN {enabled}, METERED {enabled, limit, reset_period}' },
+  { description: 'BOOLEAN {enabled}, METERED {enabled, limit, reset_period, overage_policy}' },
 );
 
 export const EntitlementSchema = Type.Object({

@@ -18,10 +18,17 @@ export type ResetPeriod =
   | { type: 'NEVER' }
   | { type: 'CALENDAR' | 'FIXED_WINDOW' | 'SLIDING_WINDOW'; unit: CalendarUnit; interval: number };
 
+/**
+ * What a metered check answers once usage reached the limit: BLOCK refuses (allowed false),
+ * ALLOW_AND_BILL allows and the usage over the limit is billed as usage. Unset means BLOCK.
+ */
+export const OVERAGE_POLICIES = ['BLOCK', 'ALLOW_AND_BILL'] as const;
+export type OveragePolicy = (typeof OVERAGE_POLICIES)[number];
+
 export type EntitlementValue =
   | { type: 'BOOLEAN'; enabled: boolean }
-  /** `limit` is a decimal string; null means unlimited. */
-  | { type: 'METERED'; enabled: boolean; limit: string | null; reset_period: ResetPeriod };
+  /** `limit` is a decimal string; null means unlimited. `overage_policy` is stored only when set. */
+  | { type: 'METERED'; enabled: boolean; limit: string | null; reset_period: ResetPeriod; overage_policy?: OveragePolicy };
 
 /** Lower-case letters, digits, `-` and `_`, starting with a letter or digit, at most 128 characters. */
 const FEATURE_CODE = /^[a-z0-9][a-z0-9_-]{0,127}$/;
@@ -83,7 +90,8 @@ export function parseResetPeriod(raw: unknown, path: string): ResetPeriod {
 /**
  * Validates an entitlement value against the feature's type. BOOLEAN: `{enabled}`. METERED:
  * `{enabled (default true), limit (decimal string >= 0, null = unlimited), reset_period
- * (default NEVER)}`. `type` may be omitted; when given it must be the feature's type.
+ * (default NEVER), overage_policy (BLOCK or ALLOW_AND_BILL; unset = BLOCK)}`. `type` may be
+ * omitted; when given it must be the feature's type.
  */
 export function parseEntitlementValue(featureType: FeatureTypeName, raw: unknown, path = 'value'): EntitlementValue {
   if (!isObject(raw)) throw badRequest(`${path} must be an object`);
@@ -93,7 +101,7 @@ export function parseEntitlementValue(featureType: FeatureTypeName, raw: unknown
     if (typeof raw.enabled !== 'boolean') throw badRequest(`${path}.enabled is required and must be a boolean`);
     return { type: 'BOOLEAN', enabled: raw.enabled };
   }
-  rejectUnknown(raw, ['type', 'enabled', 'limit', 'reset_period'], path, 'a METERED entitlement value');
+  rejectUnknown(raw, ['type', 'enabled', 'limit', 'reset_period', 'overage_policy'], path, 'a METERED entitlement value');
   if (raw.enabled !== undefined && typeof raw.enabled !== 'boolean') throw badRequest(`${path}.enabled must be a boolean`);
   let limit: string | null = null;
   if (raw.limit !== undefined && raw.limit !== null) {
@@ -108,5 +116,9 @@ export function parseEntitlementValue(featureType: FeatureTypeName, raw: unknown
     limit = parsed.toString();
   }
   const resetPeriod = raw.reset_period === undefined || raw.reset_period === null ? { type: 'NEVER' as const } : parseResetPeriod(raw.reset_period, `${path}.reset_period`);
-  return { type: 'METERED', enabled: raw.enabled ?? true, limit, reset_period: resetPeriod };
+  if (raw.overage_policy !== undefined && raw.overage_policy !== null && !OVERAGE_POLICIES.includes(raw.overage_policy as OveragePolicy)) {
+    throw badRequest(`${path}.overage_policy must be BLOCK or ALLOW_AND_BILL (or left out for BLOCK); got ${JSON.stringify(raw.overage_policy)}`);
+  }
+  const overage = typeof raw.overage_policy === 'string' ? { overage_policy: raw.overage_policy as OveragePolicy } : {};
+  return { type: 'METERED', enabled: raw.enabled ?? true, limit, reset_period: resetPeriod, ...overage };
 }

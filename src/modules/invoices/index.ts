@@ -24,3 +24,4 @@ export type { Invoicing } from './module.js';
 export type { BankLine, BankLineResult, BankTransfers } from './bank-transfers.js';
 export { invoiceEventData } from './events.js';
 export { nextInvoiceDateOf } from './next-invoice-date.js';
+export { accruedUsageCharges } from './billing/accrued.js';

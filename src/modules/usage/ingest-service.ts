@@ -93,8 +93,23 @@ function customersOf(rows: readonly EventRow[]): string[] {
   return [...ids];
 }
 
-export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: UsageMetricSource; testClockTime?: TestClockTime; usageStored?: UsageStored }) {
+/**
+ * Told of stored events after their statement committed (usage alerts evaluate the alerts they
+ * touch): called synchronously and not awaited, so it must not throw or block; the request's
+ * answer does not wait for it.
+ */
+export type EventsStoredHook = (tenantId: string, events: readonly EventRow[]) => void;
+
+export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: UsageMetricSource; testClockTime?: TestClockTime; usageStored?: UsageStored; onEventsStored?: EventsStoredHook }) {
   const { pool, clock, metrics } = deps;
+  const told = (tenantId: string, rows: readonly EventRow[]) => {
+    if (!deps.onEventsStored || rows.length === 0) return;
+    try {
+      deps.onEventsStored(tenantId, rows);
+    } catch {
+      // a listener's failure must not fail an ingestion that has committed
+    }
+  };
   const customerRefs = cache<ResolvedCustomer>();
   const knownCodes = cache<true>();
   const knownMonths = new Set<number>(); // year * 12 + month (UTC)
@@ -315,6 +330,7 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
       // outside a transaction: a failed statement would abort it
       const outcomes = await writeAll(tenantId, rows, clock.now());
       if ([...outcomes.values()].some((o) => o.kind === 'stored')) {
+        told(tenantId, rows.filter((row) => outcomes.get(row.eventId)?.kind === 'stored'));
         await wakeRollups(tenantId);
         await afterStored(tenantId, rows.filter((row) => outcomes.get(row.eventId)?.kind === 'stored'));
       }
@@ -384,6 +400,8 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
         }
       }
       if (stored > 0) {
+        // every row of the batch, stored now or before (a duplicate only makes a repeated, idempotent evaluation)
+        told(tenantId, rows);
         await wakeRollups(tenantId);
         await afterStored(tenantId, rows);
       }

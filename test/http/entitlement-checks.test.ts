@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { useHarness, type Harness } from '../harness/app.js';
+import { grantPlanEntitlements, offerAddOn, seedCustomer, seedPlan } from './subscription-fixtures.js';
+
+const harness = useHarness();
+let seq = 0;
+
+async function post(h: Harness, url: string, body: Record<string, unknown>) {
+  const res = await h.request('POST', url, { body });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+/** A metered feature `api` on a COUNT metric granted by the plan version (limit 5 per billing cycle, policy as given), a customer subscribed since 2026-03-01. */
+async function setup(planValue: Record<string, unknown> = { type: 'METERED', enabled: true, limit: '5', reset_period: { type: 'BILLING_CYCLE' } }) {
+  const h = harness();
+  h.clock.set('2026-03-15T12:00:00.000Z');
+  seq += 1;
+  const family = await post(h, '/api/v1/product_families', { name: `Checks ${seq}` });
+  const metric = await post(h, '/api/v1/metrics', { name: 'Calls', code: `check_calls_${seq}`, aggregation_type: 'COUNT', product_family_id: family.id });
+  const api = await post(h, '/api/v1/features', { code: `api-${seq}`, name: 'API', feature_type: { type: 'METERED', metric_id: metric.id } });
+  const sso = await post(h, '/api/v1/features', { code: `sso-${seq}`, name: 'SSO', feature_type: { type: 'BOOLEAN' } });
+  const plan = await seedPlan(h, h.tenant.id, h.tenant.apiKey);
+  await grantPlanEntitlements(h, h.tenant.id, plan.versionId, [{ featureId: api.id, value: planValue }, { featureId: sso.id, value: { type: 'BOOLEAN', enabled: true } }]);
+  const customer = await seedCustomer(h, h.tenant.apiKey, { alias: `checked-${seq}` });
+  let n = 0;
+  const ingest = async (count: number) => {
+    const events = Array.from({ length: count }, () => ({ event_id: `chk-${seq}-${(n += 1)}`, code: metric.code, customer_id: customer.alias, timestamp: h.clock.now().toISOString(), properties: {} }));
+    const res = await h.request('POST', '/api/v1/events/ingest', { body: { events } });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const check = async (feature = api.code) => {
+    const res = await h.request('GET', `/api/v1/customers/${customer.alias}/entitlements/${feature}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+  return { h, family, metric, api, sso, plan, customer, ingest, check };
+}
+
+describe('metered entitlement check', () => {
+  it('blocks at the limit under BLOCK (the default), with used, limit and remaining as invoicing counts them', async () => {
+    const { h, metric, api, sso, plan, customer, ingest, check } = await setup();
+    expect(await check()).toMatchObject({ allowed: false, reason: 'NOT_ENTITLED', source: null, used: null });
+    await post(h, '/api/v1/subscriptions', { customer_id_or_alias: customer.id, plan_id: plan.planId, start_date: '2026-03-01' });
+    await ingest(4);
+    expect(await check()).toEqual({
+      customer_id: customer.id, feature: { id: api.id, code: api.code, name: 'API' }, type: 'METERED', allowed: true, reason: 'WITHIN_LIMIT', source: 'PLAN_VERSION', enabled: true,
+      metric_id: metric.id, used: '4', limit: '5', remaining: '1', overage: '0', overage_policy: 'BLOCK', period_start: '2026-03-01T00:00:00.000Z', reset_at: '2026-04-01T00:00:00.000Z',
+    });
+    await ingest(1);
+    expect(await check()).toMatchObject({ allowed: false, reason: 'LIMIT_REACHED', used: '5', remaining: '0', overage: '0', overage_policy: 'BLOCK' });
+    // the figure the usage API (the aggregation invoicing bills through) gives for the period
+    const usage = await h.request('GET', `/api/v1/usage/customer/${customer.id}?start_date=2026-03-01&end_date=2026-04-01&metric_id=${metric.id}`);
+    expect(usage.statusCode, usage.body).toBe(200);
+    expect(JSON.stringify(usage.json())).toContain('"5"');
+    // a BOOLEAN feature: allowed is enabled
+    expect(await check(sso.id)).toMatchObject({ type: 'BOOLEAN', allowed: true, source: 'PLAN_VERSION', used: null, limit: null });
+    // a new period starts from zero
+    h.clock.set('2026-04-03T00:00:00.000Z');
+    expect(await check()).toMatchObject({ allowed: true, used: '0', remaining: '5', period_start: '2026-04-01T00:00:00.000Z', reset_at: '2026-05-01T00:00:00.000Z' });
+  });
+
+  it('allows over the limit under ALLOW_AND_BILL and reports the overage', async () => {
+    const { h, plan, customer, ingest, check } = await setup({ type: 'METERED', enabled: true, limit: '5', reset_period: { type: 'BILLING_CYCLE' }, overage_policy: 'ALLOW_AND_BILL' });
+    await post(h, '/api/v1/subscriptions', { customer_id_or_alias: customer.id, plan_id: plan.planId, start_date: '2026-03-01' });
+    await ingest(5);
+    expect(await check()).toMatchObject({ allowed: true, reason: 'OVERAGE_ALLOWED', used: '5', limit: '5', remaining: '0', overage: '0', overage_policy: 'ALLOW_AND_BILL' });
+    await ingest(3);
+    expect(await check()).toMatchObject({ allowed: true, reason: 'OVERAGE_ALLOWED', used: '8', remaining: '0', overage: '3' });
+  });
+
+  it('takes the customer override over the add-on over the plan version, and the policy travels with the value', async () => {
+    const { h, api, plan, customer, ingest, check } = await setup({ type: 'METERED', enabled: true, limit: '5', reset_period: { type: 'BILLING_CYCLE' }, overage_policy: 'ALLOW_AND_BILL' });
+    const product = await post(h, '/api/v1/products', { name: 'Pack', product_family_id: (await post(h, '/api/v1/product_families', { name: `Pack ${seq}` })).id, fee_structure: { type: 'RATE' } });
+    const addOn = await post(h, '/api/v1/addons', {
+      name: 'More calls', product_id: product.id, price: { currency: 'EUR', fee: { rates: [{ term: 'MONTHLY', price: '9.00' }] } },
+      entitlements: [{ feature_id: api.id, value: { limit: '8', reset_period: { type: 'BILLING_CYCLE' } } }],
+    });
+    await offerAddOn(h, h.tenant.id, plan.versionId, addOn.id);
+    await post(h, '/api/v1/subscriptions', { customer_id_or_alias: customer.id, plan_id: plan.planId, start_date: '2026-03-01', add_ons: [{ add_on_id: addOn.id }] });
+    await ingest(8);
+    // the add-on's value replaces the plan's whole value: its limit, and its policy (unset = BLOCK)
+    expect(await check()).toMatchObject({ source: 'ADD_ON', limit: '8', overage_policy: 'BLOCK', allowed: false, reason: 'LIMIT_REACHED' });
+
+    const set = await h.request('PUT', `/api/v1/customers/${customer.alias}/entitlements/${api.code}`, { body: { value: { limit: '10', reset_period: { type: 'BILLING_CYCLE' } } } });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toMatchObject({ id: expect.stringMatching(/^ent_/), feature_id: api.id, value: { type: 'METERED', enabled: true, limit: '10' } });
+    expect(await check()).toMatchObject({ source: 'CUSTOMER_OVERRIDE', limit: '10', remaining: '2', allowed: true });
+    // the customer's list shows the same value
+    const list = (await h.request('GET', `/api/v1/customers/${customer.id}/entitlements`)).json().data;
+    expect(list.find((e: { feature: { id: string } }) => e.feature.id === api.id).value.spec.limit).toBe('10');
+
+    const bad = await h.request('PUT', `/api/v1/customers/${customer.id}/entitlements/${api.code}`, { body: { value: { limit: '10', overage_policy: 'SOMETIMES' } } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/overage_policy/);
+
+    expect((await h.request('DELETE', `/api/v1/customers/${customer.id}/entitlements/${api.code}`)).statusCode).toBe(204);
+    expect(await check()).toMatchObject({ source: 'ADD_ON', limit: '8' });
+    expect((await h.request('DELETE', `/api/v1/customers/${customer.id}/entitlements/${api.code}`)).statusCode).toBe(404);
+    const events = await h.db.pool.query(`SELECT event_type FROM outbox_events WHERE object_id = $1 AND event_type = 'customer.entitlements_updated'`, [customer.id]);
+    expect(events.rows).toHaveLength(2);
+  });
+
+  it('answers 404 {code, message} for an unknown customer or feature and another tenant', async () => {
+    const { h, api, customer } = await setup();
+    for (const [res, message] of [
+      [await h.request('GET', `/api/v1/customers/nobody/entitlements/${api.code}`), 'customer not found'],
+      [await h.request('GET', `/api/v1/customers/${customer.id}/entitlements/no-such-feature`), 'feature not found'],
+      [await h.request('GET', `/api/v1/customers/${customer.id}/entitlements/${api.code}`, { key: h.other.apiKey }), 'customer not found'],
+    ] as const) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ code: 'NOT_FOUND', message });
+    }
+  });
+});
