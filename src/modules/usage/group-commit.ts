@@ -33,7 +33,8 @@ export interface GroupCommitOptions {
  * Two requests with the same event id never share a statement: the later one waits for the
  * next group, where it meets the first one's committed row like a sequential retry would.
  * If a group's statement fails, each of its events is retried alone, so one bad event only
- * fails its own request.
+ * fails its own request. A group keeps its requests' arrival order: the writer's statements put
+ * the rows in event-id order themselves (repository.ts), so merged groups lock in that order too.
  */
 export function createGroupCommitter(write: GroupWriter, options: GroupCommitOptions) {
   const queues = new Map<string, Waiter[]>();

@@ -52,6 +52,9 @@ async function refreshMetric(db: TenantScope, metric: UsageMetric, now: Date, re
   // may hold an event the invoice did not see: the period is flagged, and the next invoice bills
   // the difference of prices (zero if the event was billed after all). Groups after the tenant's
   // latest billed end (all real-time usage) are not looked up.
+  // Lock order: the upserts below touch rollup rows in hash-aggregate order, which is not
+  // canonical; that is safe only because every fold of a tenant holds its exclusive fold lock
+  // (lockUsageForFold), so no two transactions ever write a tenant's rollup rows at once.
   const [written] = await db.query<{ rows: string }>(
     `WITH grouped AS (
        SELECT e.customer_ref, date_trunc('hour', e.ts, 'UTC') AS hour, ${c.groupKey} AS group_key, (array_agg(${c.dimensions}))[1] AS dimensions,
