@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /** Pure tests (no database, no app): rules of src/domain, src/kernel and module files. */
 const DOMAIN_TESTS = ['test/domain/**/*.test.ts', 'test/unit/**/*.test.ts'];
+/** Fuzzer, tenant-isolation probe and multi-process checks: `npm run test:reliability` (docs/reliability.md). */
+const RELIABILITY_TESTS = ['test/reliability/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -20,9 +22,19 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: DOMAIN_TESTS,
+          exclude: [...DOMAIN_TESTS, ...RELIABILITY_TESTS],
           globalSetup: ['test/harness/global-setup.ts'],
           testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'reliability',
+          include: RELIABILITY_TESTS,
+          globalSetup: ['test/harness/global-setup.ts'],
+          testTimeout: 300_000,
           hookTimeout: 60_000,
         },
       },

@@ -101,7 +101,7 @@ export function parseAmountMinor(text: unknown, currency: CurrencyCode): bigint 
   if (value.decimalPlaces() > exponent) {
     throw new MoneyError('TOO_MANY_DECIMALS', `"${String(text)}" has more than ${exponent} decimals for ${currency}`);
   }
-  return BigInt(value.times(minorScale(currency)).toString());
+  return storableMinor(BigInt(value.times(minorScale(currency)).toString()));
 }
 
 /**

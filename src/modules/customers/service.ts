@@ -1,7 +1,7 @@
 import { frozenClock, type Clock } from '../../kernel/clock.js';
 import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
-import { currencyExponent, parseAmountMinor, parseDecimal } from '../../kernel/money.js';
+import { currencyExponent, parseAmountMinor, parseDecimal, sumMinor } from '../../kernel/money.js';
 import { paginationMeta, parseOrderBy, pageRequest, type Page } from '../../kernel/paging.js';
 import type { Pool, Queryable } from '../../db/pool.js';
 import { isUniqueViolation, withTx } from '../../db/tx.js';
@@ -241,6 +241,11 @@ export function createCustomersService(deps: {
         throw badRequest(`amount must be a decimal string with at most ${currencyExponent(current.currency)} decimals for ${current.currency}: ${(error as Error).message}`);
       }
       if (amountMinor === 0n) throw badRequest('amount must not be zero');
+      try {
+        sumMinor([current.balance_minor, amountMinor]); // the sum must fit the stored bigint too
+      } catch {
+        throw badRequest(`amount would take the balance past the largest storable amount for ${current.currency}; send a smaller amount, e.g. "25.00"`);
+      }
       const balance = await repo.moveBalance(tx, tenantId, {
         id: newId('customerBalanceTransaction', clock.now().getTime()),
         customerId: current.id,
