@@ -46,14 +46,20 @@ export interface ImportCustomer {
 /** Creates a customer exactly as the API does (validation, outbox `customer.created`). */
 export type CreateCustomer = (tenantId: string, input: ImportCustomer) => Promise<{ id: string }>;
 
-/** One bank line as the invoices module's bank transfers take it (its BankLine). */
+/** One credit line of a bank statement, as the invoices module's bank transfers record it. */
 export interface ImportBankLine {
+  /** Identifies the line across files: the same line uploaded again has the same key. */
   key: string;
+  /** When the money arrived (RFC 3339). */
   paid_at: string;
+  /** Decimal string above zero, e.g. "120.00". */
   amount: string;
+  /** ISO 4217, upper case. */
   currency: string;
+  /** The text the payer wrote; it must name one invoice's payment reference. */
   reference: string;
   payer: string | null;
+  /** The bank's own id of the line, when the statement has one. */
   bank_line_id: string | null;
 }
 

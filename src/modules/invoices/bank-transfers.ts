@@ -11,27 +11,11 @@ import { scoped } from '../../db/tenant-scope.js';
 import { applyPayment } from './lifecycle.js';
 import * as repo from './repository.js';
 import type { InvoiceRow } from './repository.js';
+import type { BankLineResult, ImportBankLine } from '../batch-jobs/index.js';
 
-/** One credit line of a bank statement, checked for form by the caller (batch jobs). */
-export interface BankLine {
-  /** Identifies the line across files: the same line uploaded again has the same key. */
-  key: string;
-  /** When the money arrived (RFC 3339). */
-  paid_at: string;
-  /** Decimal string above zero, e.g. "120.00". */
-  amount: string;
-  /** ISO 4217, upper case. */
-  currency: string;
-  /** The text the payer wrote; it must name one invoice's payment reference. */
-  reference: string;
-  payer: string | null;
-  /** The bank's own id of the line, when the statement has one. */
-  bank_line_id: string | null;
-}
-
-export type BankLineResult =
-  | { status: 'RECORDED' | 'ALREADY_RECORDED'; invoice_id: string; invoice_number: string | null; payment_id: string }
-  | { status: 'REFUSED'; reason: string };
+/** One credit line of a bank statement, checked for form by the caller: the batch jobs' port type (batch-jobs/ports.ts). */
+export type BankLine = ImportBankLine;
+export type { BankLineResult };
 
 /** Upper case, letters and digits only: how payment references are compared (they are numbers without separators). */
 export function normalizedReference(text: string): string {
