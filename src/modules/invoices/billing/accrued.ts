@@ -9,7 +9,8 @@ import type { BillingRun } from './run.js';
  * (docs/credits-and-alerts.md).
  */
 export async function accruedUsageCharges(run: BillingRun, db: Parameters<BillingRun['currentPeriodInvoice']>[0], tenantId: string, subscriptionId: string): Promise<string | undefined> {
-  const next = await run.currentPeriodInvoice(db, tenantId, subscriptionId);
+  // an invoice due and not created yet (the period's advance fees) does not hide what the period accrues
+  const next = await run.currentPeriodInvoice(db, tenantId, subscriptionId, { evenWhileDue: true });
   if (next === null) return undefined;
   const { computed } = next.input;
   const minor = computed.lines.filter((line) => line.category === 'USAGE').reduce((sum, line) => sum + line.taxableMinor, 0n);

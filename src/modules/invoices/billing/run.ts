@@ -336,10 +336,10 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
    * The invoice that will close the subscription's current period, computed now as the preview
    * computes it but without threshold deductions or late usage: its usage windows are what the
    * period has accrued (spend thresholds, thresholds.ts). Null while an invoice is due and not
-   * created yet (the period just ended: the run bills it first), when the subscription is not
+   * created yet (the period just ended: the run bills it first; `evenWhileDue` computes it anyway), when the subscription is not
    * billed by this run's population, or when no invoice will come.
    */
-  async function currentPeriodInvoice(db: Queryable, tenantId: string, subscriptionId: string): Promise<ComputedDraft | null> {
+  async function currentPeriodInvoice(db: Queryable, tenantId: string, subscriptionId: string, options: { evenWhileDue?: boolean } = {}): Promise<ComputedDraft | null> {
     const source = await loadSubscriptionRecord(db, tenantId, subscriptionId);
     if (!source || source.subscription.status === 'PENDING_ACTIVATION') return null;
     if ((source.subscription.test_clock_id ?? null) !== (deps.testClockId ?? null)) return null;
@@ -347,7 +347,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
     if (!subject) return null;
     const stored = await invoicesOfSubscriptions(db, tenantId, [subscriptionId]);
     const asOf = today(clock);
-    if (occasionsDue(subject, stored, asOf).length > 0) return null;
+    if (!options.evenWhileDue && occasionsDue(subject, stored, asOf).length > 0) return null;
     const occasion = nextOccasion(toEngineSnapshot(source, subject.plan).snapshot, asOf);
     if (occasion === null) return null;
     const [computed] = await computePlanned(pool, tenantId, [{ subject, occasions: [occasion], stored }]);
