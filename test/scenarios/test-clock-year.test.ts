@@ -111,5 +111,5 @@ describe('a year on a test clock', () => {
     expect(received.filter((e) => e.type === 'test_clock.ready').map((e) => [e.test_clock_id, e.frozen_time])).toEqual(
       ['2026-01-20T00:00:00.000Z', '2026-02-10T00:00:00.000Z', '2026-07-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z'].map((at) => [clock.id, at]),
     );
-  });
+  }, 180_000); // twelve advances, each a billing run, finalization, dunning and threshold checks at the stop
 });
