@@ -24,7 +24,7 @@ import { createAlertsModule, type AlertsApi } from './modules/alerts/index.js';
 import { accruedUsageCharges, createInvoicesModule, entityForCustomer, findInvoice, nextInvoiceDateOf, type Invoicing } from './modules/invoices/index.js';
 import { countOpenCreditNotes, createCreditNotesModule } from './modules/credit-notes/index.js';
 import { accruedUsageOf, createCreditsModule } from './modules/credits/index.js';
-import { createPaymentsModule, type Payments } from './modules/payments/index.js';
+import { createPaymentsModule, elementsKeyOf, type Payments } from './modules/payments/index.js';
 import { createEmailsModule, sqlEmailPorts, type EmailPorts } from './modules/emails/index.js';
 import { createWebhooksModule, type DeliveryService } from './modules/webhooks/index.js';
 import { connectedAccountExists, createOAuthModule } from './modules/oauth/index.js';
@@ -170,6 +170,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     payments: {
       payUrl: (tenantId, invoice, origin) => payments.api.payUrlFor(pool, invoice, tenantId, origin),
       providerName: async (tenantId) => (await payments.api.providers.forTenant(pool, tenantId))?.name ?? null,
+      elementsKey: (tenantId) => elementsKeyOf(pool, payments.api.providers, tenantId),
       methods: payments.api.service,
       csrf: payments.api.pageCsrf,
     },

@@ -3,7 +3,6 @@
 // tenants get Stripe Elements: Stripe's script (https://js.stripe.com/v3) and one inline script
 // with this response's nonce, allowed by the CSP on their pages only; the browser posts the
 // PaymentMethod id Stripe.js created back to our form, and the server saves and charges it.
-import { randomBytes } from 'node:crypto';
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app.js';
@@ -12,13 +11,12 @@ import { AppError } from '../../kernel/errors.js';
 import { formatMinor, parseAmountMinor, type CurrencyCode } from '../../kernel/money.js';
 import type { PageCsrf } from './page-csrf.js';
 import { PAGE_STYLE, sandboxCardFields } from './pay-page.js';
+import { elementsForm, newNonce, pageCsp } from './stripe-elements.js';
 import type { CheckoutMethodInput, CheckoutPayments, CheckoutView } from './checkout-payments.js';
 
 const TokenParams = Type.Object({ token: Type.String() });
 type Form = Record<string, unknown>;
 const field = (form: Form | undefined, name: string) => (typeof form?.[name] === 'string' ? (form[name] as string) : '');
-
-const STRIPE_JS = 'https://js.stripe.com/v3';
 
 /**
  * No script but Stripe's (and our nonce'd mount script) on Stripe tenants' pages; forms post to
@@ -28,10 +26,7 @@ const STRIPE_JS = 'https://js.stripe.com/v3';
 function cspFor(view: CheckoutView | undefined, nonce: string | null): string {
   const targets = new Set<string>(["'self'"]);
   for (const url of [view?.session.success_url, view?.session.cancel_url]) if (url) targets.add(new URL(url).origin);
-  const base = `style-src 'unsafe-inline'; form-action ${[...targets].join(' ')}; frame-ancestors 'none'; base-uri 'none'`;
-  if (nonce === null) return `default-src 'none'; ${base}`;
-  // what Stripe documents for Elements: its script, its frames, and its API from the page
-  return `default-src 'none'; script-src https://js.stripe.com 'nonce-${nonce}'; frame-src https://js.stripe.com https://hooks.stripe.com; connect-src https://api.stripe.com; img-src https://*.stripe.com; ${base}`;
+  return pageCsp([...targets].join(' '), nonce);
 }
 
 const money = (minor: bigint, currency: string) => `${formatMinor(minor, currency as CurrencyCode)} ${currency}`;
@@ -88,13 +83,7 @@ function payForm(view: CheckoutView, token: string, csrf: string, nonce: string 
     return html`<form method="post" action="${action}">${shown}<fieldset><legend>Card</legend>${sandboxCardFields()}</fieldset>${free}<button type="submit">${label}</button></form>`;
   }
   if (view.offered.card && view.provider === 'stripe' && view.publishableKey && nonce) {
-    // Elements mounts its card frame in #card-element; the script puts the PaymentMethod id in the hidden field and submits.
-    return html`<form method="post" action="${action}" id="stripe-form" data-publishable-key="${view.publishableKey}">${shown}
-<input type="hidden" name="payment_method_id" id="payment_method_id">
-<fieldset><legend>Card</legend><div id="card-element"></div><p id="card-errors" role="alert" class="hint"></p></fieldset>${free}
-<button type="submit">${label}</button></form>
-<script src="${STRIPE_JS}" nonce="${nonce}"></script>
-<script nonce="${nonce}">${raw(STRIPE_MOUNT)}</script>`;
+    return elementsForm({ action, publishableKey: view.publishableKey, nonce, before: shown, after: free, submitLabel: label });
   }
   if (view.offered.directDebit) {
     return html`<form method="post" action="${action}">${shown}<fieldset><legend>Direct debit</legend>
@@ -104,12 +93,6 @@ function payForm(view: CheckoutView, token: string, csrf: string, nonce: string 
   }
   return html`<p role="status">No online payment method is offered for this checkout. Contact the seller to complete your subscription.</p>`;
 }
-
-/** Mounts Stripe Elements' card field and posts the PaymentMethod id Stripe.js creates. Stripe.js is the only thing that sees card data. */
-const STRIPE_MOUNT = `(function(){var f=document.getElementById('stripe-form');var s=Stripe(f.dataset.publishableKey);var e=s.elements().create('card');e.mount('#card-element');
-f.addEventListener('submit',function(ev){if(document.getElementById('payment_method_id').value)return;ev.preventDefault();
-s.createPaymentMethod({type:'card',card:e}).then(function(r){if(r.error){document.getElementById('card-errors').textContent=r.error.message;return;}
-document.getElementById('payment_method_id').value=r.paymentMethod.id;f.submit();});});})();`;
 
 function cancelForm(token: string, csrf: string): Html {
   return html`<form method="post" action="/checkout/${encodeURIComponent(token)}/cancel"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" class="secondary">Cancel</button></form>`;
@@ -139,7 +122,7 @@ export function checkoutPageRoutes(deps: { pages: CheckoutPayments; csrf: PageCs
     if (!view.prepared) return sendPage(reply, status === 200 ? 409 : status, title, html`${PAGE_STYLE}${errorBox(view.priceError ?? 'This offer cannot be taken.')}`, { csp: cspFor(view, null) });
     const token_ = csrf.issue(request, reply, token);
     const stripe = view.provider === 'stripe' && view.offered.card && view.publishableKey !== null;
-    const nonce = stripe ? randomBytes(16).toString('base64') : null;
+    const nonce = stripe ? newNonce() : null;
     const processing = view.session.status === 'AWAITING_PAYMENT' && view.lastAttempt?.status === 'PENDING';
     const action = processing
       ? html`<p role="status">Your payment is being processed. Reload this page in a minute to see whether it went through.</p>`

@@ -19,6 +19,7 @@ import type { Providers } from './providers.js';
 import { idempotencyKeyOf, type Charging } from './charging.js';
 import type { PaymentsService } from './service.js';
 import * as repo from './repository.js';
+import { checkedPaymentMethodId, elementsKeyOf } from './stripe-elements.js';
 import * as checkoutRepo from './checkout-repository.js';
 import type { AttemptRow } from './repository.js';
 
@@ -96,10 +97,9 @@ export function createCheckoutPayments(deps: {
       attempts = await checkoutRepo.attemptsOfSession(pool, tenantId, session.id);
     }
     const provider = await providers.forTenant(pool, tenantId);
-    const connection = provider?.name === 'stripe' ? (await repo.listConnections(pool, tenantId)).find((c) => c.provider === 'stripe') : undefined;
     const base: CheckoutView = {
       tenantId, session, prepared: null, priceError: null, firstInvoice: null, dueNowMinor: 0n, provider: provider?.name ?? null,
-      publishableKey: connection?.publishable_key ?? null, offered: offeredMethods(session.payment_methods_config, provider?.name ?? null), lastAttempt: attempts.at(-1),
+      publishableKey: await elementsKeyOf(pool, providers, tenantId), offered: offeredMethods(session.payment_methods_config, provider?.name ?? null), lastAttempt: attempts.at(-1),
     };
     if (session.status !== 'CREATED' && session.status !== 'AWAITING_PAYMENT') return base;
     try {
@@ -131,8 +131,7 @@ export function createCheckoutPayments(deps: {
     }
     if ('stripePaymentMethodId' in input) {
       if (!current.offered.card || current.provider !== 'stripe') throw badRequest('a Stripe payment method can only be given on Stripe checkouts that take cards');
-      if (!/^pm_[A-Za-z0-9_]{3,}$/.test(input.stripePaymentMethodId)) throw badRequest('payment_method_id must be the PaymentMethod id Stripe.js created, e.g. pm_1Q2w3E...');
-      return deps.service.attachMethod(tenantId, session.customer_id, { provider_payment_method_id: input.stripePaymentMethodId, set_default: false });
+      return deps.service.attachMethod(tenantId, session.customer_id, { provider_payment_method_id: checkedPaymentMethodId(input.stripePaymentMethodId), set_default: false });
     }
     if (!current.offered.directDebit) throw badRequest('direct debit is not offered on this checkout');
     return deps.service.attachMethod(tenantId, session.customer_id, { iban: input.iban.replace(/\s/g, ''), ...(input.holderName ? { account_holder_name: input.holderName } : {}), set_default: false });

@@ -11,3 +11,4 @@ export { methodLabel, sandboxCardFields } from './pay-page.js';
 export type { PaymentsService } from './service.js';
 export type { PageCsrf } from './page-csrf.js';
 export type { PaymentMethodRow } from './repository.js';
+export { checkedPaymentMethodId, elementsForm, elementsKeyOf, newNonce, pageCsp } from './stripe-elements.js';

@@ -13,6 +13,7 @@ import { idempotencyKeyOf, type Charging } from './charging.js';
 import type { PaymentsService } from './service.js';
 import { payable, type PayLinks } from './pay-links.js';
 import * as repo from './repository.js';
+import { checkedPaymentMethodId, elementsKeyOf } from './stripe-elements.js';
 import type { AttemptRow, PaymentMethodRow } from './repository.js';
 
 export interface PayView {
@@ -20,6 +21,8 @@ export interface PayView {
   invoice: InvoiceRow;
   /** The tenant's provider now (null: no online payment). */
   provider: ProviderName | null;
+  /** Stripe's publishable key when the tenant's provider is Stripe and its connection has one: the page offers a new card through Elements. */
+  publishableKey: string | null;
   /** Saved methods of the customer usable with that provider. */
   methods: PaymentMethodRow[];
   defaultMethodId: string | null;
@@ -27,8 +30,8 @@ export interface PayView {
   needsAuthentication: AttemptRow | null;
 }
 
-/** A saved method (`methodId`) or a new card (`cardNumber`, sandbox). */
-export type PayWith = { methodId: string } | { cardNumber: string };
+/** A saved method (`methodId`), a new card (`cardNumber`, sandbox) or a new Stripe PaymentMethod Elements created (`stripePaymentMethodId`). */
+export type PayWith = { methodId: string } | { cardNumber: string } | { stripePaymentMethodId: string };
 
 export function createPayPageService(deps: { pool: Pool; clock: Clock; providers: Providers; charging: Charging; service: PaymentsService; links: PayLinks }) {
   const { pool, clock, providers, charging, links } = deps;
@@ -43,7 +46,8 @@ export function createPayPageService(deps: { pool: Pool; clock: Clock; providers
     const settings = await repo.findCustomerSettings(pool, link.tenantId, invoice.customer_id);
     const latest = (await repo.listAttemptsOfInvoice(pool, link.tenantId, invoice.id)).at(-1);
     const needsAuthentication = latest?.status === 'REQUIRES_ACTION' && latest.provider === 'sandbox' && latest.provider_payment_id && payable(invoice) ? latest : null;
-    return { tenantId: link.tenantId, invoice, provider, methods, defaultMethodId: settings.default_payment_method_id, needsAuthentication };
+    const publishableKey = await elementsKeyOf(pool, providers, link.tenantId);
+    return { tenantId: link.tenantId, invoice, provider, publishableKey, methods, defaultMethodId: settings.default_payment_method_id, needsAuthentication };
   }
 
   /**
@@ -58,29 +62,42 @@ export function createPayPageService(deps: { pool: Pool; clock: Clock; providers
     if ('methodId' in using) {
       method = current.methods.find((m) => m.id === using.methodId);
       if (!method) throw badRequest('choose one of your saved cards or enter a new card');
+    } else if ('stripePaymentMethodId' in using) {
+      if (current.provider !== 'stripe') throw badRequest('a Stripe payment method can only be given on invoices of Stripe tenants');
+      // saved (a SetupIntent, as the API's add-method route), not made the default until it has paid
+      method = await deps.service.attachMethod(tenantId, invoice.customer_id, { provider_payment_method_id: checkedPaymentMethodId(using.stripePaymentMethodId), set_default: false });
     } else {
+      if (current.provider !== 'sandbox') throw badRequest('a card number can only be typed on sandbox tenants\' pay pages');
       const cardNumber = using.cardNumber.replace(/[\s-]/g, '');
       if (!/^\d{12,19}$/.test(cardNumber)) throw badRequest('card number must be 12 to 19 digits, e.g. 4242 4242 4242 4242');
       // saved, not made the default, until it has paid: a declined card is removed again below
       method = await deps.service.attachMethod(tenantId, invoice.customer_id, { card_number: cardNumber, set_default: false });
     }
     const isNew = !('methodId' in using);
-    const attemptId = await withTx(pool, async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`pay:${tenantId}:${invoice.id}`]);
-      const fresh = (await findInvoice(tx, tenantId, invoice.id))!;
-      if (!payable(fresh)) throw conflict('this invoice has nothing left to pay');
-      const attempts = await repo.listAttemptsOfInvoice(tx, tenantId, invoice.id);
-      if (attempts.some((a) => a.status === 'PENDING')) throw conflict('a payment of this invoice is already in progress; reload the page in a minute');
-      const now = clock.now();
-      const id = newId('paymentAttempt', now.getTime());
-      await repo.insertAttempt(tx, {
-        id, tenant_id: tenantId, invoice_id: invoice.id, customer_id: invoice.customer_id, payment_method_id: method.id, provider: method.provider,
-        occasion: 'PAY_PAGE', retry_number: 0, amount_minor: fresh.amount_due_minor - fresh.amount_paid_minor, currency: fresh.currency, status: 'PENDING',
-        idempotency_key: idempotencyKeyOf(id), provider_payment_id: null, failure_code: null, failure_message: null, requested_at: null, settled_at: null,
-        created_at: now, updated_at: now,
+    const chosen = method;
+    let attemptId: string;
+    try {
+      attemptId = await withTx(pool, async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`pay:${tenantId}:${invoice.id}`]);
+        const fresh = (await findInvoice(tx, tenantId, invoice.id))!;
+        if (!payable(fresh)) throw conflict('this invoice has nothing left to pay');
+        const attempts = await repo.listAttemptsOfInvoice(tx, tenantId, invoice.id);
+        if (attempts.some((a) => a.status === 'PENDING')) throw conflict('a payment of this invoice is already in progress; reload the page in a minute');
+        const now = clock.now();
+        const id = newId('paymentAttempt', now.getTime());
+        await repo.insertAttempt(tx, {
+          id, tenant_id: tenantId, invoice_id: invoice.id, customer_id: invoice.customer_id, payment_method_id: chosen.id, provider: chosen.provider,
+          occasion: 'PAY_PAGE', retry_number: 0, amount_minor: fresh.amount_due_minor - fresh.amount_paid_minor, currency: fresh.currency, status: 'PENDING',
+          idempotency_key: idempotencyKeyOf(id), provider_payment_id: null, failure_code: null, failure_message: null, requested_at: null, settled_at: null,
+          created_at: now, updated_at: now,
+        });
+        return id;
       });
-      return id;
-    });
+    } catch (error) {
+      // a second submit that lost the race: the method it saved is not needed
+      if (isNew) await deps.service.detachMethod(tenantId, invoice.customer_id, method.id);
+      throw error;
+    }
     const attempt = (await charging.charge(tenantId, attemptId))!;
     // a sandbox card asking for authentication stays saved: the authentication step pays with it
     const awaitsStep = attempt.status === 'REQUIRES_ACTION' && attempt.provider === 'sandbox';

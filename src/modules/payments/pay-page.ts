@@ -1,5 +1,7 @@
 // The hosted invoice pay page, `GET/POST /pay/{token}` (docs/payments.md, "Pages"). Server-rendered,
 // no JavaScript for sandbox tenants: the sandbox card form is a plain HTML form with a CSRF field.
+// Stripe tenants whose connection has a publishable key also get Stripe Elements for a new card
+// (stripe-elements.ts: Stripe's script allowed by this response's nonce, on their pages only).
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app.js';
@@ -11,13 +13,14 @@ import type { PageCsrf } from './page-csrf.js';
 import { payable } from './pay-links.js';
 import type { PayPageService, PayView } from './pay-page-service.js';
 import type { AttemptRow, PaymentMethodRow } from './repository.js';
+import { elementsForm, newNonce, pageCsp } from './stripe-elements.js';
 
 const TokenParams = Type.Object({ token: Type.String() });
 type Form = Record<string, unknown>;
 const field = (form: Form | undefined, name: string) => (typeof form?.[name] === 'string' ? (form[name] as string) : '');
 
 /** No script, forms post to this site only, never framed. */
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const CSP = pageCsp("'self'", null);
 export const PAGE_STYLE = raw(`<style>dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dl.facts dt{font-weight:600}
 dl.facts dd{margin:0}.amount{font-size:1.4rem;font-weight:700}.paid{border:2px solid #1e8e3e;background:#e6f4ea;color:#0d5223;padding:.5rem 1rem}
 .row{display:flex;gap:1rem}.notice{border:2px solid #6b4500;background:#fff8e6;padding:.5rem 1rem}.row label{flex:1}.row input{font-weight:normal}.hint{color:#555;font-size:.9rem}fieldset label{display:block;margin:.3rem 0}</style>`);
@@ -54,23 +57,31 @@ function details(view: PayView, token: string): Html {
 <p><a href="/pay/${encodeURIComponent(token)}/pdf" download>Download the invoice (PDF)</a></p>`;
 }
 
-function payForm(view: PayView, token: string, csrf: string, form: Form | undefined): Html {
+/** Whether the page offers a new card through Stripe Elements (a nonce is then needed for its scripts). */
+const offersElements = (view: PayView) => view.provider === 'stripe' && view.publishableKey !== null;
+
+function payForm(view: PayView, token: string, csrf: string, form: Form | undefined, nonce: string | null): Html {
   if (view.provider === null) {
     return html`<p>Online payment is not available for this invoice. Please pay by bank transfer as the invoice says, quoting invoice ${view.invoice.invoice_number ?? ''}.</p>`;
   }
-  if (view.provider !== 'sandbox') {
-    // Stripe tenants: only saved methods so far; Stripe Elements is not built yet (docs/payments.md, "Not yet").
+  const elements = offersElements(view) && nonce !== null;
+  if (view.provider !== 'sandbox' && !elements) {
+    // a Stripe connection without a publishable key (or GoCardless): only saved methods can pay here
     if (view.methods.length === 0) return html`<p>Online card payment is not available yet for this invoice. Please pay by bank transfer as the invoice says.</p>`;
   }
+  const takesNew = view.provider === 'sandbox' || elements;
   const chosen = field(form, 'method') || view.defaultMethodId || (view.methods[0]?.id ?? 'new');
   const saved = view.methods.map((m) => html`<label><input type="radio" name="method" value="${m.id}"${raw(chosen === m.id ? ' checked' : '')}> ${methodLabel(m)}</label>`);
-  const newCard = view.provider === 'sandbox'
+  const newCard = takesNew
     ? html`<label><input type="radio" name="method" value="new"${raw(chosen === 'new' || view.methods.length === 0 ? ' checked' : '')}> A new card</label>`
     : raw('');
   const due = money(view.invoice.amount_due_minor - view.invoice.amount_paid_minor, view.invoice.currency);
-  return html`<form method="post" action="/pay/${encodeURIComponent(token)}">
-<input type="hidden" name="_csrf" value="${csrf}">
-<fieldset><legend>Pay with</legend>${saved}${newCard}</fieldset>
+  const action = `/pay/${encodeURIComponent(token)}`;
+  const choice = html`<input type="hidden" name="_csrf" value="${csrf}">
+<fieldset><legend>Pay with</legend>${saved}${newCard}</fieldset>`;
+  if (elements) return elementsForm({ action, publishableKey: view.publishableKey!, nonce: nonce!, before: choice, legend: 'New card', submitLabel: `Pay ${due}` });
+  return html`<form method="post" action="${action}">
+${choice}
 ${view.provider === 'sandbox' ? sandboxCardFields() : raw('')}
 <button type="submit">Pay ${due}</button>
 </form>`;
@@ -109,10 +120,14 @@ export function payPageRoutes(deps: { pages: PayPageService; csrf: PageCsrf; inv
     const { invoice } = view;
     const title = `Invoice ${invoice.invoice_number ?? ''} from ${String(invoice.seller_details.legal_name ?? '')}`;
     let action: Html;
+    let nonce: string | null = null;
     if (invoice.payment_status === 'PAID') action = html`<p class="paid" role="status">This invoice is paid${invoice.paid_at ? ` (${invoice.paid_at.toISOString().slice(0, 10)})` : ''}. Thank you.</p>`;
     else if (!payable(invoice)) action = html`<p role="status">This invoice is ${invoice.status.toLowerCase()}: there is nothing to pay.</p>`;
-    else action = html`<section aria-labelledby="pay"><h2 id="pay">Pay this invoice</h2>${errorBox(error)}${authenticationNotice(view, token)}${payForm(view, token, csrf.issue(request, reply, token), form)}</section>`;
-    return sendPage(reply, status, title, html`${PAGE_STYLE}${details(view, token)}${action}`, { csp: CSP });
+    else {
+      nonce = offersElements(view) ? newNonce() : null;
+      action = html`<section aria-labelledby="pay"><h2 id="pay">Pay this invoice</h2>${errorBox(error)}${authenticationNotice(view, token)}${payForm(view, token, csrf.issue(request, reply, token), form, nonce)}</section>`;
+    }
+    return sendPage(reply, status, title, html`${PAGE_STYLE}${details(view, token)}${action}`, { csp: pageCsp("'self'", nonce) });
   }
 
   return (app: App) => {
@@ -172,17 +187,18 @@ export function payPageRoutes(deps: { pages: PayPageService; csrf: PageCsrf; inv
       const method = field(form, 'method') || 'new';
       let attempt;
       try {
-        attempt = await pages.pay(view, method === 'new' ? { cardNumber: field(form, 'card_number') } : { methodId: method });
+        attempt = await pages.pay(view, method !== 'new' ? { methodId: method }
+          : view.provider === 'stripe' ? { stripePaymentMethodId: field(form, 'payment_method_id') } : { cardNumber: field(form, 'card_number') });
       } catch (error) {
         if (!(error instanceof AppError) || error.status >= 500) throw error;
-        return render(request, reply, (await pages.view(token))!, token, error.status, error.message.replace(/^the payment method was refused by sandbox: /, ''), form);
+        return render(request, reply, (await pages.view(token))!, token, error.status, error.message.replace(/^the payment method was refused by \w+: /, ''), form);
       }
       if (attempt.status === 'SUCCEEDED') return seeOther(reply, `/pay/${encodeURIComponent(token)}`);
       const fresh = (await pages.view(token))!;
       if (attempt.status === 'FAILED') return render(request, reply, fresh, token, 402, `${attempt.failure_message ?? 'The payment failed.'} No money was taken; try another card.`, form);
       if (attempt.status === 'REQUIRES_ACTION' && attempt.provider === 'sandbox') return seeOther(reply, authenticationPath(token, attempt.id));
       if (attempt.status === 'REQUIRES_ACTION') {
-        // Stripe's 3-D Secure runs in Stripe.js on the customer's side, which this page does not load (docs/payments.md, "Not yet")
+        // Stripe's 3-D Secure runs in Stripe.js on the customer's side (handleCardAction), which this page does not do yet (docs/payments.md, "Not yet")
         return render(request, reply, fresh, token, 402, 'Your bank asks you to confirm this payment (authentication), which this page cannot do yet. No money was taken; try another card.', form);
       }
       return render(request, reply, fresh, token, 202, 'Your payment is being processed. Reload this page in a minute to see whether it went through.');

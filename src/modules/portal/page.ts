@@ -6,6 +6,7 @@ import type { PortalTokensService } from './tokens-service.js';
 import type { PortalViewsService } from './views-service.js';
 import { customerToWire, invoiceToWire, subscriptionToWire, usageToWire } from './schemas.js';
 import { noStore, presentedToken } from './routes.js';
+import { pageCsp } from '../payments/index.js';
 import { methodsSection, NOTICES, payCell, paymentMethodRoutes, type PortalPayments, type RenderPortal } from './payments.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -33,10 +34,11 @@ ${body}
 </html>`;
 }
 
-function send(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
+/** No script (except Stripe's and our nonce'd mount script when the page holds Stripe Elements), forms post to this site only, never framed. */
+function send(reply: FastifyReply, status: number, title: string, body: string, nonce: string | null = null): FastifyReply {
   return reply
     .status(status)
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+    .header('content-security-policy', pageCsp("'self'", nonce))
     .header('x-frame-options', 'DENY')
     .type('text/html; charset=utf-8')
     .send(document(title, body));
@@ -50,7 +52,7 @@ function table(caption: string, headers: string[], rows: string[][], numeric: nu
   return `<table><caption class="visually-hidden">${esc(caption)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
-/** `GET /portal/customer?token=...`: the customer's usage, subscriptions, invoices (with Pay links) and payment methods, no JavaScript. */
+/** `GET /portal/customer?token=...`: the customer's usage, subscriptions, invoices (with Pay links) and payment methods, no JavaScript but Stripe Elements' on Stripe tenants. */
 export function portalPage(tokens: PortalTokensService, views: PortalViewsService, payments?: PortalPayments) {
   const invalidLink = (reply: FastifyReply) => send(reply, 401, 'Portal link not valid', `<div class="error" role="alert"><p>This portal link is invalid, has expired or was revoked.</p>
 <p>Ask the company that bills you for a new link.</p></div>`);
@@ -73,7 +75,7 @@ export function portalPage(tokens: PortalTokensService, views: PortalViewsServic
       ? `<div class="error" role="alert"><p>${esc(options.error)}</p></div>`
       : notice ? `<p class="notice" role="status">${esc(notice)}</p>` : '';
     // the forms' outcome shows in their section, where the answer's #payment-methods lands
-    const methods = payments ? await methodsSection(payments, principal, token, payments.csrf.issue(request, reply, token), options.form, banner) : '';
+    const methods = payments ? await methodsSection(payments, principal, token, payments.csrf.issue(request, reply, token), options.form, banner) : { html: '', nonce: null };
     const body = `${payments ? '' : banner}<p>Account: <strong>${esc(customer.name)}</strong>. Credit balance: <strong>${esc(customer.balance)} ${esc(customer.currency)}</strong>.</p>
 <section aria-labelledby="usage"><h2 id="usage">Usage this period</h2>
 ${table('Usage', ['Plan', 'Metric', 'Usage', 'Period'], usageRows, [2])}</section>
@@ -87,8 +89,8 @@ ${table('Invoices', ['Number', 'Date', 'Due', 'Total', 'Amount due', 'Payment', 
   payCell(i.invoice_number, payUrls[index] ?? null, i.payment_status),
   `<a href="${esc(download(i.id))}" download>Download PDF<span class="visually-hidden"> of invoice ${esc(i.invoice_number)}</span></a>`,
 ]), [3, 4])}</section>
-${methods}`;
-    return send(reply, options.status, `Billing portal — ${customer.name}`, body);
+${methods.html}`;
+    return send(reply, options.status, `Billing portal — ${customer.name}`, body, methods.nonce);
   };
 
   return (app: App) => {

@@ -1,17 +1,17 @@
 // What the customer portal does with payments (docs/portal.md, "Paying and payment methods"): a
 // Pay button on each unpaid invoice (the invoice's hosted pay link, payments' payUrlFor), and the
 // customer's saved payment methods: list, add (the sandbox card form on sandbox tenants; IBAN and
-// holder for GoCardless), remove, make default. Every change goes through the payments module's
+// holder for GoCardless; Stripe Elements for Stripe tenants with a publishable key), remove, make default. Every change goes through the payments module's
 // service (the same code as the API's payment-method routes); forms carry the hosted pages' CSRF
 // field, bound to the portal token.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
-import { esc, seeOther } from '../../http/html.js';
+import { esc, raw, seeOther } from '../../http/html.js';
 import { AppError } from '../../kernel/errors.js';
 import type { ProviderName } from '../../adapters/payments/provider.js';
 import type { InvoiceRow } from '../invoices/index.js';
-import { methodLabel, sandboxCardFields, type PageCsrf, type PaymentMethodRow, type PaymentsService } from '../payments/index.js';
+import { checkedPaymentMethodId, elementsForm, methodLabel, newNonce, sandboxCardFields, type PageCsrf, type PaymentMethodRow, type PaymentsService } from '../payments/index.js';
 import type { PortalPrincipal, PortalTokensService } from './tokens-service.js';
 import { noStore, presentedToken } from './routes.js';
 
@@ -21,6 +21,8 @@ export interface PortalPayments {
   payUrl(tenantId: string, invoice: InvoiceRow, origin: string): Promise<string | null>;
   /** The tenant's provider now (which add form to show), null when it has none. */
   providerName(tenantId: string): Promise<ProviderName | null>;
+  /** Stripe's publishable key when the tenant's provider is Stripe and its connection has one (payments' elementsKeyOf): the add form is Stripe Elements. */
+  elementsKey(tenantId: string): Promise<string | null>;
   methods: Pick<PaymentsService, 'listMethods' | 'attachMethod' | 'detachMethod' | 'updateSettings'>;
   csrf: PageCsrf;
 }
@@ -42,7 +44,8 @@ export function payCell(invoiceNumber: string, payUrl: string | null, paymentSta
   return paymentStatus === 'PAID' ? 'Paid' : '—';
 }
 
-function addForm(provider: ProviderName | null, token: string, csrf: string, form: Form | undefined): string {
+/** The add form; a Stripe Elements form needs `nonce` (its scripts'), which the page's CSP then allows. */
+function addForm(provider: ProviderName | null, elementsKey: string | null, nonce: string | null, token: string, csrf: string, form: Form | undefined): string {
   const action = esc(portalPath(token, '/payment-methods'));
   const hidden = `<input type="hidden" name="_csrf" value="${esc(csrf)}">`;
   const makeDefault = '<label class="inline"><input type="checkbox" name="set_default" value="true"> Make it my default payment method</label>';
@@ -62,14 +65,26 @@ ${makeDefault}
 ${makeDefault}
 <button type="submit">Save bank account</button></form>`;
   }
-  if (provider === 'stripe') return '<p>New cards are added when you pay an invoice; cards cannot be added here yet.</p>';
+  if (provider === 'stripe' && elementsKey !== null && nonce !== null) {
+    return elementsForm({
+      action: portalPath(token, '/payment-methods'), publishableKey: elementsKey, nonce, labelledBy: 'add-method', submitLabel: 'Save card',
+      before: raw(`${hidden}\n<h3 id="add-method">Add a card</h3>`), after: raw(makeDefault),
+    }).html;
+  }
+  if (provider === 'stripe') return '<p>Cards cannot be added here: ask the company that bills you.</p>';
   return '<p>Online payment is not available: please pay by bank transfer as your invoices say.</p>';
 }
 
-/** The "Payment methods" section: the outcome of the last change (`banner`, where the page jumps to), the saved methods with their actions, then the add form. */
-export async function methodsSection(payments: PortalPayments, principal: PortalPrincipal, token: string, csrf: string, form?: Form, banner = ''): Promise<string> {
+/**
+ * The "Payment methods" section: the outcome of the last change (`banner`, where the page jumps to),
+ * the saved methods with their actions, then the add form. `nonce` is set when the section holds
+ * Stripe Elements (the page's CSP must then allow Stripe's script with it).
+ */
+export async function methodsSection(payments: PortalPayments, principal: PortalPrincipal, token: string, csrf: string, form?: Form, banner = ''): Promise<{ html: string; nonce: string | null }> {
   const { methods, settings } = await payments.methods.listMethods(principal.tenantId, principal.customerId);
   const provider = await payments.providerName(principal.tenantId);
+  const elementsKey = provider === 'stripe' ? await payments.elementsKey(principal.tenantId) : null;
+  const nonce = elementsKey !== null ? newNonce() : null;
   const hidden = `<input type="hidden" name="_csrf" value="${esc(csrf)}">`;
   const row = (m: PaymentMethodRow) => {
     const label = esc(methodLabel(m));
@@ -85,9 +100,9 @@ export async function methodsSection(payments: PortalPayments, principal: Portal
     : `<table><caption class="visually-hidden">Payment methods</caption><thead><tr><th scope="col">Method</th><th scope="col">Default</th><th scope="col">Remove</th></tr></thead><tbody>
 ${methods.map(row).join('\n')}
 </tbody></table>`;
-  return `<section aria-labelledby="payment-methods"><h2 id="payment-methods">Payment methods</h2>
+  return { html: `<section aria-labelledby="payment-methods"><h2 id="payment-methods">Payment methods</h2>
 ${banner}${list}
-${addForm(provider, token, csrf, form)}</section>`;
+${addForm(provider, elementsKey, nonce, token, csrf, form)}</section>`, nonce };
 }
 
 /** Renders the portal page again, with a status and an error (a refused form). */
@@ -131,7 +146,10 @@ export function paymentMethodRoutes(tokens: PortalTokensService, payments: Porta
       // only the fields of the tenant's provider: the service picks the method from them
       const input = provider === 'gocardless'
         ? { iban: field(form, 'iban').replace(/\s+/g, ''), account_holder_name: field(form, 'account_holder_name') || undefined }
-        : { card_number: field(form, 'card_number').replace(/[\s-]/g, '') };
+        : provider === 'stripe'
+          // the PaymentMethod id Elements created; the service saves it with a SetupIntent
+          ? { provider_payment_method_id: checkedPaymentMethodId(field(form, 'payment_method_id')) }
+          : { card_number: field(form, 'card_number').replace(/[\s-]/g, '') };
       if (provider === 'gocardless' && !input.iban) throw new AppError('BAD_REQUEST', 'IBAN is required, e.g. DE89 3704 0044 0532 0130 00');
       if (provider === 'sandbox' && !('card_number' in input && input.card_number)) throw new AppError('BAD_REQUEST', 'Card number is required, e.g. 4242 4242 4242 4242');
       // unticked: the service's own rule (the default when the customer has none yet)
