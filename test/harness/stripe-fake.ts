@@ -186,7 +186,8 @@ export async function startStripeFake(): Promise<StripeFake> {
       if (already + amount > Number(intent.amount)) {
         return error(400, { type: 'invalid_request_error', code: 'amount_too_large', param: 'amount', message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${Number(intent.amount) - already})` });
       }
-      const refund = { id: id('re'), object: 'refund', amount, currency: intent.currency, payment_intent: intent.id, status: 'succeeded', created: now() };
+      // a SEPA refund is a credit transfer the bank sends later: Stripe answers it pending
+      const refund = { id: id('re'), object: 'refund', amount, currency: intent.currency, payment_intent: intent.id, status: methods.get(String(intent.payment_method))?.type === 'sepa_debit' ? 'pending' : 'succeeded', created: now() };
       refunds.set(refund.id, refund);
       fake.refunds += 1;
       return { status: 200, body: refund };
