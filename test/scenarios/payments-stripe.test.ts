@@ -125,7 +125,12 @@ describe('SEPA Direct Debit through stripe', () => {
     const unknown = await h.request('POST', `/api/v1/customers/${other.id}/payment-methods`, { ...asProduction(h), body: { iban: 'FR1420041010050500013M02606' } });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json()).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('invalid_bank_account_iban') });
-    expect((await h.request('GET', `/api/v1/customers/${other.id}/payment-methods`, asProduction(h))).json().data).toEqual([]);
+    const malformed = await h.request('POST', `/api/v1/customers/${other.id}/payment-methods`, { ...asProduction(h), body: { iban: 'not an iban at all 12' } });
+    expect(malformed.json()).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('iban must be an IBAN') });
+    // spaces and lower case are the payer's way of writing it: accepted
+    const spaced = await h.request('POST', `/api/v1/customers/${other.id}/payment-methods`, { ...asProduction(h), body: { iban: 'de89 3704 0044 0532 0130 00' } });
+    expect(spaced.statusCode, spaced.body).toBe(201);
+    expect((await h.request('GET', `/api/v1/customers/${other.id}/payment-methods`, asProduction(h))).json().data).toHaveLength(1);
   });
 
   it('debits at finalization: processing is PENDING; payment_intent.succeeded makes it SUCCEEDED and the invoice PAID', async () => {

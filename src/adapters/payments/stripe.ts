@@ -23,6 +23,7 @@ export interface StripeAdapterOptions {
 
 /** An IBAN as the save-method API takes it (spaces removed): the SEPA path, not a PaymentMethod id. */
 const IBAN = /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/;
+const STRIPE_ID = /^[a-z]+_[A-Za-z0-9_]+$/;
 
 /** `requires_action` and friends, mapped onto our four statuses. */
 function statusOf(intent: Stripe.PaymentIntent): ProviderPaymentStatus {
@@ -73,6 +74,9 @@ export function createStripeProvider(options: StripeAdapterOptions): PaymentProv
    * by the merchant (our API or form), not in Stripe.js, so its acceptance is `offline`.
    */
   async function setupSepaDebit(customerId: string, iban: string, idempotencyKey: string, name: string, email: string): Promise<SetupResult> {
+    if (!IBAN.test(iban)) {
+      return { status: 'FAILED', failureCode: 'invalid_bank_account_iban', failureMessage: `iban must be an IBAN (2 letters, 2 check digits, 11 to 30 letters or digits), e.g. "DE89370400440532013000"` };
+    }
     const pm = await stripe.paymentMethods.create(
       { type: 'sepa_debit', sepa_debit: { iban }, billing_details: { name, email } },
       { idempotencyKey: `${idempotencyKey}:pm` },
@@ -121,7 +125,8 @@ export function createStripeProvider(options: StripeAdapterOptions): PaymentProv
     },
     async setupPaymentMethod({ customerId, method, idempotencyKey, holderName, billingEmail }): Promise<SetupResult> {
       try {
-        if (IBAN.test(method)) return await setupSepaDebit(customerId, method, idempotencyKey, holderName ?? '', billingEmail ?? '');
+        // Stripe's object ids are `prefix_...`; anything else is an IBAN the API was given
+        if (!STRIPE_ID.test(method)) return await setupSepaDebit(customerId, method, idempotencyKey, holderName ?? '', billingEmail ?? '');
         const intent = await stripe.setupIntents.create(
           { customer: customerId, payment_method: method, confirm: true, usage: 'off_session' },
           { idempotencyKey },

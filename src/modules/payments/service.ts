@@ -122,7 +122,7 @@ export function createPaymentsService(deps: { pool: Pool; clock: Clock; provider
     const customer = await customerOf(tenantId, customerId);
     const provider = await providers.forTenant(pool, tenantId);
     if (!provider) throw conflict('no payment provider: connect one with POST /api/v1/payment-providers');
-    const method = provider.name === 'sandbox' ? input.card_number : provider.name === 'gocardless' ? (input.mandate_id ?? input.iban) : (input.provider_payment_method_id ?? input.iban);
+    const method = provider.name === 'sandbox' ? input.card_number : provider.name === 'gocardless' ? (input.mandate_id ?? input.iban) : (input.provider_payment_method_id ?? input.iban?.replace(/\s/g, '').toUpperCase());
     // Stripe requires the payer's e-mail on a SEPA Direct Debit method (billing_details.email)
     if (provider.name === 'stripe' && !input.provider_payment_method_id && input.iban && !customer.billing_email) {
       throw badRequest('billing_email is required on the customer to save an IBAN with stripe (SEPA Direct Debit needs the payer\'s e-mail): set it with PATCH /api/v1/customers/{id}, e.g. "billing@example.com"');
