@@ -18,6 +18,16 @@ const TEST_METHODS: Record<string, { last4: string; brand: string; outcome: 'suc
   pm_card_authenticationRequired: { last4: '3184', brand: 'visa', outcome: 'requires_action' },
 };
 
+/**
+ * Stripe's SEPA Direct Debit test IBANs the fake knows (https://docs.stripe.com/testing#sepa-direct-debit):
+ * every debit answers `processing`; `settle()` then ends it as Stripe would days later.
+ */
+const TEST_IBANS: Record<string, 'succeeds' | 'fails'> = {
+  DE89370400440532013000: 'succeeds',
+  AT611904300234573201: 'succeeds',
+  AT861904300235473202: 'fails',
+};
+
 type Json = Record<string, unknown>;
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
 
@@ -45,6 +55,13 @@ export interface StripeFake {
   paymentIntent(id: string): Json | undefined;
   /** The PaymentIntent whose metadata names this attempt of ours. */
   intentForAttempt(attemptId: string): string | undefined;
+  /**
+   * Ends a `processing` SEPA debit as its test IBAN says (succeeded, or requires_payment_method with
+   * insufficient_funds) and returns the webhook type Stripe sends for it.
+   */
+  settle(paymentIntentId: string): 'payment_intent.succeeded' | 'payment_intent.payment_failed';
+  /** The last setup_intents request's form fields, as sent (to check mandate_data). */
+  lastSetupParams: Json | null;
   /** A webhook about a PaymentIntent as Stripe would send it (its current state), signed with `secret`. */
   signedEvent(secret: string, eventId: string, type: string, paymentIntentId: string): { body: string; headers: Record<string, string> };
   close(): Promise<void>;
@@ -55,8 +72,9 @@ export async function startStripeFake(): Promise<StripeFake> {
   const methods = new Map<string, Json & { outcome: string }>();
   const intents = new Map<string, Json>();
   const refunds = new Map<string, Json>();
+  const mandates = new Map<string, Json>();
   const idempotency = new Map<string, { params: string; status: number; body: Json }>();
-  const fake = { charges: 0, refunds: 0, requests: [] as string[], keys: new Set<string>() };
+  const fake = { charges: 0, refunds: 0, requests: [] as string[], keys: new Set<string>(), lastSetupParams: null as Json | null };
   const now = () => Math.floor(Date.now() / 1000);
 
   const error = (status: number, body: Json) => ({ status, body: { error: body } });
@@ -70,6 +88,39 @@ export async function startStripeFake(): Promise<StripeFake> {
       const customer = { id: id('cus'), object: 'customer', name: params.name ?? null, email: params.email ?? null, metadata: params.metadata ?? {}, created: now(), livemode: false };
       customers.set(customer.id, customer);
       return { status: 200, body: customer };
+    }
+    if (method === 'POST' && resource === 'payment_methods' && !objectId) {
+      if (params.type !== 'sepa_debit') return invalid(`The fake creates only sepa_debit PaymentMethods, got '${params.type}'`, 'type');
+      const iban = String((params.sepa_debit as Json | undefined)?.iban ?? '');
+      const outcome = TEST_IBANS[iban];
+      if (!outcome) return error(400, { type: 'invalid_request_error', code: 'invalid_bank_account_iban', param: 'sepa_debit[iban]', message: 'The IBAN you provided appears to be invalid.' });
+      const billing = (params.billing_details ?? {}) as Json;
+      for (const field of ['name', 'email']) {
+        if (!billing[field]) return error(400, { type: 'invalid_request_error', code: 'parameter_missing', param: `billing_details[${field}]`, message: `Missing required param: billing_details[${field}].` });
+      }
+      const pm = { id: id('pm'), object: 'payment_method', type: 'sepa_debit', customer: null as unknown, created: now(), livemode: false, outcome,
+        billing_details: { name: billing.name, email: billing.email, address: null, phone: null },
+        sepa_debit: { bank_code: iban.slice(4, 9), branch_code: '', country: iban.slice(0, 2), fingerprint: id('fp'), generated_from: null, last4: iban.slice(-4) } };
+      methods.set(pm.id, pm);
+      const { outcome: _outcome, ...wire } = pm;
+      return { status: 200, body: wire };
+    }
+    if (method === 'GET' && resource === 'mandates' && objectId) {
+      const mandate = mandates.get(objectId);
+      return mandate ? { status: 200, body: mandate } : invalid(`No such mandate: '${objectId}'`);
+    }
+    if (method === 'POST' && resource === 'setup_intents' && methods.get(String(params.payment_method))?.type === 'sepa_debit') {
+      fake.lastSetupParams = params;
+      const pm = methods.get(String(params.payment_method))!;
+      if (!customers.has(String(params.customer))) return invalid(`No such customer: '${params.customer}'`, 'customer');
+      // Stripe refuses to confirm a SEPA setup without the mandate's acceptance
+      if (!params['mandate_data[customer_acceptance][type]']) return invalid('mandate_data is required to confirm a sepa_debit SetupIntent', 'mandate_data');
+      pm.customer = params.customer;
+      const mandate = { id: id('mandate'), object: 'mandate', status: 'active', type: 'multi_use', multi_use: {}, livemode: false, payment_method: pm.id,
+        customer_acceptance: { type: params['mandate_data[customer_acceptance][type]'], accepted_at: now(), offline: {} },
+        payment_method_details: { type: 'sepa_debit', sepa_debit: { reference: `FAKE${randomBytes(6).toString('hex').toUpperCase()}`, url: 'https://payments.stripe.com/sepa_debit/mandate/fake' } } };
+      mandates.set(mandate.id, mandate);
+      return { status: 200, body: { id: id('seti'), object: 'setup_intent', status: 'succeeded', customer: params.customer, payment_method: pm.id, mandate: mandate.id, usage: params.usage ?? 'off_session', created: now(), livemode: false } };
     }
     if (method === 'POST' && resource === 'setup_intents') {
       const test = TEST_METHODS[String(params.payment_method)];
@@ -95,6 +146,18 @@ export async function startStripeFake(): Promise<StripeFake> {
         payment_method: pm.id, description: params.description ?? null, metadata: params.metadata ?? {}, confirmation_method: 'automatic', capture_method: 'automatic',
         created: now(), livemode: false, last_payment_error: null, latest_charge: null, status: 'succeeded',
       };
+      if (pm.type === 'sepa_debit') {
+        // a SEPA debit is only made when the request allows it by name, as Stripe requires
+        if ((params.allowed_payment_method_types as Json | undefined)?.['0'] !== 'sepa_debit') {
+          fake.charges -= 1;
+          return invalid(`The PaymentMethod provided (sepa_debit) is not allowed for this PaymentIntent.`, 'allowed_payment_method_types');
+        }
+        intent.status = 'processing';
+        intent.outcome = pm.outcome;
+        intents.set(String(intent.id), intent);
+        const { outcome: _outcome, ...wire } = intent;
+        return { status: 200, body: wire };
+      }
       if (pm.outcome === 'succeeds') {
         intent.amount_received = intent.amount;
         intent.latest_charge = id('ch');
@@ -111,7 +174,9 @@ export async function startStripeFake(): Promise<StripeFake> {
     }
     if (method === 'GET' && resource === 'payment_intents' && objectId) {
       const intent = intents.get(objectId);
-      return intent ? { status: 200, body: intent } : invalid(`No such payment_intent: '${objectId}'`);
+      if (!intent) return invalid(`No such payment_intent: '${objectId}'`);
+      const { outcome: _outcome, ...wire } = intent;
+      return { status: 200, body: wire };
     }
     if (method === 'POST' && resource === 'refunds') {
       const intent = intents.get(String(params.payment_intent));
@@ -121,7 +186,8 @@ export async function startStripeFake(): Promise<StripeFake> {
       if (already + amount > Number(intent.amount)) {
         return error(400, { type: 'invalid_request_error', code: 'amount_too_large', param: 'amount', message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${Number(intent.amount) - already})` });
       }
-      const refund = { id: id('re'), object: 'refund', amount, currency: intent.currency, payment_intent: intent.id, status: 'succeeded', created: now() };
+      // a SEPA refund is a credit transfer the bank sends later: Stripe answers it pending
+      const refund = { id: id('re'), object: 'refund', amount, currency: intent.currency, payment_intent: intent.id, status: methods.get(String(intent.payment_method))?.type === 'sepa_debit' ? 'pending' : 'succeeded', created: now() };
       refunds.set(refund.id, refund);
       fake.refunds += 1;
       return { status: 200, body: refund };
@@ -180,9 +246,22 @@ export async function startStripeFake(): Promise<StripeFake> {
     apiBase: `http://127.0.0.1:${port}`,
     paymentIntent: (piId: string) => intents.get(piId),
     intentForAttempt: (attemptId: string) => [...intents.values()].find((pi) => (pi.metadata as Json).attempt_id === attemptId)?.id as string | undefined,
-    signedEvent(secret: string, eventId: string, type: string, paymentIntentId: string) {
+    settle(paymentIntentId: string) {
       const intent = intents.get(paymentIntentId);
-      if (!intent) throw new Error(`fake: no PaymentIntent ${paymentIntentId}`);
+      if (!intent || intent.status !== 'processing') throw new Error(`fake: no processing PaymentIntent ${paymentIntentId}`);
+      if (intent.outcome === 'succeeds') {
+        Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, latest_charge: id('py') });
+        return 'payment_intent.succeeded' as const;
+      }
+      Object.assign(intent, { status: 'requires_payment_method', last_payment_error: {
+        type: 'invalid_request_error', code: 'insufficient_funds', message: 'The customer\'s account has insufficient funds to cover this payment.', payment_method: { id: intent.payment_method, object: 'payment_method' },
+      } });
+      return 'payment_intent.payment_failed' as const;
+    },
+    signedEvent(secret: string, eventId: string, type: string, paymentIntentId: string) {
+      const stored = intents.get(paymentIntentId);
+      if (!stored) throw new Error(`fake: no PaymentIntent ${paymentIntentId}`);
+      const { outcome: _outcome, ...intent } = stored;
       const body = JSON.stringify({
         id: eventId, object: 'event', api_version: STRIPE_API_VERSION, created: now(), type, livemode: false, pending_webhooks: 1,
         request: { id: null, idempotency_key: null }, data: { object: intent },

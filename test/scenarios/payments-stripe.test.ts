@@ -6,7 +6,7 @@ import type { Config } from '../../src/config/index.js';
 import { useHarness, type Harness } from '../harness/app.js';
 import { startStripeFake, type StripeFake } from '../harness/stripe-fake.js';
 import { createCustomer, createDraft } from '../http/invoices-support.js';
-import { CHARGE_TASK, RECONCILE_TASK } from '../../src/modules/payments/index.js';
+import { CHARGE_TASK, DUNNING_TASK, RECONCILE_TASK } from '../../src/modules/payments/index.js';
 
 const SECRET_KEY = 'sk_live_51HxScenarioSecretKey9f2A';
 const WEBHOOK_SECRET = 'whsec_ScenarioSigningSecret77';
@@ -97,6 +97,80 @@ describe('stripe connection', () => {
     const log = written.join('');
     expect(log).toContain('/api/v1/payment-providers');
     for (const secret of [SECRET_KEY, WEBHOOK_SECRET]) expect(log).not.toContain(secret);
+  });
+});
+
+describe('SEPA Direct Debit through stripe', () => {
+  const DAY = 86_400_000;
+  async function customerWithIban(h: Harness, iban: string) {
+    const customer = await createCustomer(h, { billing_email: 'sepa-payer@example.com' }, h.production.apiKey);
+    const res = await h.request('POST', `/api/v1/customers/${customer.id}/payment-methods`, { ...asProduction(h), body: { iban, account_holder_name: 'Jenny Rosen' } });
+    expect(res.statusCode, res.body).toBe(201);
+    return { customer, method: res.json() };
+  }
+
+  it('saves an IBAN as a sepa_debit PaymentMethod with an offline-accepted mandate; refuses a customer without billing e-mail and an unknown IBAN', async () => {
+    const h = harness();
+    const { method } = await customerWithIban(h, 'AT611904300234573201');
+    expect(method).toMatchObject({ provider: 'stripe', payment_method_type: 'DIRECT_DEBIT', card_last4: null, is_default: true,
+      direct_debit: { scheme: 'sepa_core', account_number_ending: '3201', mandate_reference: expect.stringMatching(/^FAKE/), bank_name: null } });
+    expect(fake.lastSetupParams).toMatchObject({ 'mandate_data[customer_acceptance][type]': 'offline', allowed_payment_method_types: { 0: 'sepa_debit' }, usage: 'off_session', confirm: 'true' });
+    const noEmail = await createCustomer(h, {}, h.production.apiKey);
+    const before = fake.requests.length;
+    const refused = await h.request('POST', `/api/v1/customers/${noEmail.id}/payment-methods`, { ...asProduction(h), body: { iban: 'AT611904300234573201' } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('billing_email') });
+    expect(fake.requests.length).toBe(before);
+    const other = await createCustomer(h, { billing_email: 'x@example.com' }, h.production.apiKey);
+    const unknown = await h.request('POST', `/api/v1/customers/${other.id}/payment-methods`, { ...asProduction(h), body: { iban: 'FR1420041010050500013M02606' } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('invalid_bank_account_iban') });
+    const malformed = await h.request('POST', `/api/v1/customers/${other.id}/payment-methods`, { ...asProduction(h), body: { iban: 'not an iban at all 12' } });
+    expect(malformed.json()).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('iban must be an IBAN') });
+    // spaces and lower case are the payer's way of writing it: accepted
+    const spaced = await h.request('POST', `/api/v1/customers/${other.id}/payment-methods`, { ...asProduction(h), body: { iban: 'de89 3704 0044 0532 0130 00' } });
+    expect(spaced.statusCode, spaced.body).toBe(201);
+    expect((await h.request('GET', `/api/v1/customers/${other.id}/payment-methods`, asProduction(h))).json().data).toHaveLength(1);
+  });
+
+  it('debits at finalization: processing is PENDING; payment_intent.succeeded makes it SUCCEEDED and the invoice PAID', async () => {
+    const h = harness();
+    const { customer } = await customerWithIban(h, 'AT611904300234573201');
+    const invoiceId = await finalize(h, customer.id);
+    await h.drainJobs();
+    const [pending] = await transactions(h, invoiceId);
+    expect(pending).toMatchObject({ status: 'PENDING', provider_transaction_id: expect.stringMatching(/^pi_/), payment_method_info: { payment_method_type: 'DIRECT_DEBIT' } });
+    const intentId = pending!.provider_transaction_id as string;
+    expect(fake.paymentIntent(intentId)).toMatchObject({ status: 'processing', amount: 14400, currency: 'eur' });
+    expect((await invoiceOf(h, invoiceId)).payment_status).not.toBe('PAID');
+    const type = fake.settle(intentId);
+    expect(type).toBe('payment_intent.succeeded');
+    const res = await postWebhook(h, connection.webhook_path, fake.signedEvent(WEBHOOK_SECRET, 'evt_sepa_ok', type, intentId));
+    expect(res.json()).toEqual({ received: true, duplicate: false });
+    expect(await transactions(h, invoiceId)).toEqual([expect.objectContaining({ status: 'SUCCEEDED', provider_transaction_id: intentId })]);
+    expect((await invoiceOf(h, invoiceId)).payment_status).toBe('PAID');
+  });
+
+  it('a failing IBAN: payment_intent.payment_failed makes it FAILED with insufficient_funds, and dunning retries on day 3', async () => {
+    const h = harness();
+    const { customer } = await customerWithIban(h, 'AT861904300235473202');
+    const before = fake.charges;
+    const invoiceId = await finalize(h, customer.id);
+    await h.drainJobs();
+    const [pending] = await transactions(h, invoiceId);
+    expect(pending).toMatchObject({ status: 'PENDING' });
+    const intentId = pending!.provider_transaction_id as string;
+    const type = fake.settle(intentId);
+    expect(type).toBe('payment_intent.payment_failed');
+    expect((await postWebhook(h, connection.webhook_path, fake.signedEvent(WEBHOOK_SECRET, 'evt_sepa_fail', type, intentId))).statusCode).toBe(200);
+    const list = async () => (await transactions(h, invoiceId)).map((t) => [t.retry_number, t.status, t.error]);
+    expect(await list()).toEqual([[0, 'FAILED', 'insufficient_funds']]);
+    expect((await invoiceOf(h, invoiceId)).payment_status).not.toBe('PAID');
+    h.clock.advance(3 * DAY);
+    await h.service.tasks[DUNNING_TASK]!({ once: true });
+    await h.drainJobs();
+    expect(await list()).toEqual([[0, 'FAILED', 'insufficient_funds'], [1, 'PENDING', null]]);
+    expect(fake.charges - before).toBe(2);
   });
 });
 

@@ -49,6 +49,8 @@ export type SetupResult =
 export interface ChargeRequest {
   customerId: string;
   paymentMethodId: string;
+  /** The saved method's type: Stripe must be told a direct debit (`payment_method_types`). */
+  methodType?: SavedPaymentMethod['type'];
   amountMinor: bigint;
   currency: string;
   /** Same key, same answer, at most one charge: derived from our attempt id. */
@@ -100,9 +102,10 @@ export interface PaymentProvider {
    * Saves a payment method on the provider's customer for later off-session charges. `method` is
    * what the customer's browser obtained from the provider (Stripe: a PaymentMethod id; sandbox: a
    * test card number; GoCardless: an IBAN, or the id of a mandate made in GoCardless's own flow).
-   * `holderName` names the bank account's holder where the provider needs it (direct debit).
+   * `holderName` names the bank account's holder where the provider needs it (direct debit);
+   * `billingEmail` is the payer's e-mail (Stripe requires it on a SEPA Direct Debit method).
    */
-  setupPaymentMethod(input: { customerId: string; method: string; idempotencyKey: string; holderName?: string }): Promise<SetupResult>;
+  setupPaymentMethod(input: { customerId: string; method: string; idempotencyKey: string; holderName?: string; billingEmail?: string | null }): Promise<SetupResult>;
   /**
    * Charges a saved method off-session. Declines are answers (status FAILED), not exceptions. A
    * direct debit answers PENDING: its outcome arrives days later by webhook or lookup.

@@ -1,6 +1,9 @@
 // Stripe behind the payment provider port, through the official SDK (docs/payments.md, "Stripe").
 // Off-session charges are PaymentIntents confirmed at once on a saved method; methods are saved
 // with SetupIntents (usage off_session); webhooks are verified with the SDK's signature check.
+// SEPA Direct Debit: an IBAN becomes a `sepa_debit` PaymentMethod whose SetupIntent carries the
+// mandate (https://docs.stripe.com/payments/sepa-debit/set-up-payment); its charges answer
+// `processing` (PENDING here) and settle days later by webhook.
 import Stripe from 'stripe';
 import {
   ProviderAuthenticationError, WebhookSignatureError,
@@ -17,6 +20,10 @@ export interface StripeAdapterOptions {
   /** API base, e.g. `https://api.stripe.com` (default) or a local fake's `http://127.0.0.1:PORT`. */
   apiBase: string;
 }
+
+/** An IBAN as the save-method API takes it (spaces removed): the SEPA path, not a PaymentMethod id. */
+const IBAN = /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/;
+const STRIPE_ID = /^[a-z]+_[A-Za-z0-9_]+$/;
 
 /** `requires_action` and friends, mapped onto our four statuses. */
 function statusOf(intent: Stripe.PaymentIntent): ProviderPaymentStatus {
@@ -61,6 +68,41 @@ export function createStripeProvider(options: StripeAdapterOptions): PaymentProv
     timeout: 30_000,
   });
 
+  /**
+   * Saves an IBAN: a sepa_debit PaymentMethod (Stripe requires the holder's name and e-mail), then a
+   * SetupIntent confirmed with mandate_data so Stripe records the mandate. The mandate was collected
+   * by the merchant (our API or form), not in Stripe.js, so its acceptance is `offline`.
+   */
+  async function setupSepaDebit(customerId: string, iban: string, idempotencyKey: string, name: string, email: string): Promise<SetupResult> {
+    if (!IBAN.test(iban)) {
+      return { status: 'FAILED', failureCode: 'invalid_bank_account_iban', failureMessage: `iban must be an IBAN (2 letters, 2 check digits, 11 to 30 letters or digits), e.g. "DE89370400440532013000"` };
+    }
+    const pm = await stripe.paymentMethods.create(
+      { type: 'sepa_debit', sepa_debit: { iban }, billing_details: { name, email } },
+      { idempotencyKey: `${idempotencyKey}:pm` },
+    );
+    const intent = await stripe.setupIntents.create(
+      {
+        customer: customerId, payment_method: pm.id, allowed_payment_method_types: ['sepa_debit'], confirm: true, usage: 'off_session',
+        mandate_data: { customer_acceptance: { type: 'offline' } },
+      },
+      { idempotencyKey },
+    );
+    if (intent.status !== 'succeeded') {
+      return { status: 'FAILED', failureCode: intent.last_setup_error?.code ?? 'setup_failed', failureMessage: intent.last_setup_error?.message ?? `the SEPA mandate setup is ${intent.status}` };
+    }
+    const mandateId = typeof intent.mandate === 'string' ? intent.mandate : intent.mandate?.id;
+    const mandate = mandateId ? await stripe.mandates.retrieve(mandateId) : null;
+    return {
+      status: 'SUCCEEDED',
+      method: {
+        id: pm.id, type: 'DIRECT_DEBIT', cardBrand: null, cardLast4: null, expMonth: null, expYear: null,
+        // Stripe debits under the SEPA Core scheme only; named as GoCardless names it
+        directDebit: { scheme: 'sepa_core', bankName: null, accountNumberEnding: pm.sepa_debit?.last4 ?? null, mandateReference: mandate?.payment_method_details.sepa_debit?.reference ?? null },
+      },
+    };
+  }
+
   function isStripeError(error: unknown): error is Stripe.errors.StripeError {
     return error instanceof Stripe.errors.StripeError;
   }
@@ -81,8 +123,10 @@ export function createStripeProvider(options: StripeAdapterOptions): PaymentProv
       const customer = await stripe.customers.create({ name, ...(email ? { email } : {}), metadata: { billing_customer_id: reference } }, { idempotencyKey });
       return { id: customer.id };
     },
-    async setupPaymentMethod({ customerId, method, idempotencyKey }): Promise<SetupResult> {
+    async setupPaymentMethod({ customerId, method, idempotencyKey, holderName, billingEmail }): Promise<SetupResult> {
       try {
+        // Stripe's object ids are `prefix_...`; anything else is an IBAN the API was given
+        if (!STRIPE_ID.test(method)) return await setupSepaDebit(customerId, method, idempotencyKey, holderName ?? '', billingEmail ?? '');
         const intent = await stripe.setupIntents.create(
           { customer: customerId, payment_method: method, confirm: true, usage: 'off_session' },
           { idempotencyKey },
@@ -99,6 +143,10 @@ export function createStripeProvider(options: StripeAdapterOptions): PaymentProv
         if (error instanceof Stripe.errors.StripeCardError) {
           return { status: 'FAILED', failureCode: error.code ?? error.decline_code ?? 'card_error', failureMessage: error.message };
         }
+        // Stripe refuses a malformed IBAN as an invalid request on `sepa_debit[iban]`: the payer's mistake, not ours
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.param?.startsWith('sepa_debit')) {
+          return { status: 'FAILED', failureCode: error.code ?? 'invalid_iban', failureMessage: error.message };
+        }
         throw error;
       }
     },
@@ -110,6 +158,8 @@ export function createStripeProvider(options: StripeAdapterOptions): PaymentProv
             currency: request.currency.toLowerCase(),
             customer: request.customerId,
             payment_method: request.paymentMethodId,
+            // a SEPA debit must be allowed by name (the pinned API's allowed_payment_method_types, formerly payment_method_types); cards keep the account's defaults
+            ...(request.methodType === 'DIRECT_DEBIT' ? { allowed_payment_method_types: ['sepa_debit' as const] } : {}),
             off_session: true,
             confirm: true,
             description: request.description,

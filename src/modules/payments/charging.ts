@@ -168,11 +168,13 @@ export function createCharging(deps: {
     if (!attempt) return repo.findAttempt(pool, tenantId, attemptId);
     const provider = await providers.byName(pool, tenantId, attempt.provider);
     if (!provider) return attempt;
-    const payment = attempt.provider_payment_id
-      ? await provider.getPayment(attempt.provider_payment_id)
+    const method = attempt.provider_payment_id ? null : (await repo.findPaymentMethod(pool, tenantId, attempt.payment_method_id!))!;
+    const payment = !method
+      ? await provider.getPayment(attempt.provider_payment_id!)
       : await provider.charge({
+          paymentMethodId: method.provider_method_id,
+          methodType: method.method_type,
           customerId: (await repo.findProviderCustomer(pool, tenantId, attempt.customer_id, attempt.provider))!,
-          paymentMethodId: (await repo.findPaymentMethod(pool, tenantId, attempt.payment_method_id!))!.provider_method_id,
           amountMinor: attempt.amount_minor,
           currency: attempt.currency,
           idempotencyKey: attempt.idempotency_key,

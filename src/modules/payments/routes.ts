@@ -122,7 +122,7 @@ export function paymentRoutes(service: PaymentsService) {
         summary: 'Save a payment method for a customer',
         description:
           'Saves a method with the tenant\'s provider for off-session charges (Stripe: a confirmed SetupIntent; GoCardless: a direct debit mandate). Sandbox tenants send a test `card_number`; Stripe tenants send the ' +
-          '`provider_payment_method_id` Stripe.js created; GoCardless tenants send an `iban` (and `account_holder_name`) or a `mandate_id`. The first method becomes the default. Refused with a 400: the field the provider needs is missing, the provider refused ' +
+          '`provider_payment_method_id` Stripe.js created, or an `iban` (SEPA Direct Debit; the customer needs a `billing_email`); GoCardless tenants send an `iban` (and `account_holder_name`) or a `mandate_id`. The first method becomes the default. Refused with a 400: the field the provider needs is missing, the provider refused ' +
           'the card (the message says why). 409: no provider (a production tenant without a connection).',
         params: CustomerParams,
         body: documented(s.AttachMethodRequest, 'The card', { card_number: '4242424242424242' }),

@@ -46,9 +46,9 @@ export function connectionToWire(row: ConnectionRow) {
 export const AttachMethodRequest = Type.Object({
   card_number: Type.Optional(Type.String({ pattern: '^[0-9 -]{12,23}$', description: 'Sandbox provider only: a test card number (4242424242424242 succeeds, 4000000000000002 is declined, 4000002500003155 needs authentication, 4000000000000077 succeeds after 60 s)' })),
   provider_payment_method_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Stripe only: the PaymentMethod id Stripe.js created in the customer\'s browser (pm_...)' })),
-  iban: Type.Optional(Type.String({ minLength: 15, maxLength: 42, description: 'GoCardless only: the IBAN to debit; a mandate is created on it, e.g. "DE89370400440532013000"' })),
+  iban: Type.Optional(Type.String({ minLength: 15, maxLength: 42, description: 'GoCardless and Stripe (SEPA Direct Debit; the customer needs a billing_email): the IBAN to debit; a mandate is created on it, e.g. "DE89370400440532013000"' })),
   mandate_id: Type.Optional(Type.String({ pattern: '^MD[0-9A-Z]+$', description: 'GoCardless only: a mandate of this customer made in GoCardless\'s own flow, e.g. "MD000123ABC"' })),
-  account_holder_name: Type.Optional(Type.String({ minLength: 1, maxLength: 140, description: 'GoCardless only: the bank account holder (default: the customer\'s name)' })),
+  account_holder_name: Type.Optional(Type.String({ minLength: 1, maxLength: 140, description: 'With iban: the bank account holder (default: the customer\'s name)' })),
   set_default: Type.Optional(Type.Boolean({ description: 'Make it the default method; the first method always becomes the default' })),
 }, { additionalProperties: false });
 

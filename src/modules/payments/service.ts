@@ -122,20 +122,24 @@ export function createPaymentsService(deps: { pool: Pool; clock: Clock; provider
     const customer = await customerOf(tenantId, customerId);
     const provider = await providers.forTenant(pool, tenantId);
     if (!provider) throw conflict('no payment provider: connect one with POST /api/v1/payment-providers');
-    const method = provider.name === 'sandbox' ? input.card_number : provider.name === 'gocardless' ? (input.mandate_id ?? input.iban) : input.provider_payment_method_id;
+    const method = provider.name === 'sandbox' ? input.card_number : provider.name === 'gocardless' ? (input.mandate_id ?? input.iban) : (input.provider_payment_method_id ?? input.iban?.replace(/\s/g, '').toUpperCase());
+    // Stripe requires the payer's e-mail on a SEPA Direct Debit method (billing_details.email)
+    if (provider.name === 'stripe' && !input.provider_payment_method_id && input.iban && !customer.billing_email) {
+      throw badRequest('billing_email is required on the customer to save an IBAN with stripe (SEPA Direct Debit needs the payer\'s e-mail): set it with PATCH /api/v1/customers/{id}, e.g. "billing@example.com"');
+    }
     if (!method) {
       throw badRequest(provider.name === 'sandbox'
         ? 'card_number is required for the sandbox provider, e.g. "4242424242424242"'
         : provider.name === 'gocardless'
           ? 'iban (e.g. "DE89370400440532013000") or mandate_id (a GoCardless mandate of this customer, e.g. "MD000123ABC") is required for gocardless'
-          : 'provider_payment_method_id is required for stripe: the PaymentMethod id Stripe.js gave you, e.g. "pm_1Q2w3E..."');
+          : 'provider_payment_method_id (the PaymentMethod id Stripe.js gave you, e.g. "pm_1Q2w3E...") or iban (SEPA Direct Debit, e.g. "DE89370400440532013000") is required for stripe');
     }
     let providerCustomerId = await repo.findProviderCustomer(pool, tenantId, customer.id, provider.name);
     if (!providerCustomerId) {
       providerCustomerId = (await provider.createCustomer({ name: customer.name, email: customer.billing_email ?? null, reference: customer.id, idempotencyKey: `customer:${tenantId}:${customer.id}` })).id;
       await repo.insertProviderCustomer(pool, tenantId, customer.id, provider.name, providerCustomerId, clock.now());
     }
-    const setup = await provider.setupPaymentMethod({ customerId: providerCustomerId, method, idempotencyKey: `setup:${randomUUID()}`, holderName: input.account_holder_name ?? customer.name });
+    const setup = await provider.setupPaymentMethod({ customerId: providerCustomerId, method, idempotencyKey: `setup:${randomUUID()}`, holderName: input.account_holder_name ?? customer.name, billingEmail: customer.billing_email ?? null });
     if (setup.status !== 'SUCCEEDED') throw new AppError('BAD_REQUEST', `the payment method was refused by ${provider.name}: ${setup.failureCode} (${setup.failureMessage})`);
     return withTx(pool, async (tx) => {
       const now = clock.now();

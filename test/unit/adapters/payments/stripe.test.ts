@@ -25,6 +25,19 @@ paymentProviderContract('stripe (SDK against the local fake)', {
   chargesMade: () => fake.charges,
 });
 
+// SEPA Direct Debit: Stripe's test IBANs; a debit answers processing (PENDING) until Stripe settles it
+const IBANS: Record<'succeeds' | 'declined', string> = { succeeds: 'AT611904300234573201', declined: 'AT861904300235473202' };
+paymentProviderContract('stripe SEPA Direct Debit (SDK against the local fake)', {
+  provider,
+  method: (kind) => (kind === 'requires_action' ? null : IBANS[kind]),
+  signedEvent: async (eventId, paymentId) => fake.signedEvent(WEBHOOK_SECRET, eventId, 'payment_intent.succeeded', paymentId),
+  chargesMade: () => fake.charges,
+  settle: async (paymentId) => {
+    fake.settle(paymentId);
+  },
+  declineCode: 'insufficient_funds',
+});
+
 describe('stripe adapter', () => {
   it('verifies the key with one read-only call, and says when Stripe refuses it', async () => {
     await provider().verify();
