@@ -44,8 +44,11 @@ export function createPayPageService(deps: { pool: Pool; clock: Clock; providers
     const provider = (await providers.forTenant(pool, link.tenantId))?.name ?? null;
     const methods = (await repo.listPaymentMethods(pool, link.tenantId, invoice.customer_id)).filter((m) => m.provider === provider);
     const settings = await repo.findCustomerSettings(pool, link.tenantId, invoice.customer_id);
-    const latest = (await repo.listAttemptsOfInvoice(pool, link.tenantId, invoice.id)).at(-1);
-    const needsAuthentication = latest?.status === 'REQUIRES_ACTION' && latest.provider === 'sandbox' && latest.provider_payment_id && payable(invoice) ? latest : null;
+    // the attempt still waiting for the customer's authentication, whatever came after it (attempts made in one
+    // millisecond have no reliable order; a later failed one does not end the bank's question)
+    const waiting = (await repo.listAttemptsOfInvoice(pool, link.tenantId, invoice.id))
+      .filter((a) => a.status === 'REQUIRES_ACTION' && a.provider === 'sandbox' && a.provider_payment_id).at(-1);
+    const needsAuthentication = waiting && payable(invoice) ? waiting : null;
     const publishableKey = await elementsKeyOf(pool, providers, link.tenantId);
     return { tenantId: link.tenantId, invoice, provider, publishableKey, methods, defaultMethodId: settings.default_payment_method_id, needsAuthentication };
   }
