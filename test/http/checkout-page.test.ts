@@ -1,27 +1,17 @@
 // The hosted checkout page over HTTP (docs/payments.md, "Hosted checkout"): completion, decline
 // then success, cancel, expiry, a coupon, a free trial, payment_methods_config, CSRF, a raced
 // completion; and the Stripe path (Elements' PaymentMethod id posted to the real SDK against the fake).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../src/config/index.js';
-import { useHarness, type Harness } from '../harness/app.js';
-import { startStripeFake, type StripeFake } from '../harness/stripe-fake.js';
+import { describe, expect, it } from 'vitest';
+import type { Harness } from '../harness/app.js';
+import { useStripeHarness } from '../harness/stripe-harness.js';
 import { seedCustomer, seedPlan } from './subscription-fixtures.js';
 import { dueToday, open, post } from './checkout-page-support.js';
 import { RECONCILE_TASK } from '../../src/modules/payments/index.js';
 
 const SECRET_KEY = 'sk_live_51HxCheckoutPageKey9f2A';
 const PUBLISHABLE_KEY = 'pk_live_51HxCheckoutPageKey9f2A';
-const overrides: Partial<Config> = {};
-let fake: StripeFake;
-beforeAll(async () => {
-  fake = await startStripeFake();
-  fake.keys.add(SECRET_KEY);
-  overrides.stripeApiBase = fake.apiBase;
-});
-afterAll(async () => {
-  await fake.close();
-});
-const harness = useHarness(overrides);
+const stripe = useStripeHarness(SECRET_KEY);
+const harness = stripe.harness;
 const NOW = '2026-03-15T12:00:00.000Z';
 const SUCCESS = 'https://shop.test/welcome';
 const CANCEL = 'https://shop.test/pricing';
@@ -311,7 +301,7 @@ describe('hosted checkout page (Stripe Elements, against the fake)', () => {
     expect(page.body).toContain(`data-publishable-key="${PUBLISHABLE_KEY}"`);
     expect(page.body).toContain('<div id="card-element"></div>');
 
-    const chargesBefore = fake.charges;
+    const chargesBefore = stripe.fake.charges;
     const declined = await post(h, page, '', { payment_method_id: 'pm_card_chargeCustomerFail' });
     expect(declined.statusCode).toBe(402);
     expect(declined.body).toContain('No money was taken');
@@ -321,7 +311,7 @@ describe('hosted checkout page (Stripe Elements, against the fake)', () => {
     for (const answer of answers) expect([303, 409]).toContain(answer.statusCode);
     await h.drainJobs();
     // one declined PaymentIntent, then exactly one that took money
-    expect(fake.charges - chargesBefore).toBe(2);
+    expect(stripe.fake.charges - chargesBefore).toBe(2);
     expect(await subscriptionsOf(h, session.id)).toHaveLength(1);
     // the service clock stands still in tests: attempts share created_at, so their order is not asserted
     expect((await attemptsOf(h, session.id)).map((a) => a.status).sort()).toEqual(['FAILED', 'SUCCEEDED']);
@@ -340,7 +330,7 @@ describe('hosted checkout page (Stripe Elements, against the fake)', () => {
       answers.push(payment.id);
       if (answers.length === 1) throw new Error('process killed after the provider answered');
     };
-    const chargesBefore = fake.charges;
+    const chargesBefore = stripe.fake.charges;
     try {
       const crashed = await post(h, page, '', { payment_method_id: 'pm_card_visa' });
       expect(crashed.statusCode).toBe(500);
@@ -355,7 +345,7 @@ describe('hosted checkout page (Stripe Elements, against the fake)', () => {
     }
     expect(answers).toHaveLength(2);
     expect(new Set(answers).size).toBe(1);
-    expect(fake.charges - chargesBefore).toBe(1);
+    expect(stripe.fake.charges - chargesBefore).toBe(1);
     expect((await h.request('GET', `/api/v1/checkout-sessions/${session.id}`, { key: h.production.apiKey })).json().session).toMatchObject({ status: 'COMPLETED', payment_reference: answers[0] });
     expect(await subscriptionsOf(h, session.id)).toHaveLength(1);
     expect(await invoicesOf(h, customer.id)).toEqual([expect.objectContaining({ payment_status: 'PAID' })]);

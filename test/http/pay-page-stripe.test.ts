@@ -3,26 +3,16 @@
 // a posted PaymentMethod id saved and charged through the PAY_PAGE path by the real SDK against
 // the local fake (declined with Stripe's message; charged once when submitted twice at once), and
 // the portal's add form saving a card from a PaymentMethod id. Stripe.js itself is not reachable.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../src/config/index.js';
-import { useHarness, type Harness } from '../harness/app.js';
-import { startStripeFake, type StripeFake } from '../harness/stripe-fake.js';
+import { describe, expect, it } from 'vitest';
+import type { Harness } from '../harness/app.js';
+import { useStripeHarness } from '../harness/stripe-harness.js';
 import { createCustomer, createDraft } from './invoices-support.js';
 import { open, post } from './checkout-page-support.js';
 
 const SECRET_KEY = 'sk_live_51HxPayPageElements9f2A';
 const PUBLISHABLE_KEY = 'pk_live_51HxPayPageElements9f2A';
-const overrides: Partial<Config> = {};
-let fake: StripeFake;
-beforeAll(async () => {
-  fake = await startStripeFake();
-  fake.keys.add(SECRET_KEY);
-  overrides.stripeApiBase = fake.apiBase;
-});
-afterAll(async () => {
-  await fake.close();
-});
-const harness = useHarness(overrides);
+const stripe = useStripeHarness(SECRET_KEY);
+const harness = stripe.harness;
 
 /** The production tenant connected to Stripe (the harness keeps tenants between tests: an earlier connection is replaced). */
 async function stripeTenant(h: Harness, publishableKey: string | null = PUBLISHABLE_KEY) {
@@ -119,13 +109,13 @@ describe('invoice pay page with Stripe Elements', () => {
     await stripeTenant(h);
     const { customer, invoice, path } = await unpaidInvoice(h);
     const page = await open(h, path);
-    const chargesBefore = fake.charges;
+    const chargesBefore = stripe.fake.charges;
     const answers = await Promise.all([
       post(h, page, '', { method: 'new', payment_method_id: 'pm_card_visa' }),
       post(h, page, '', { method: 'new', payment_method_id: 'pm_card_visa' }),
     ]);
     expect(answers.map((a) => a.statusCode).sort()).toEqual([303, 409]);
-    expect(fake.charges - chargesBefore).toBe(1);
+    expect(stripe.fake.charges - chargesBefore).toBe(1);
     expect(await attemptsOf(h, invoice.id)).toEqual([{ status: 'SUCCEEDED', occasion: 'PAY_PAGE' }]);
     expect(await invoiceOf(h, invoice.id)).toMatchObject({ payment_status: 'PAID' });
     expect(await methodsOf(h, customer.id)).toHaveLength(1);

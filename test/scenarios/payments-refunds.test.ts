@@ -1,27 +1,17 @@
 // Refunds through the provider from REFUND credit notes (docs/payments.md, "Refunds"): a partial
 // refund on the sandbox and on Stripe (the real SDK against the local fake), replayed events,
 // jobs run again and a lost write, and still exactly one provider refund.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../src/config/index.js';
+import { describe, expect, it } from 'vitest';
 import { withTx } from '../../src/db/tx.js';
 import type { OutboxRecord } from '../../src/db/outbox.js';
-import { useHarness, type Harness } from '../harness/app.js';
-import { startStripeFake, type StripeFake } from '../harness/stripe-fake.js';
+import type { Harness } from '../harness/app.js';
+import { useStripeHarness } from '../harness/stripe-harness.js';
 import { createCustomer, createDraft } from '../http/invoices-support.js';
 import { REFUND_TASK } from '../../src/modules/payments/index.js';
 
 const SECRET_KEY = 'sk_live_51HxRefundScenarioKey9f2A';
-const overrides: Partial<Config> = {};
-let fake: StripeFake;
-beforeAll(async () => {
-  fake = await startStripeFake();
-  fake.keys.add(SECRET_KEY);
-  overrides.stripeApiBase = fake.apiBase;
-});
-afterAll(async () => {
-  await fake.close();
-});
-const harness = useHarness(overrides);
+const stripe = useStripeHarness(SECRET_KEY);
+const harness = stripe.harness;
 
 async function settle(h: Harness): Promise<void> {
   for (let round = 0; round < 4; round++) await h.drainJobs();
@@ -101,11 +91,11 @@ describe('refunds by credit note', () => {
     const connected = await h.request('POST', '/api/v1/payment-providers', { key, body: { provider: 'stripe', secret_key: SECRET_KEY } });
     expect(connected.statusCode, connected.body).toBe(201);
     const invoice = await paidInvoice(h, key, h.production.id, { provider_payment_method_id: 'pm_card_visa' });
-    const before = fake.refunds;
+    const before = stripe.fake.refunds;
     const note = await refundNote(h, key, invoice);
     await settle(h);
     expect((await h.request('GET', `/api/v1/credit-notes/${note.id}`, { key })).json()).toMatchObject({ refunded_amount: '60.00', refund_status: 'REFUNDED' });
-    expect(fake.refunds - before).toBe(1);
+    expect(stripe.fake.refunds - before).toBe(1);
     const [row] = await refundRows(h, note.id);
     expect(row).toMatchObject({ amount_minor: 6000n, status: 'SUCCEEDED', provider_refund_id: expect.stringMatching(/^re_/) });
     // the write after Stripe's answer is lost: the job asks again with the same key, Stripe replays its answer
@@ -113,7 +103,7 @@ describe('refunds by credit note', () => {
     await h.service.tasks[REFUND_TASK]!({ tenant_id: h.production.id, refund_id: row.id });
     await replayFinalized(h, note.id);
     await settle(h);
-    expect(fake.refunds - before).toBe(1);
+    expect(stripe.fake.refunds - before).toBe(1);
     expect(await refundRows(h, note.id)).toEqual([row]);
   });
 });
