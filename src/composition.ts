@@ -153,6 +153,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     ...base,
     secretKey: config.secretKey,
     secureCookies: config.publicBaseUrl?.startsWith('https:') ?? false,
+    publicBaseUrl: config.publicBaseUrl,
     accounts: accounts.api,
     users: oauth.api.users,
     authorize: oauth.api.authorize,
@@ -192,6 +193,8 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     rateLimit: config.rateLimit,
     idempotencyKeyTtlHours: config.idempotencyKeyTtlHours,
     authenticators,
+    // without an Authorization header, the dashboard's sign-in session (docs/dashboard-api.md)
+    sessionAuthenticator: web.api.authenticateSession,
     routes: modules.flatMap((m) => m.routes ?? []),
   });
   const tasks: TaskRegistry = {};
