@@ -75,9 +75,11 @@ describe('GET /api/v1/session', () => {
     expect(none.json()).toEqual({ code: 'UNAUTHORIZED', message: 'not signed in; sign in at /signin' });
 
     const leaving = await signIn(h, (await call('GET', '/api/v1/session', { tenant: null })).json().user.email, 'password-a');
-    const account = await leaving.get('/account');
-    const out = await leaving.post('/signout', { _csrf: csrfOf(account.body) });
+    // the dashboard signs out with the session's csrf_token as the form's _csrf
+    const token = (await call('GET', '/api/v1/session', { tenant: null, cookie: leaving.cookie })).json().csrf_token;
+    const out = await leaving.post('/signout', { _csrf: token });
     expect(out.statusCode).toBe(303);
+    expect(out.headers.location).toBe('/signin');
     const gone = await h.service.app.inject({ method: 'GET', url: '/api/v1/session', headers: { cookie: leaving.cookie } });
     expect(gone.statusCode).toBe(401);
   });
