@@ -132,6 +132,41 @@ describe('spend thresholds', () => {
     }
   }, 180_000);
 
+  it('a test clock\'s advance checks thresholds at the clock\'s frozen time; the periodic re-check leaves the clock alone', async () => {
+    const h = harness();
+    h.clock.set('2026-03-15T12:00:00.000Z');
+    const created = await h.request('POST', '/api/v1/test-clocks', { body: { frozen_time: '2026-03-02T12:00:00Z', name: 'thresholds' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const clockId = created.json().id as string;
+    const advance = async (to: string) => {
+      const res = await h.request('POST', `/api/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: to } });
+      expect(res.statusCode, res.body).toBe(200);
+      await h.drainJobs();
+      await expect.poll(async () => (await h.request('GET', `/api/v1/test-clocks/${clockId}`)).json()).toMatchObject({ status: 'READY', frozen_time: new Date(to).toISOString() });
+    };
+    const a = await backdatedSubscription(h, { name: 'Clock Co', startDate: '2026-03-01', testClockId: clockId });
+    expect((await h.request('PATCH', `/api/v1/subscriptions/${a.subscriptionId}`, { body: { usage_thresholds: [{ amount: '20.00' }] } })).statusCode).toBe(200);
+    await advance('2026-03-02T13:00:00Z'); // March's advance fees
+    await calls(h, [a.customerId], '2026-03-02', 60, 'clock'); // 6.00: below 20.00 when ingested
+    // the threshold lowered under the usage: nothing checks it until the clock moves
+    expect((await h.request('PATCH', `/api/v1/subscriptions/${a.subscriptionId}`, { body: { usage_thresholds: [{ amount: '5.00' }] } })).statusCode).toBe(200);
+    await run(h);
+    expect(thresholdInvoices(await invoicesOf(h, a.subscriptionId))).toEqual([]);
+
+    await advance('2026-03-10T00:00:00Z');
+    const [threshold] = thresholdInvoices(await invoicesOf(h, a.subscriptionId));
+    // checked at the clock's first stop (its time when the advance began), not at the service's time
+    expect(threshold).toMatchObject({ status: 'FINALIZED', invoice_date: '2026-03-02', subtotal: '6.00', finalized_at: '2026-03-02T13:00:00.000Z', usage_threshold: expect.objectContaining({ crossing: 1 }) });
+
+    await advance('2026-04-02T00:00:00Z');
+    const april = (await invoicesOf(h, a.subscriptionId)).find((i) => i.invoice_date === '2026-04-01')!;
+    expect(lineSummary(april).filter(([name]) => name!.startsWith('API calls'))).toEqual([
+      ['API calls', '2026-03-01', '2026-03-31', '6.00', '1.20'],
+      ['API calls: billed on threshold invoices', '2026-03-01', '2026-03-31', '-6.00', '-1.20'],
+    ]);
+    expect(thresholdInvoices(await invoicesOf(h, a.subscriptionId))).toHaveLength(1);
+  }, 180_000);
+
   it('racing batches crossing one threshold give one threshold invoice', async () => {
     const h = harness();
     h.clock.set('2026-03-02T12:00:00.000Z');
