@@ -127,8 +127,12 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     payUrlOf: (db, tenantId, invoice) => payments.api.payUrlFor(db, invoice, tenantId),
   });
   const creditNotes = createCreditNotesModule(base);
-  // Prepaid credits (docs/credits-and-alerts.md): the projected balance reads usage through invoices' upcoming invoices.
-  const credits = createCreditsModule({ ...base, accruedUsage: accruedUsageOf(invoices.api.upcoming), testClockTime });
+  // Prepaid credits (docs/credits-and-alerts.md): the projected balance reads usage through invoices' upcoming invoices;
+  // a balance that moves without usage (grant, top-up, void, consumption, expiry) has the customer's alerts evaluated.
+  const credits = createCreditsModule({
+    ...base, accruedUsage: accruedUsageOf(invoices.api.upcoming), testClockTime,
+    balanceMoved: (tenantId, customerId) => alerts.api.evaluateCustomerSoon(tenantId, customerId),
+  });
   // Payment providers and the charge of finalized invoices (docs/payments.md); credentials sealed with the service secret.
   const payments = createPaymentsModule({
     ...base, secretKey: config.secretKey, stripeApiBase: config.stripeApiBase, gocardlessApiBase: config.gocardlessApiBase, publicBaseUrl: config.publicBaseUrl, invoicePdf: invoices.api.invoices.pdf,
