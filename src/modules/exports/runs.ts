@@ -3,7 +3,7 @@
 // run SUCCEEDED and advances the watermarks in one transaction. A run that crashes between the
 // two is run again by its job with the same windows and names, so its files are rewritten, not
 // doubled; a run that fails stays open and is retried (same windows, same names) before any new run.
-import type { Pool } from '../../db/pool.js';
+import type { Pool, Queryable } from '../../db/pool.js';
 import { isUniqueViolation, withTx } from '../../db/tx.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
@@ -52,7 +52,7 @@ export function createExportRuns(deps: { pool: Pool; clock: Clock; folderRoot: s
   const byName = new Map(all.map((d) => [d.name, d]));
 
   /** Windows of a new run: from each watermark to now less the settle time (never before the watermark). */
-  async function newWindows(tx: Pool | Parameters<typeof repo.watermarks>[0], tenantId: string): Promise<StoredWindow[]> {
+  async function newWindows(tx: Queryable, tenantId: string): Promise<StoredWindow[]> {
     const marks = await repo.watermarks(tx, tenantId);
     const now = clock.now();
     return all.map((dataset) => {
@@ -67,7 +67,7 @@ export function createExportRuns(deps: { pool: Pool; clock: Clock; folderRoot: s
    * Starts a run, or resumes the tenant's failed one (same windows, same file names), in the
    * caller's transaction, and queues its job. A run already RUNNING is a conflict.
    */
-  async function startInTx(tx: Parameters<typeof repo.findOpenRun>[0], tenantId: string, trigger: RunTrigger): Promise<ExportRunRow> {
+  async function startInTx(tx: Queryable, tenantId: string, trigger: RunTrigger): Promise<ExportRunRow> {
     const config = await repo.findConfig(tx, tenantId, true);
     if (!config) throw conflict('this tenant has no export configuration; create one with PUT /api/v1/exports/config first');
     const open = await repo.findOpenRun(tx, tenantId);
@@ -182,6 +182,6 @@ export function createExportRuns(deps: { pool: Pool; clock: Clock; folderRoot: s
 export type ExportRuns = ReturnType<typeof createExportRuns>;
 
 /** Queues the periodic sweep (idempotent: one pending per database, by job key). */
-export async function scheduleExportSweeps(db: Parameters<typeof enqueueJob>[0], runAt?: Date): Promise<void> {
+export async function scheduleExportSweeps(db: Queryable, runAt?: Date): Promise<void> {
   await enqueueJob(db, SWEEP_TASK, {}, { jobKey: SWEEP_TASK, ...(runAt ? { runAt } : {}) });
 }
