@@ -7,7 +7,7 @@
  */
 const MODULE_ORDER = [
   'accounts', 'catalog', 'metrics', 'features', 'coupons', 'plans', 'addons', 'customers', 'subscriptions', 'checkout',
-  'usage', 'batch-jobs', 'entitlements', 'alerts', 'invoices', 'credit-notes', 'credits', 'payments', 'emails', 'webhooks', 'oauth', 'web', 'portal', 'test-clocks',
+  'usage', 'batch-jobs', 'entitlements', 'alerts', 'invoices', 'credit-notes', 'credits', 'payments', 'emails', 'webhooks', 'oauth', 'web', 'portal', 'test-clocks', 'exports',
 ];
 
 /** One rule per module: it may not import any module after it in MODULE_ORDER. */

@@ -21,8 +21,8 @@ import { createUsageModule } from './modules/usage/index.js';
 import { createBatchJobsModule } from './modules/batch-jobs/index.js';
 import { createEntitlementsModule } from './modules/entitlements/index.js';
 import { createAlertsModule, type AlertsApi } from './modules/alerts/index.js';
-import { accruedUsageCharges, createInvoicesModule, entityForCustomer, findInvoice, nextInvoiceDateOf, type Invoicing } from './modules/invoices/index.js';
-import { countOpenCreditNotes, createCreditNotesModule } from './modules/credit-notes/index.js';
+import { accruedUsageCharges, createInvoicesModule, entityForCustomer, findInvoice, invoiceLinesFinalizedIn, invoicesChangedIn, nextInvoiceDateOf, paymentsRecordedIn, type Invoicing } from './modules/invoices/index.js';
+import { countOpenCreditNotes, createCreditNotesModule, creditNotesChangedIn } from './modules/credit-notes/index.js';
 import { accruedUsageOf, createCreditsModule } from './modules/credits/index.js';
 import { createPaymentsModule, elementsKeyOf, type Payments } from './modules/payments/index.js';
 import { createEmailsModule, sqlEmailPorts, type EmailPorts } from './modules/emails/index.js';
@@ -31,6 +31,7 @@ import { connectedAccountExists, createOAuthModule } from './modules/oauth/index
 import { createWebModule } from './modules/web/index.js';
 import { createPortalModule } from './modules/portal/index.js';
 import { createTestClocksModule, testClockTime } from './modules/test-clocks/index.js';
+import { createExportsModule, type ExportsApi } from './modules/exports/index.js';
 import { createSmtpMailer, type Mailer } from './adapters/email/mailer.js';
 
 /** Everything the service is made of, wired once: config -> db -> services -> http + jobs. */
@@ -46,6 +47,8 @@ export interface Composition {
   payments: Payments;
   /** Usage alerts: tests and benchmarks wait for evaluations (`idle`) and run the period-boundary job. */
   alerts: AlertsApi;
+  /** Data export: configurations and runs (tests run a run's steps one by one). */
+  exports: ExportsApi;
 }
 
 export interface CompositionDeps {
@@ -183,9 +186,21 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   // Sandbox test clocks: their advance runs the clock-driven work of subscriptions and invoices for one clock's customers.
   const testClocks = createTestClocksModule({ ...base, work: { subscriptionsAt: subscriptions.api.atTestClock, invoicingAt: invoices.api.atTestClock, paymentsAt: payments.api.atTestClock } });
 
+  // Data export (docs/export.md): reads invoices, credit notes, payments and usage through their owners' readers.
+  const exportsModule = createExportsModule({
+    ...base, secretKey: config.secretKey, folderRoot: config.exportFolderRoot,
+    sources: {
+      invoices: (...args) => invoicesChangedIn(pool, ...args),
+      invoiceLines: (...args) => invoiceLinesFinalizedIn(pool, ...args),
+      creditNotes: (...args) => creditNotesChangedIn(pool, ...args),
+      payments: (...args) => paymentsRecordedIn(pool, ...args),
+      usage: usage.api.daily,
+    },
+  });
+
   const modules: Module<unknown>[] = [
     accounts, catalog, metrics, features, coupons, plans, addOns, customers, subscriptions, checkout,
-    usage, batchJobs, entitlements, alerts, invoices, creditNotes, credits, payments, emails, webhooks, oauth, web, portal, testClocks,
+    usage, batchJobs, entitlements, alerts, invoices, creditNotes, credits, payments, emails, webhooks, oauth, web, portal, testClocks, exportsModule,
   ];
   // The x-connected-account authenticator goes first: with that header an API key acts for the account.
   const authenticators: Authenticator[] = [oauth.api.connect.authenticateConnectedAccount, accounts.api.authenticateApiKey, oauth.api.tokens.authenticateAccessToken];
@@ -213,5 +228,5 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   app.addHook('onClose', async () => {
     await accounts.api.stopKeyCache();
   });
-  return { app, tasks, accounts: accounts.api, webhooks: webhooks.api.delivery, invoicing: invoices.api, payments: payments.api, alerts: alerts.api };
+  return { app, tasks, accounts: accounts.api, webhooks: webhooks.api.delivery, invoicing: invoices.api, payments: payments.api, alerts: alerts.api, exports: exportsModule.api };
 }

@@ -12,6 +12,7 @@ import { scheduleBillingRuns } from './modules/invoices/index.js';
 import { scheduleReconciliation } from './modules/payments/index.js';
 import { schedulePeriodBoundaries } from './modules/alerts/index.js';
 import { scheduleExpirySweep } from './modules/credits/index.js';
+import { scheduleExportSweeps } from './modules/exports/index.js';
 import { compose } from './composition.js';
 
 export { compose, type Composition } from './composition.js';
@@ -37,6 +38,8 @@ export async function serve(config: Config, clock: Clock = systemClock): Promise
   if (worker) await schedulePeriodBoundaries(db.pool);
   // Credit grants past their expiry get their EXPIRY entries (reschedules itself every minute).
   if (worker) await scheduleExpirySweep(db.pool);
+  // Scheduled data exports start when due (the sweep reschedules itself every minute).
+  if (worker) await scheduleExportSweeps(db.pool);
   const firstAccount = await createFirstAccount(accounts);
   let listeningOn: string;
   try {

@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 /** Typed configuration, parsed once at boot. Nothing else in src/ reads process.env. */
 export interface Config {
   /** PostgreSQL URL; when absent the service starts its own embedded PostgreSQL under dataDir. */
@@ -54,6 +55,11 @@ export interface Config {
    * (`resolveSecretKey`); with DATABASE_URL it is required.
    */
   secretKey: string | undefined;
+  /**
+   * The folder that data export FOLDER destinations must be inside (`EXPORT_FOLDER_ROOT`, default
+   * `DATA_DIR/exports`), so a tenant's configuration cannot write anywhere else on the server.
+   */
+  exportFolderRoot: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -130,5 +136,6 @@ export function loadConfig(env: Env = process.env): Config {
     secretKey: env.SECRET_KEY || undefined,
     stripeApiBase: env.STRIPE_API_BASE || 'https://api.stripe.com',
     gocardlessApiBase: env.GOCARDLESS_API_BASE || '',
+    exportFolderRoot: resolve(env.EXPORT_FOLDER_ROOT || join(env.DATA_DIR || './.data', 'exports')),
   };
 }

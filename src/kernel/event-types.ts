@@ -30,6 +30,8 @@ export const EMITTED_EVENT_TYPES = [
   'test_clock.created', 'test_clock.advancing', 'test_clock.ready', 'test_clock.deleted',
   // ours: an endpoint was disabled after failing for days (sent to the tenant's other endpoints)
   'webhook_endpoint.disabled',
+  // ours: a data export run wrote its files (docs/export.md)
+  'export.completed',
 ] as const;
 
 /** Kinds of the reference's `webhooks` section this service does not emit (yet); endpoints may subscribe to them. */

@@ -54,6 +54,7 @@ export const ID_PREFIXES = {
   creditGrant: 'cgr',
   creditLedgerEntry: 'cle',
   alert: 'alr',
+  exportRun: 'exp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -5,3 +5,5 @@ export { countOpenCreditNotes, findCreditNote, setRefundStatus } from './reposit
 // A test clock's deletion removes its customers' credit notes.
 export { deleteCreditNotesOfCustomers } from './repository.js';
 export type { CreditNoteRow, RefundStatus } from './repository.js';
+// Data export reads credit notes by window (docs/export.md).
+export { creditNotesChangedIn } from './export-rows.js';

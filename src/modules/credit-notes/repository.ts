@@ -60,6 +60,8 @@ export interface CreditNoteDetail {
 const COLUMNS = `id, invoice_id, invoicing_entity_id, customer_id, credit_note_number, status, credit_type, reason, memo, currency,
   subtotal_minor, tax_minor, total_minor, debt_cancelled_minor, credited_minor, refunded_minor, pdf_document_id, created_at, updated_at,
   finalized_at, voided_at, refund_status`;
+/** Every column of a credit note row, for readers outside this file (data export). */
+export const CREDIT_NOTE_COLUMNS = COLUMNS;
 
 export async function insertCreditNote(db: Queryable, tenantId: string, note: CreditNoteRow, lines: CreditNoteLineRow[]): Promise<void> {
   const s = scoped(db, tenantId);

@@ -25,3 +25,6 @@ export type { BankLine, BankLineResult, BankTransfers } from './bank-transfers.j
 export { invoiceEventData } from './events.js';
 export { nextInvoiceDateOf } from './next-invoice-date.js';
 export { accruedUsageCharges } from './billing/accrued.js';
+// Data export reads invoices, their lines and payment transactions by window (docs/export.md).
+export { invoicesChangedIn, invoiceLinesFinalizedIn, paymentsRecordedIn } from './export-rows.js';
+export type { ChangeWindow, KeysetCursor, ExportedInvoiceLine, ExportedPayment } from './export-rows.js';

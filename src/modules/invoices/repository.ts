@@ -200,7 +200,7 @@ const INVOICE_COLUMN_TYPES = {
 /** Billing-run columns stored beside the row (migration 0401), never read back as part of it. */
 const BILLING_COLUMN_TYPES = { billing_occasion: 'jsonb', content_hash: 'text', usage_threshold_index: 'int' } as const;
 
-const INVOICE_COLUMNS = Object.keys(INVOICE_COLUMN_TYPES).join(', ');
+export const INVOICE_COLUMNS = Object.keys(INVOICE_COLUMN_TYPES).join(', ');
 /** The invoice row plus the billing columns: names, and the `AS r(...)` record definition of jsonb_to_recordset. */
 const STORED_TYPES = { ...INVOICE_COLUMN_TYPES, ...BILLING_COLUMN_TYPES };
 export const INVOICE_STORED_NAMES = Object.keys(STORED_TYPES).join(', ');

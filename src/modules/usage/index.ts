@@ -9,3 +9,4 @@ export type { BulkUsageCustomer, CustomersUsage } from './customer-usage.js';
 export { lockUsageForBilling, recordBilledPeriods, latePeriodsOf } from './billed-periods.js';
 export type { BilledPeriod, LatePeriod } from './billed-periods.js';
 export { deleteUsageOfCustomers } from './erase.js';
+export type { DailyUsageReader, DailyUsageRow } from './export-rows.js';

@@ -10,12 +10,15 @@ import { usageTasks } from './jobs.js';
 import { metricSource } from './metrics.js';
 import { createUsageQueryService, type FindSubscriptionScope, type UsageQueryService } from './query-service.js';
 import { usageRoutes } from './routes.js';
+import { dailyUsageReader, type DailyUsageReader } from './export-rows.js';
 
 export interface UsageApi {
   ingest: IngestService;
   queries: UsageQueryService;
   /** One customer's total of one metric in [from, to) as a decimal string, undefined when unknown (metered entitlements). */
   consumed(tenantId: string, query: { customerId: string; metricId: string; from: Date; to: Date }): Promise<string | undefined>;
+  /** Per UTC day, each customer's figure of each metric (data export, docs/export.md). */
+  daily: DailyUsageReader;
 }
 
 /**
@@ -41,6 +44,7 @@ export function createUsageModule(deps: {
       ingest,
       queries,
       consumed: async (tenantId, q) => (await customerMetricUsage(pool, tenantId, { customerId: q.customerId, metricId: q.metricId, periodStart: q.from, periodEnd: q.to }))?.totalValue,
+      daily: dailyUsageReader(pool, metrics),
     },
   };
 }
