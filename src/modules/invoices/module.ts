@@ -85,8 +85,11 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
     const thresholds = createThresholdBilling({ pool: deps.pool, clock, run: billing, refresh: billing.refreshForFinalization, credits: deps.credits });
     // a test clock's advance checks its subscriptions' spend thresholds at each stop, at the stop's time
     const checkThresholdsOfTenant = async (tenantId: string): Promise<string[]> => {
-      const records = await loadSubscriptionRecords(deps.pool, tenantId, { testClockId: testClockId ?? null, statuses: ['ACTIVE', 'TRIAL_ACTIVE'] });
-      const ids = records.filter((r) => r.subscription.usage_thresholds !== null).map((r) => r.subscription.id);
+      // one probe of the partial index of subscriptions with thresholds: most tenants have none, and each stop asks
+      const withThresholds = await allSubscriptionsWithThresholds(deps.pool, tenantId);
+      if (withThresholds.length === 0) return [];
+      const records = await loadSubscriptionRecords(deps.pool, tenantId, { ids: withThresholds });
+      const ids = records.filter((r) => (r.subscription.test_clock_id ?? null) === (testClockId ?? null)).map((r) => r.subscription.id);
       return ids.length > 0 ? thresholds.checkSubscriptions(tenantId, ids) : [];
     };
     return {
