@@ -8,6 +8,7 @@ import type { Authenticator } from './http/auth.js';
 import type { TaskRegistry } from './jobs/runtime.js';
 import type { Module } from './module.js';
 import { createAccountsModule, type AccountsService } from './modules/accounts/index.js';
+import { createCustomPropertiesModule } from './modules/custom-properties/index.js';
 import { createCatalogModule } from './modules/catalog/index.js';
 import { createMetricsModule, metricExists } from './modules/metrics/index.js';
 import { createFeaturesModule } from './modules/features/index.js';
@@ -71,6 +72,9 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const base = { pool, clock };
 
   const accounts = createAccountsModule(base);
+  // Typed custom properties (docs/custom-properties.md): every owning module checks its values through this one port.
+  const customProperties = createCustomPropertiesModule(base);
+  const properties = customProperties.api.port;
   const catalog = createCatalogModule({ ...base, metricExists });
   const metrics = createMetricsModule(base);
   const features = createFeaturesModule({ ...base, metricExists });
@@ -79,6 +83,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const addOns = createAddOnsModule({ ...base, products: catalog.api });
   const customers = createCustomersModule({
     ...base,
+    properties,
     subscriptions: countSubscriptionsOfCustomer,
     // a customer's invoicing entity is checked (active, of the tenant) or defaulted by invoices, a later module
     entities: (db, tenantId, requested, field) => entityForCustomer(db, tenantId, clock, requested, field),
@@ -120,7 +125,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   // Each periodic billing run first moves subscriptions whose status is due (pending -> active...).
   // Invoice answers carry the hosted pay page's URL, built by payments (a later module; called once composed).
   const invoices = createInvoicesModule({
-    ...base, beforeRun: subscriptions.api.advanceAllDue, openCreditNotes: countOpenCreditNotes, testClockTime,
+    ...base, properties, beforeRun: subscriptions.api.advanceAllDue, openCreditNotes: countOpenCreditNotes, testClockTime,
     paymentUrl: (tenantId, invoice, origin) => payments.api.payUrlFor(pool, invoice, tenantId, origin),
     // prepaid credit grants pay at finalization before the cash balance (credits, a later module; called once composed)
     credits: { pay: (...args) => credits.api.prepaidCredits.pay(...args), restore: (...args) => credits.api.prepaidCredits.restore(...args) },
@@ -179,7 +184,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const testClocks = createTestClocksModule({ ...base, work: { subscriptionsAt: subscriptions.api.atTestClock, invoicingAt: invoices.api.atTestClock, paymentsAt: payments.api.atTestClock } });
 
   const modules: Module<unknown>[] = [
-    accounts, catalog, metrics, features, coupons, plans, addOns, customers, subscriptions, checkout,
+    accounts, customProperties, catalog, metrics, features, coupons, plans, addOns, customers, subscriptions, checkout,
     usage, batchJobs, entitlements, alerts, invoices, creditNotes, credits, payments, emails, webhooks, oauth, web, portal, testClocks,
   ];
   // The x-connected-account authenticator goes first: with that header an API key acts for the account.
