@@ -75,7 +75,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   // Typed custom properties (docs/custom-properties.md): every owning module checks its values through this one port.
   const customProperties = createCustomPropertiesModule(base);
   const properties = customProperties.api.port;
-  const catalog = createCatalogModule({ ...base, metricExists });
+  const catalog = createCatalogModule({ ...base, metricExists, properties });
   const metrics = createMetricsModule(base);
   const features = createFeaturesModule({ ...base, metricExists });
   const coupons = createCouponsModule({ ...base, planExists });
@@ -93,8 +93,8 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     testClockTime,
   });
   // the next invoice date shown on a subscription is the billing engine's, mapped by invoices
-  const subscriptions = createSubscriptionsModule({ ...base, catalog: plansCatalog, nextInvoiceDate: nextInvoiceDateOf, testClockTime });
-  const checkout = createCheckoutModule({ ...base, catalog: plansCatalog, secretKey: config.secretKey, publicBaseUrl: config.publicBaseUrl });
+  const subscriptions = createSubscriptionsModule({ ...base, properties, catalog: plansCatalog, nextInvoiceDate: nextInvoiceDateOf, testClockTime });
+  const checkout = createCheckoutModule({ ...base, properties, catalog: plansCatalog, secretKey: config.secretKey, publicBaseUrl: config.publicBaseUrl });
   // after usage is committed: usage alerts (a later module) evaluate those the events touch, and
   // invoices check the spend thresholds of those customers (called once composed)
   const usage = createUsageModule({
@@ -131,7 +131,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     credits: { pay: (...args) => credits.api.prepaidCredits.pay(...args), restore: (...args) => credits.api.prepaidCredits.restore(...args) },
     payUrlOf: (db, tenantId, invoice) => payments.api.payUrlFor(db, invoice, tenantId),
   });
-  const creditNotes = createCreditNotesModule(base);
+  const creditNotes = createCreditNotesModule({ ...base, properties });
   // Prepaid credits (docs/credits-and-alerts.md): the projected balance reads usage through invoices' upcoming invoices.
   const credits = createCreditsModule({ ...base, accruedUsage: accruedUsageOf(invoices.api.upcoming), testClockTime });
   // Payment providers and the charge of finalized invoices (docs/payments.md); credentials sealed with the service secret.

@@ -1,9 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useHarness, type Harness } from '../harness/app.js';
 import { pdfText } from '../harness/pdf.js';
 import { createDraft, outbox } from './invoices-support.js';
+import { seedPlan } from './subscription-fixtures.js';
 import { WebhookReceiver } from './webhooks-receiver.js';
 
+// the first test of the file also pays the app's warm-up, which takes most of the 30 s default on a busy machine
+vi.setConfig({ testTimeout: 120_000 });
 const harness = useHarness();
 const receiver = new WebhookReceiver();
 let baseUrl = '';
@@ -254,6 +257,62 @@ describe('invoices', () => {
     expect400(await h.request('PATCH', `/api/v1/invoices/${draft.invoice.id}`, { body: { custom_properties: { cost_center: 42 } } }), 'custom_properties.cost_center must be a string');
     expect400(await h.request('PATCH', `/api/v1/invoices/${draft.invoice.id}`, { body: { total: '1.00', custom_properties: {} } }), 'total');
     expect((await h.request('PATCH', `/api/v1/invoices/${draft.invoice.id}`, { body: { custom_properties: {} }, key: h.other.apiKey })).statusCode).toBe(404);
+  });
+});
+
+describe('products, subscriptions and credit notes', () => {
+  it('check values on create and update, return them, filter lists by them and carry them in events', async () => {
+    const h = await isolated(harness());
+    await define(h, { entity_type: 'PRODUCT', key: 'gl_code', type: 'NUMBER', required: true });
+    await define(h, { entity_type: 'SUBSCRIPTION', key: 'channel', type: 'SINGLE_SELECT', options: ['direct', 'partner'], default_value: 'direct' });
+    await define(h, { entity_type: 'CREDIT_NOTE', key: 'ticket', type: 'URL' });
+
+    // products: required NUMBER
+    const family = (await h.request('POST', '/api/v1/product_families', { body: { name: 'Fam' } })).json();
+    const product = (body: Record<string, unknown>) => h.request('POST', '/api/v1/products', { body: { name: 'Seats', product_family_id: family.id, fee_structure: { type: 'RATE' }, ...body } });
+    expect400(await product({}), 'custom_properties.gl_code is required', 'type NUMBER');
+    expect400(await product({ custom_properties: { gl_code: 'x' } }), 'custom_properties.gl_code must be a decimal string');
+    const created = await product({ custom_properties: { gl_code: '7010' } });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().custom_properties).toEqual({ gl_code: '7010' });
+    expect400(await h.request('PATCH', `/api/v1/products/${created.json().id}`, { body: { custom_properties: { gl_code: true } } }), 'custom_properties.gl_code');
+    expect((await h.request('PATCH', `/api/v1/products/${created.json().id}`, { body: { custom_properties: { gl_code: '7020' } } })).json().custom_properties).toEqual({ gl_code: '7020' });
+    expect((await h.request('GET', '/api/v1/products?custom_properties[gl_code]=7020')).json().data.map((p: { id: string }) => p.id)).toEqual([created.json().id]);
+    expect((await h.request('GET', '/api/v1/products?custom_properties[gl_code]=7010')).json().data).toEqual([]);
+    expect((await outbox(h, created.json().id)).at(-1)).toMatchObject({ event_type: 'product.updated', payload: { custom_properties: { gl_code: '7020' } } });
+
+    // subscriptions: defaulted SINGLE_SELECT (the seeded plan's products must carry the required gl_code, so it is archived first)
+    await h.request('POST', `/api/v1/custom-properties/${(await h.request('GET', '/api/v1/custom-properties?entity_type=PRODUCT')).json().data[0].id}/archive`);
+    const plan = await seedPlan(h, h.tenant.id, h.tenant.apiKey);
+    const customer = (await createCustomer(h, {})).json();
+    const subscribe = (extra: Record<string, unknown>) => h.request('POST', '/api/v1/subscriptions', { body: { customer_id_or_alias: customer.id, plan_id: plan.planId, start_date: '2026-04-01', ...extra } });
+    expect400(await subscribe({ custom_properties: { channel: 'reseller' } }), 'custom_properties.channel must be one of "direct", "partner"');
+    const first = await subscribe({});
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.json().custom_properties).toEqual({ channel: 'direct' });
+    const second = (await subscribe({ custom_properties: { channel: 'partner' } })).json();
+    const patched = await h.request('PATCH', `/api/v1/subscriptions/${first.json().id}`, { body: { custom_properties: { channel: 'partner', deal: 'Q2' } } });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json().subscription.custom_properties).toEqual({ channel: 'partner', deal: 'Q2' });
+    const subscriptions = async (query: string) => (await h.request('GET', `/api/v1/subscriptions?order_by=created_at.asc&${query}`)).json().data.map((x: { id: string }) => x.id);
+    expect(await subscriptions('custom_properties[channel]=partner')).toEqual([first.json().id, second.id]);
+    expect(await subscriptions('custom_properties[deal]=Q2')).toEqual([first.json().id]);
+    expect((await outbox(h, first.json().id)).at(-1)).toMatchObject({ event_type: 'subscription.updated', payload: { custom_properties: { channel: 'partner', deal: 'Q2' } } });
+
+    // credit notes: URL, set at creation and editable on a finalized note
+    const draft = await createDraft(h, customer.id);
+    expect((await h.request('POST', `/api/v1/invoices/${draft.invoice.id}/finalize`)).statusCode).toBe(200);
+    const note = (extra: Record<string, unknown>) => h.request('POST', '/api/v1/credit-notes', { body: { invoice_id: draft.invoice.id, reason: 'Outage', credit_type: 'CREDIT_TO_BALANCE', ...extra } });
+    expect400(await note({ custom_properties: { ticket: 'SUP-1' } }), 'custom_properties.ticket must be an absolute http or https URL');
+    const credit = await note({ custom_properties: { ticket: 'https://support.example.com/SUP-1' } });
+    expect(credit.statusCode, credit.body).toBe(201);
+    expect(credit.json().custom_properties).toEqual({ ticket: 'https://support.example.com/SUP-1' });
+    expect((await outbox(h, credit.json().id))[0]).toMatchObject({ event_type: 'credit_note.created', payload: { custom_properties: { ticket: 'https://support.example.com/SUP-1' } } });
+    expect((await h.request('POST', `/api/v1/credit-notes/${credit.json().id}/finalize`)).statusCode).toBe(200);
+    const edited = await h.request('PATCH', `/api/v1/credit-notes/${credit.json().id}`, { body: { custom_properties: { ticket: 'https://support.example.com/SUP-2' } } });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json()).toMatchObject({ status: 'FINALIZED', total: credit.json().total, custom_properties: { ticket: 'https://support.example.com/SUP-2' } });
+    expect((await h.request('GET', '/api/v1/credit-notes?custom_properties[ticket]=https://support.example.com/SUP-2')).json().data.map((c: { id: string }) => c.id)).toEqual([credit.json().id]);
   });
 });
 
