@@ -6,7 +6,7 @@
  * test/architecture/table-owners.test.ts checks that the doc lists the same order.
  */
 const MODULE_ORDER = [
-  'accounts', 'catalog', 'metrics', 'features', 'coupons', 'plans', 'addons', 'customers', 'subscriptions', 'checkout',
+  'accounts', 'custom-properties', 'catalog', 'metrics', 'features', 'coupons', 'plans', 'addons', 'customers', 'subscriptions', 'checkout',
   'usage', 'batch-jobs', 'entitlements', 'alerts', 'invoices', 'credit-notes', 'credits', 'payments', 'emails', 'webhooks', 'oauth', 'web', 'portal', 'test-clocks', 'exports',
 ];
 

@@ -8,6 +8,7 @@ import type { Authenticator } from './http/auth.js';
 import type { TaskRegistry } from './jobs/runtime.js';
 import type { Module } from './module.js';
 import { createAccountsModule, type AccountsService } from './modules/accounts/index.js';
+import { createCustomPropertiesModule } from './modules/custom-properties/index.js';
 import { createCatalogModule } from './modules/catalog/index.js';
 import { createMetricsModule, metricExists } from './modules/metrics/index.js';
 import { createFeaturesModule } from './modules/features/index.js';
@@ -74,7 +75,10 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const base = { pool, clock };
 
   const accounts = createAccountsModule(base);
-  const catalog = createCatalogModule({ ...base, metricExists });
+  // Typed custom properties (docs/custom-properties.md): every owning module checks its values through this one port.
+  const customProperties = createCustomPropertiesModule(base);
+  const properties = customProperties.api.port;
+  const catalog = createCatalogModule({ ...base, metricExists, properties });
   const metrics = createMetricsModule(base);
   const features = createFeaturesModule({ ...base, metricExists });
   const coupons = createCouponsModule({ ...base, planExists });
@@ -82,6 +86,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const addOns = createAddOnsModule({ ...base, products: catalog.api });
   const customers = createCustomersModule({
     ...base,
+    properties,
     subscriptions: countSubscriptionsOfCustomer,
     // a customer's invoicing entity is checked (active, of the tenant) or defaulted by invoices, a later module
     entities: (db, tenantId, requested, field) => entityForCustomer(db, tenantId, clock, requested, field),
@@ -91,8 +96,8 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     testClockTime,
   });
   // the next invoice date shown on a subscription is the billing engine's, mapped by invoices
-  const subscriptions = createSubscriptionsModule({ ...base, catalog: plansCatalog, nextInvoiceDate: nextInvoiceDateOf, testClockTime });
-  const checkout = createCheckoutModule({ ...base, catalog: plansCatalog, secretKey: config.secretKey, publicBaseUrl: config.publicBaseUrl });
+  const subscriptions = createSubscriptionsModule({ ...base, properties, catalog: plansCatalog, nextInvoiceDate: nextInvoiceDateOf, testClockTime });
+  const checkout = createCheckoutModule({ ...base, properties, catalog: plansCatalog, secretKey: config.secretKey, publicBaseUrl: config.publicBaseUrl });
   // after usage is committed: usage alerts (a later module) evaluate those the events touch, and
   // invoices check the spend thresholds of those customers (called once composed)
   const usage = createUsageModule({
@@ -123,13 +128,13 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   // Each periodic billing run first moves subscriptions whose status is due (pending -> active...).
   // Invoice answers carry the hosted pay page's URL, built by payments (a later module; called once composed).
   const invoices = createInvoicesModule({
-    ...base, beforeRun: subscriptions.api.advanceAllDue, openCreditNotes: countOpenCreditNotes, testClockTime,
+    ...base, properties, beforeRun: subscriptions.api.advanceAllDue, openCreditNotes: countOpenCreditNotes, testClockTime,
     paymentUrl: (tenantId, invoice, origin) => payments.api.payUrlFor(pool, invoice, tenantId, origin),
     // prepaid credit grants pay at finalization before the cash balance (credits, a later module; called once composed)
     credits: { pay: (...args) => credits.api.prepaidCredits.pay(...args), restore: (...args) => credits.api.prepaidCredits.restore(...args) },
     payUrlOf: (db, tenantId, invoice) => payments.api.payUrlFor(db, invoice, tenantId),
   });
-  const creditNotes = createCreditNotesModule(base);
+  const creditNotes = createCreditNotesModule({ ...base, properties });
   // Prepaid credits (docs/credits-and-alerts.md): the projected balance reads usage through invoices' upcoming invoices;
   // a balance that moves without usage (grant, top-up, void, consumption, expiry) has the customer's alerts evaluated.
   const credits = createCreditsModule({
@@ -199,7 +204,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   });
 
   const modules: Module<unknown>[] = [
-    accounts, catalog, metrics, features, coupons, plans, addOns, customers, subscriptions, checkout,
+    accounts, customProperties, catalog, metrics, features, coupons, plans, addOns, customers, subscriptions, checkout,
     usage, batchJobs, entitlements, alerts, invoices, creditNotes, credits, payments, emails, webhooks, oauth, web, portal, testClocks, exportsModule,
   ];
   // The x-connected-account authenticator goes first: with that header an API key acts for the account.

@@ -90,6 +90,7 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   alert_threshold_states: { owner: 'alerts', why: 'one row per alert and threshold; a crossing is a conditional UPDATE of it, so racing evaluations give one event' },
   alert_history: { owner: 'alerts', why: 'every triggered and resolved transition, with the event sent' },
   customer_entitlement_overrides: { owner: 'entitlements', why: 'a customer\'s own entitlement values, above its subscriptions\' overrides, add-ons and plan' },
+  custom_property_definitions: { owner: 'custom-properties', why: 'typed custom property definitions; the values live on the owning objects, checked through its port (docs/custom-properties.md)' },
   test_clocks: { owner: 'test-clocks', why: 'sandbox test clocks; customers on one run on its frozen time (docs/test-clocks.md)' },
   export_configs: { owner: 'exports', why: 'a tenant\'s data export: schedule, format, destination (S3 secret sealed with the service secret)' },
   export_runs: { owner: 'exports', why: 'export runs: the window of each dataset, status, files with row counts (docs/export.md)' },

@@ -169,13 +169,17 @@ interface QuerySchema {
   patternProperties?: unknown;
 }
 
-/** The query parameters a route names, or undefined when its schema takes others too. None without a schema. */
-function knownQueryParameters(schema: unknown): string[] | undefined {
-  if (schema === undefined) return [];
+/**
+ * The query parameters a route names (its properties, and the names its `patternProperties`
+ * match, such as `custom_properties[<key>]`), or undefined when its schema takes any other. None without a schema.
+ */
+function knownQueryParameters(schema: unknown): { names: string[]; patterns: RegExp[] } | undefined {
+  if (schema === undefined) return { names: [], patterns: [] };
   const s = schema as QuerySchema;
-  if (s.type !== 'object' || s.patternProperties !== undefined) return undefined;
+  if (s.type !== 'object') return undefined;
   if (s.additionalProperties !== undefined && s.additionalProperties !== false) return undefined;
-  return Object.keys(s.properties ?? {});
+  const patterns = Object.keys((s.patternProperties ?? {}) as object).map((pattern) => new RegExp(pattern));
+  return { names: Object.keys(s.properties ?? {}), patterns };
 }
 
 /**
@@ -188,9 +192,11 @@ export function registerUnknownQueryCheck(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     const given = Object.keys((request.query as object | undefined) ?? {});
     if (given.length === 0 || !isJsonApiRoute(request)) return;
-    const known = knownQueryParameters(request.routeOptions.schema?.querystring);
-    if (!known) return;
-    const unknown = given.filter((name) => !known.includes(name));
+    const schema = knownQueryParameters(request.routeOptions.schema?.querystring);
+    if (!schema) return;
+    const known = schema.names;
+    const isKnown = (name: string) => known.includes(name) || schema.patterns.some((pattern) => pattern.test(name));
+    const unknown = given.filter((name) => !isKnown(name));
     if (unknown.length === 0) return;
     const subject = unknown.length === 1 ? `${unknown[0]} is not a known query parameter` : `${unknown.join(', ')} are not known query parameters`;
     const hint = known.length > 0 ? `known: ${known.join(', ')}` : 'this endpoint takes none';

@@ -20,6 +20,8 @@ export const EMITTED_EVENT_TYPES = [
   'subscription.add_on_added', 'subscription.add_on_changed', 'subscription.add_on_removed', 'subscription.entitlements_updated',
   'invoice.created', 'invoice.finalized', 'invoice.paid', 'invoice.voided', 'invoice.accounting_pdf_generated',
   'invoice.payment_failed', 'invoice.overdue',
+  // ours: an invoice's custom property values changed (the only change a finalized invoice takes; docs/custom-properties.md)
+  'invoice.updated',
   'payment.succeeded', 'payment.failed',
   'credit_note.created', 'credit_note.finalized', 'credit_note.voided',
   // ours: prepaid credit grants (docs/credits-and-alerts.md); activated = usable (a paid grant once its invoice is paid)

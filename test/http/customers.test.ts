@@ -60,7 +60,7 @@ describe('customers: create and read', () => {
     const events = await eventsOf(created.id);
     expect(events).toEqual([{
       event_type: 'customer.created',
-      payload: { customer_id: created.id, name: 'Globex', alias: 'crm-42', billing_email: 'billing@globex.test', invoicing_emails: ['ap@globex.test'], phone: '+33 1 23', currency: 'EUR' },
+      payload: { customer_id: created.id, name: 'Globex', alias: 'crm-42', billing_email: 'billing@globex.test', invoicing_emails: ['ap@globex.test'], phone: '+33 1 23', currency: 'EUR', custom_properties: { crm_segment: 'enterprise' } },
     }]);
   });
 
@@ -79,7 +79,7 @@ describe('customers: create and read', () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ currency: 'EUR' }, 'name is required'],
       [{ name: 'x', currency: 'euro' }, 'currency'],
-      [{ name: 'x', currency: 'EUR', custom_properties: { tier: 3 } }, 'custom_properties.tier must be string'],
+      [{ name: 'x', currency: 'EUR', custom_properties: { tier: 3 } }, 'custom_properties.tier must be a string'],
       [{ name: 'x', currency: 'EUR', custom_taxes: [{ name: 't', rate: 0.2, tax_code: 'c' }] }, 'custom_taxes[0].rate must be a decimal string such as "0.2", not a JSON number'],
       [{ name: 'x', currency: 'EUR', custom_taxes: [{ name: 't', rate: '1.5', tax_code: 'c' }] }, 'custom_taxes[0].rate must be a fraction between 0 and 1'],
       [{ name: 'x', currency: 'EUR', billing_email: 'nope' }, "billing_email 'nope' is not an e-mail address"],

@@ -174,6 +174,7 @@ describe('signed delivery', () => {
       fee_type: 'RATE',
       product_family_id: family.id,
       created_at: h.clock.now().toISOString(),
+      custom_properties: {},
     });
     expect(() => new Webhook(`whsec_${Buffer.from('another secret here!').toString('base64')}`).verify(got[0]!.body, got[0]!.headers as Record<string, string>)).toThrow();
 

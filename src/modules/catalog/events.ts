@@ -9,5 +9,6 @@ export function productEventData(product: ProductRow): Record<string, unknown> {
     fee_type: product.fee_type,
     product_family_id: product.product_family_id,
     created_at: product.created_at.toISOString(),
+    custom_properties: product.custom_properties,
   };
 }

@@ -10,6 +10,7 @@ export const productExample = {
   catalog: true,
   fee_type: 'RATE' as const,
   fee_structure: { type: 'RATE' as const },
+  custom_properties: {},
   created_at: '2026-03-15T12:00:00.000Z',
   archived_at: null,
 };

@@ -3,6 +3,7 @@ import { badRequest, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import { paginationMeta, parseOrderBy, pageRequest, type Page } from '../../kernel/paging.js';
 import type { Pool, Queryable } from '../../db/pool.js';
+import type { CustomPropertiesPort } from '../custom-properties/index.js';
 import { withTx } from '../../db/tx.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
 import { scoped } from '../../db/tenant-scope.js';
@@ -24,18 +25,20 @@ export interface CreateProductInput {
   product_family_id: string;
   catalog?: boolean;
   fee_structure: unknown;
+  custom_properties?: Record<string, unknown> | null;
 }
 
 export interface UpdateProductInput {
   name?: string | null;
   description?: string | null;
   fee_structure?: unknown;
+  custom_properties?: Record<string, unknown> | null;
 }
 
 /** Checks a metric id a fee is bound to; the catalog's metrics part supplies it. */
 export type MetricExists = (db: Queryable, tenantId: string, metricId: string) => Promise<boolean>;
 
-export function createProductsService(deps: { pool: Pool; clock: Clock; metricExists?: MetricExists }) {
+export function createProductsService(deps: { pool: Pool; clock: Clock; metricExists?: MetricExists; properties: CustomPropertiesPort }) {
   const { pool, clock } = deps;
 
   async function requireFamily(db: Queryable, tenantId: string, idOrAlias: string, field?: string): Promise<ProductFamilyRow> {
@@ -88,6 +91,7 @@ export function createProductsService(deps: { pool: Pool; clock: Clock; metricEx
         catalog: input.catalog ?? true,
         fee_type: fee.type,
         fee_structure: fee,
+        custom_properties: await deps.properties.resolve(tx, tenantId, 'PRODUCT', input.custom_properties ?? {}, { creating: true }),
         created_at: clock.now(),
         archived_at: null,
       };
@@ -106,10 +110,11 @@ export function createProductsService(deps: { pool: Pool; clock: Clock; metricEx
   async function listProducts(tenantId: string, query: ListQuery & { product_family_id?: string; include_archived?: boolean }): Promise<Page<ProductRow>> {
     const page = pageRequest(query.page, query.per_page);
     const order = parseOrderBy(query.order_by, ['name', 'created_at'] as const, { column: 'name', direction: 'asc' });
+    const properties = await deps.properties.filter(pool, tenantId, 'PRODUCT', query);
     const { rows, total } = await repo.listProducts(
       pool,
       tenantId,
-      { productFamilyId: query.product_family_id, search: query.search, includeArchived: query.include_archived },
+      { productFamilyId: query.product_family_id, search: query.search, includeArchived: query.include_archived, properties },
       order,
       page,
     );
@@ -133,6 +138,8 @@ export function createProductsService(deps: { pool: Pool; clock: Clock; metricEx
         name: input.name?.trim() || current.name,
         description: input.description === undefined ? current.description : input.description,
         fee_structure: fee,
+        // left out: the stored values, checked again (a key defined since must now hold a value of its type)
+        custom_properties: await deps.properties.resolve(tx, tenantId, 'PRODUCT', input.custom_properties === undefined ? current.custom_properties : (input.custom_properties ?? {}), { creating: false }),
       };
       await repo.updateProduct(tx, tenantId, productId, next);
       await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'product.updated', objectId: next.id, data: productEventData(next) });

@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { OrderBy, PageRequest } from '../../kernel/paging.js';
 import type { FeeStructure, FeeType } from './fees.js';
+import type { CustomPropertyValues } from '../custom-properties/index.js';
 
 export interface ProductFamilyRow {
   id: string;
@@ -18,12 +19,14 @@ export interface ProductRow {
   catalog: boolean;
   fee_type: FeeType;
   fee_structure: FeeStructure;
+  /** Checked by custom-properties' port on every write (docs/custom-properties.md). */
+  custom_properties: CustomPropertyValues;
   created_at: Date;
   archived_at: Date | null;
 }
 
 const FAMILY_COLUMNS = 'id, name, alias, created_at';
-const PRODUCT_COLUMNS = 'id, product_family_id, name, description, catalog, fee_type, fee_structure, created_at, archived_at';
+const PRODUCT_COLUMNS = 'id, product_family_id, name, description, catalog, fee_type, fee_structure, custom_properties, created_at, archived_at';
 
 /**
  * Products as other modules' statements may join them (features show the product's name): a
@@ -66,9 +69,9 @@ export async function listFamilies(
 
 export async function insertProduct(db: Queryable, tenantId: string, row: ProductRow): Promise<void> {
   await scoped(db, tenantId).query(
-    `INSERT INTO products (tenant_id, id, product_family_id, name, description, catalog, fee_type, fee_structure, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [row.id, row.product_family_id, row.name, row.description, row.catalog, row.fee_type, JSON.stringify(row.fee_structure), row.created_at],
+    `INSERT INTO products (tenant_id, id, product_family_id, name, description, catalog, fee_type, fee_structure, custom_properties, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [row.id, row.product_family_id, row.name, row.description, row.catalog, row.fee_type, JSON.stringify(row.fee_structure), JSON.stringify(row.custom_properties), row.created_at],
   );
 }
 
@@ -82,13 +85,14 @@ export async function findProduct(db: Queryable, tenantId: string, productId: st
 export async function listProducts(
   db: Queryable,
   tenantId: string,
-  filter: { productFamilyId?: string; search?: string; includeArchived?: boolean },
+  filter: { productFamilyId?: string; search?: string; includeArchived?: boolean; properties?: CustomPropertyValues | null },
   order: OrderBy<'name' | 'created_at'>,
   page: PageRequest,
 ): Promise<{ rows: ProductRow[]; total: number }> {
   const where = `tenant_id = $1 AND ($2::text IS NULL OR product_family_id = $2)
-    AND ($3::text IS NULL OR name ILIKE '%' || $3 || '%') AND ($4::boolean OR archived_at IS NULL)`;
-  const params = [filter.productFamilyId ?? null, filter.search ?? null, filter.includeArchived ?? false];
+    AND ($3::text IS NULL OR name ILIKE '%' || $3 || '%') AND ($4::boolean OR archived_at IS NULL)${filter.properties ? ' AND custom_properties @> $5::jsonb' : ''}`;
+  const params: unknown[] = [filter.productFamilyId ?? null, filter.search ?? null, filter.includeArchived ?? false];
+  if (filter.properties) params.push(JSON.stringify(filter.properties));
   return scoped(db, tenantId).page<ProductRow>({ columns: PRODUCT_COLUMNS, from: 'products', where, orderBy: `${orderSql(order)}` }, params, page);
 }
 
@@ -96,10 +100,10 @@ export async function updateProduct(
   db: Queryable,
   tenantId: string,
   productId: string,
-  changes: { name: string; description: string | null; fee_structure: FeeStructure; archived_at: Date | null },
+  changes: { name: string; description: string | null; fee_structure: FeeStructure; custom_properties: CustomPropertyValues; archived_at: Date | null },
 ): Promise<void> {
   await scoped(db, tenantId).query(
-    `UPDATE products SET name = $3, description = $4, fee_structure = $5, archived_at = $6 WHERE tenant_id = $1 AND id = $2`,
-    [productId, changes.name, changes.description, JSON.stringify(changes.fee_structure), changes.archived_at],
+    `UPDATE products SET name = $3, description = $4, fee_structure = $5, custom_properties = $6, archived_at = $7 WHERE tenant_id = $1 AND id = $2`,
+    [productId, changes.name, changes.description, JSON.stringify(changes.fee_structure), JSON.stringify(changes.custom_properties), changes.archived_at],
   );
 }

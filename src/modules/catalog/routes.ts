@@ -3,6 +3,7 @@ import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
 import { documented, errorResponses, examplePage, listResponse, MessageBody, orderByQuery, PageQuery } from '../../http/schemas.js';
 import { familyExample, productExample, usageProductExample } from './examples.js';
+import { customPropertyFilterQuery, FILTER_HELP } from '../custom-properties/index.js';
 import type { ProductsService } from './products-service.js';
 import {
   CreateProductRequest,
@@ -80,14 +81,14 @@ export function productRoutes(service: ProductsService) {
         description:
           'Lists the tenant\'s products, by name A to Z unless `order_by` says otherwise. Filters: `product_family_id` (a family id; an alias does not match), ' +
           '`search` (part of the name, case-insensitive) and `include_archived` (archived products are left out unless true). ' +
-          `${PAGING} Errors of this operation are \`{message}\`, without \`code\`.`,
+          `${FILTER_HELP} ${PAGING} Errors of this operation are \`{message}\`, without \`code\`.`,
         querystring: Type.Object({
           product_family_id: Type.Optional(Type.String({ description: 'Only products of this family (its id)' })),
           search: Type.Optional(Type.String({ description: 'Part of the name, case-insensitive' })),
           order_by: orderByQuery(['name', 'created_at'], 'name.asc'),
           ...PageQuery,
           include_archived: Type.Optional(Type.Boolean({ default: false })),
-        }),
+        }, customPropertyFilterQuery),
         response: { 200: documented(listResponse(Product), 'A page of products.', examplePage([usageProductExample, productExample])), ...errorResponses([400, 401], MessageBody) },
       },
     }, async (request) => {

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { iso, isoOrNull, Nullable, Name } from '../../http/schemas.js';
 import { FEE_TYPES } from './fees.js';
+import { CustomPropertiesInput, CustomPropertiesOutput } from '../custom-properties/index.js';
 import type { ProductFamilyRow, ProductRow } from './repository.js';
 
 export const ProductFamily = Type.Object({ id: Type.String(), name: Type.String() });
@@ -32,6 +33,7 @@ export const Product = Type.Object({
   catalog: Type.Boolean(),
   fee_type: Type.Enum(FEE_TYPES),
   fee_structure: ProductFeeStructure,
+  custom_properties: CustomPropertiesOutput,
   created_at: Type.String({ format: 'date-time' }),
   archived_at: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
 });
@@ -42,12 +44,14 @@ export const CreateProductRequest = Type.Object({
   product_family_id: Type.String(),
   catalog: Type.Optional(Type.Boolean()),
   fee_structure: ProductFeeStructure,
+  custom_properties: Type.Optional(Nullable(CustomPropertiesInput)),
 });
 
 export const UpdateProductRequest = Type.Object({
   name: Type.Optional(Nullable(Name())),
   description: Type.Optional(Nullable(Type.String())),
   fee_structure: Type.Optional(Nullable(ProductFeeStructure)),
+  custom_properties: Type.Optional(Nullable(CustomPropertiesInput)),
 });
 
 export function familyToWire(row: ProductFamilyRow) {
@@ -63,6 +67,7 @@ export function productToWire(row: ProductRow) {
     catalog: row.catalog,
     fee_type: row.fee_type,
     fee_structure: row.fee_structure,
+    custom_properties: row.custom_properties,
     created_at: iso(row.created_at),
     archived_at: isoOrNull(row.archived_at),
   };

@@ -6,8 +6,9 @@ import type { SubscriptionCatalog } from '../subscriptions/index.js';
 import { checkoutRoutes } from './routes.js';
 import { createCheckoutService, type CheckoutService } from './service.js';
 import { createCheckoutLinks } from './page-links.js';
+import type { CustomPropertiesPort } from '../custom-properties/index.js';
 
-export function createCheckoutModule(deps: { pool: Pool; clock: Clock; catalog: SubscriptionCatalog; secretKey: string; publicBaseUrl: string | undefined }): Module<CheckoutService> {
+export function createCheckoutModule(deps: { pool: Pool; clock: Clock; catalog: SubscriptionCatalog; properties: CustomPropertiesPort; secretKey: string; publicBaseUrl: string | undefined }): Module<CheckoutService> {
   // the hosted checkout page is served by payments (a later module); its links are the session's own
   const service = createCheckoutService({ ...deps, links: createCheckoutLinks(deps) });
   return { routes: checkoutRoutes(service), api: service };

@@ -22,6 +22,7 @@ import {
 import * as repo from './repository.js';
 import { CHECKOUT_TOKEN_SHAPE, type CheckoutLinks } from './page-links.js';
 import { CHECKOUT_STATUSES, type CheckoutStatus, type SessionParams, type SessionRow } from './repository.js';
+import type { CustomPropertiesPort } from '../custom-properties/index.js';
 
 /** Default lifetime of a session (the reference's default); 0 hours = never expires. */
 export const DEFAULT_EXPIRES_IN_HOURS = 1;
@@ -109,7 +110,8 @@ function startDateOf(session: Pick<SessionRow, 'start_date'>, clock: Clock): str
   return session.start_date && compareDates(session.start_date, today(clock)) > 0 ? session.start_date : today(clock);
 }
 
-export function createCheckoutService(deps: { pool: Pool; clock: Clock; catalog: SubscriptionCatalog; links: CheckoutLinks }) {
+// `properties`: the subscription a session creates takes the defaults of the SUBSCRIPTION custom properties
+export function createCheckoutService(deps: { pool: Pool; clock: Clock; catalog: SubscriptionCatalog; properties: CustomPropertiesPort; links: CheckoutLinks }) {
   const { pool, clock, links } = deps;
 
   /** Sessions expire by the clock: every read first moves overdue CREATED sessions to EXPIRED. */

@@ -19,5 +19,6 @@ export function creditNoteEventData(note: CreditNoteRow): Record<string, unknown
     refunded_amount_cents: money(note.refunded_minor),
     credited_amount_cents: money(note.credited_minor),
     created_at: note.created_at.toISOString(),
+    custom_properties: note.custom_properties,
   };
 }

@@ -40,6 +40,7 @@ export const draftCreditNoteExample: Note = {
   created_at: '2026-04-06T13:27:50.615Z',
   finalized_at: null,
   voided_at: null,
+  custom_properties: {},
 };
 
 /** The invoice still owed 205.32, so the whole 12.00 cancelled part of that debt. */

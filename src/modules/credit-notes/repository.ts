@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
+import type { CustomPropertyValues } from '../custom-properties/index.js';
 
 export type CreditNoteStatus = 'DRAFT' | 'FINALIZED' | 'VOIDED';
 export type CreditType = 'CREDIT_TO_BALANCE' | 'REFUND';
@@ -36,6 +37,8 @@ export interface CreditNoteRow {
   updated_at: Date;
   finalized_at: Date | null;
   voided_at: Date | null;
+  /** Checked by custom-properties' port on every write (docs/custom-properties.md); editable in any status. */
+  custom_properties: CustomPropertyValues;
 }
 
 export interface CreditNoteLineRow {
@@ -59,7 +62,7 @@ export interface CreditNoteDetail {
 
 const COLUMNS = `id, invoice_id, invoicing_entity_id, customer_id, credit_note_number, status, credit_type, reason, memo, currency,
   subtotal_minor, tax_minor, total_minor, debt_cancelled_minor, credited_minor, refunded_minor, pdf_document_id, created_at, updated_at,
-  finalized_at, voided_at, refund_status`;
+  finalized_at, voided_at, refund_status, custom_properties`;
 /** Every column of a credit note row, for readers outside this file (data export). */
 export const CREDIT_NOTE_COLUMNS = COLUMNS;
 
@@ -67,10 +70,11 @@ export async function insertCreditNote(db: Queryable, tenantId: string, note: Cr
   const s = scoped(db, tenantId);
   await s.query(
     `INSERT INTO credit_notes (tenant_id, ${COLUMNS.replace(/\s+/g, ' ')})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`,
     [note.id, note.invoice_id, note.invoicing_entity_id, note.customer_id, note.credit_note_number, note.status, note.credit_type,
       note.reason, note.memo, note.currency, note.subtotal_minor, note.tax_minor, note.total_minor, note.debt_cancelled_minor,
-      note.credited_minor, note.refunded_minor, note.pdf_document_id, note.created_at, note.updated_at, note.finalized_at, note.voided_at, note.refund_status],
+      note.credited_minor, note.refunded_minor, note.pdf_document_id, note.created_at, note.updated_at, note.finalized_at, note.voided_at, note.refund_status,
+      JSON.stringify(note.custom_properties)],
   );
   for (const line of lines) {
     await s.query(
@@ -131,14 +135,22 @@ export interface CreditNoteFilter {
   invoiceId?: string;
   customerId?: string;
   statuses?: CreditNoteStatus[];
+  /** Values the custom properties must contain (`@>`, GIN index of migration 0430). */
+  properties?: CustomPropertyValues | null;
+}
+
+/** Writes a credit note's custom property values and nothing else. */
+export async function updateCreditNoteProperties(db: Queryable, tenantId: string, id: string, values: CustomPropertyValues, at: Date): Promise<void> {
+  await scoped(db, tenantId).query(`UPDATE credit_notes SET custom_properties = $3, updated_at = $4 WHERE tenant_id = $1 AND id = $2`, [id, JSON.stringify(values), at]);
 }
 
 export async function listCreditNotes(
   db: Queryable, tenantId: string, filter: CreditNoteFilter, direction: 'asc' | 'desc', page: PageRequest,
 ): Promise<{ rows: CreditNoteRow[]; total: number }> {
   const where = `tenant_id = $1 AND ($2::text IS NULL OR invoice_id = $2) AND ($3::text IS NULL OR customer_id = $3)
-    AND ($4::text[] IS NULL OR status = ANY($4))`;
-  const params = [filter.invoiceId ?? null, filter.customerId ?? null, filter.statuses?.length ? filter.statuses : null];
+    AND ($4::text[] IS NULL OR status = ANY($4))${filter.properties ? ' AND custom_properties @> $5::jsonb' : ''}`;
+  const params: unknown[] = [filter.invoiceId ?? null, filter.customerId ?? null, filter.statuses?.length ? filter.statuses : null];
+  if (filter.properties) params.push(JSON.stringify(filter.properties));
   const dir = direction === 'desc' ? 'DESC' : 'ASC';
   return scoped(db, tenantId).page<CreditNoteRow>({ columns: COLUMNS, from: 'credit_notes', where, orderBy: `created_at ${dir}, id ${dir}` }, params, page);
 }

@@ -6,6 +6,7 @@ import { PdfResponse } from '../invoices/index.js';
 import type { CreditNotesService } from './service.js';
 import { CreateCreditNoteRequest, CreditNote, creditNoteToWire } from './schemas.js';
 import * as ex from './examples.js';
+import { CustomPropertiesInput, customPropertyFilterQuery, FILTER_HELP } from '../custom-properties/index.js';
 
 const Params = Type.Object({ credit_note_id: Type.String({ description: 'Credit Note ID', examples: [ex.CREDIT_NOTE_ID] }) });
 
@@ -38,20 +39,34 @@ export function creditNoteRoutes(service: CreditNotesService) {
         summary: 'List credit notes',
         description:
           'The tenant\'s credit notes, newest first (`order_by=created_at.asc` for oldest first). Filters: `invoice_id`, `customer_id`, `statuses` (repeat or comma-separate; ' +
-          'DRAFT, FINALIZED, VOIDED; another value is a 400). Paged with `page` (0-based) and `per_page` (1-100, default 10).',
+          `DRAFT, FINALIZED, VOIDED; another value is a 400). ${FILTER_HELP} Paged with \`page\` (0-based) and \`per_page\` (1-100, default 10).`,
         querystring: Type.Object({
           invoice_id: Type.Optional(Type.String()),
           customer_id: Type.Optional(Type.String()),
           statuses: Type.Optional(Type.Array(Type.String(), { description: 'DRAFT, FINALIZED or VOIDED; repeat for several' })),
           order_by: orderByQuery(['created_at'], 'created_at.desc'),
           ...PageQuery,
-        }),
+        }, customPropertyFilterQuery),
         response: { 200: documented(listResponse(CreditNote), 'One page of credit notes', ex.creditNoteListExample), ...errorResponses([400, 401]) },
       },
     }, async (request) => {
       const page = await service.list(authOf(request).tenantId, request.query);
       return { data: page.data.map(creditNoteToWire), pagination_meta: page.pagination_meta };
     });
+
+    app.patch('/api/v1/credit-notes/:credit_note_id', {
+      schema: {
+        tags,
+        operationId: 'update_credit_note',
+        summary: 'Update a credit note\'s custom properties',
+        description:
+          'Replaces the credit note\'s `custom_properties`, checked against the CREDIT_NOTE custom properties (docs/custom-properties.md): a wrong value is a 400 naming ' +
+          '`custom_properties.<key>`. Allowed in every status: no amount, number or status changes. No event is emitted.',
+        params: Params,
+        body: documented(Type.Object({ custom_properties: CustomPropertiesInput }, { additionalProperties: false }), 'The new values.', { custom_properties: { ticket: 'SUP-1042' } }),
+        response: { 200: documented(CreditNote, 'The credit note', { ...ex.draftCreditNoteExample, custom_properties: { ticket: 'SUP-1042' } }), ...errorResponses([400, 401, 404]) },
+      },
+    }, async (request) => creditNoteToWire(await service.updateProperties(authOf(request).tenantId, request.params.credit_note_id, request.body.custom_properties)));
 
     app.get('/api/v1/credit-notes/:credit_note_id', {
       schema: {

@@ -4,6 +4,7 @@ import { formatMinor } from '../../kernel/money.js';
 import { taxBreakdownToWire, taxName } from '../invoices/index.js';
 import { Dec } from '../../kernel/money.js';
 import type { TaxTreatment } from '../../domain/index.js';
+import { CustomPropertiesInput, CustomPropertiesOutput } from '../custom-properties/index.js';
 import type { CreditNoteDetail } from './repository.js';
 
 const Amount = Type.String({ description: "Decimal string with the currency's minor-unit digits" });
@@ -48,6 +49,7 @@ export const CreditNote = Type.Object({
     tax_amount: Amount,
     exemption_type: Nullable(Type.String()),
   })),
+  custom_properties: CustomPropertiesOutput,
   created_at: Type.String({ format: 'date-time' }),
   finalized_at: Nullable(Type.String({ format: 'date-time' })),
   voided_at: Nullable(Type.String({ format: 'date-time' })),
@@ -62,6 +64,7 @@ export const CreateCreditNoteRequest = Type.Object({
     invoice_line_id: Type.String(),
     amount: Type.String({ description: 'Net amount (before tax) to credit on this line, a decimal string; its tax follows in proportion', examples: ['20.00'] }),
   }, { additionalProperties: false }), { description: 'Omit to credit everything still uncredited on the invoice' })),
+  custom_properties: Type.Optional(Nullable(CustomPropertiesInput)),
 }, { additionalProperties: false });
 
 export function creditNoteToWire({ note, lines }: CreditNoteDetail) {
@@ -109,6 +112,7 @@ export function creditNoteToWire({ note, lines }: CreditNoteDetail) {
     })),
     tax_breakdown: [...groups.values()].map((group) => taxBreakdownToWire(group, note.currency)),
     created_at: iso(note.created_at),
+    custom_properties: note.custom_properties,
     finalized_at: isoOrNull(note.finalized_at),
     voided_at: isoOrNull(note.voided_at),
   };

@@ -11,6 +11,7 @@ import { writeOutboxEvent } from '../../db/outbox.js';
 import { computeCreditNote, type CreditableLine, type CreditRequest, type TaxTreatment } from '../../domain/index.js';
 import { adjustAmountDue, creditBalance, findInvoice, isInvoicesFailure, loadDetail, takeDocumentNumbers } from '../invoices/index.js';
 import { creditNoteEventData } from './events.js';
+import type { CustomPropertiesPort } from '../custom-properties/index.js';
 import { creditNotePdf } from './documents.js';
 import * as repo from './repository.js';
 import { CREDIT_NOTE_STATUSES, type CreditNoteDetail, type CreditNoteRow, type CreditNoteStatus, type CreditType } from './repository.js';
@@ -22,6 +23,7 @@ export interface CreateCreditNoteInput {
   memo?: string | null;
   /** Absent: everything still uncredited on the invoice. Amounts are net (before tax) decimal strings. */
   lines?: { invoice_line_id: string; amount: string }[];
+  custom_properties?: Record<string, unknown> | null;
 }
 
 export interface ListCreditNotesQuery {
@@ -31,13 +33,15 @@ export interface ListCreditNotesQuery {
   order_by?: string;
   page?: number;
   per_page?: number;
+  /** `custom_properties[<key>]` filters come in the same object */
+  [name: string]: unknown;
 }
 
 async function emit(tx: Queryable, tenantId: string, clock: Clock, type: EventType, note: CreditNoteRow): Promise<void> {
   await writeOutboxEvent(scoped(tx, tenantId), clock, { type, objectId: note.id, data: creditNoteEventData(note) });
 }
 
-export function createCreditNotesService(deps: { pool: Pool; clock: Clock }) {
+export function createCreditNotesService(deps: { pool: Pool; clock: Clock; properties: CustomPropertiesPort }) {
   const { pool, clock } = deps;
 
   async function detail(db: Queryable, tenantId: string, note: CreditNoteRow): Promise<CreditNoteDetail> {
@@ -104,6 +108,7 @@ export function createCreditNotesService(deps: { pool: Pool; clock: Clock }) {
         updated_at: now,
         finalized_at: null,
         voided_at: null,
+        custom_properties: await deps.properties.resolve(tx, tenantId, 'CREDIT_NOTE', input.custom_properties ?? {}, { creating: true }),
       };
       const noteLines = draft.lines.map((line, index) => ({
         id: `${note.id}_${index + 1}`,
@@ -124,6 +129,17 @@ export function createCreditNotesService(deps: { pool: Pool; clock: Clock }) {
     });
   }
 
+  /** Replaces the custom property values, in any status (they are not amounts); nothing else moves. No event (credit notes have no update event). */
+  async function updateProperties(tenantId: string, id: string, values: Record<string, unknown>): Promise<CreditNoteDetail> {
+    return withTx(pool, async (tx) => {
+      const note = await repo.findCreditNote(tx, tenantId, id, true);
+      if (!note) throw notFound('credit note');
+      const next = { ...note, custom_properties: await deps.properties.resolve(tx, tenantId, 'CREDIT_NOTE', values, { creating: false }), updated_at: clock.now() };
+      await repo.updateCreditNoteProperties(tx, tenantId, note.id, next.custom_properties, next.updated_at);
+      return detail(tx, tenantId, next);
+    });
+  }
+
   async function get(tenantId: string, id: string): Promise<CreditNoteDetail> {
     const note = await repo.findCreditNote(pool, tenantId, id);
     if (!note) throw notFound('credit note');
@@ -137,8 +153,9 @@ export function createCreditNotesService(deps: { pool: Pool; clock: Clock }) {
     for (const [index, status] of statuses.entries()) {
       if (!CREDIT_NOTE_STATUSES.includes(status as CreditNoteStatus)) throw badRequest(`statuses[${index}] must be one of ${CREDIT_NOTE_STATUSES.join(', ')}; got '${status}'`);
     }
+    const properties = await deps.properties.filter(pool, tenantId, 'CREDIT_NOTE', query);
     const { rows, total } = await repo.listCreditNotes(
-      pool, tenantId, { invoiceId: query.invoice_id, customerId: query.customer_id, statuses: statuses as CreditNoteStatus[] }, order.direction, page,
+      pool, tenantId, { invoiceId: query.invoice_id, customerId: query.customer_id, statuses: statuses as CreditNoteStatus[], properties }, order.direction, page,
     );
     const lines = await repo.loadLines(pool, tenantId, rows.map((row) => row.id));
     return { data: rows.map((note) => ({ note, lines: lines.filter((line) => line.credit_note_id === note.id) })), pagination_meta: paginationMeta(page, total) };
@@ -222,7 +239,7 @@ export function createCreditNotesService(deps: { pool: Pool; clock: Clock }) {
     return { detail: found, content };
   }
 
-  return { create, get, list, finalize, voidNote, detail, pdf };
+  return { create, get, list, finalize, voidNote, detail, pdf, updateProperties };
 }
 
 export type CreditNotesService = ReturnType<typeof createCreditNotesService>;

@@ -10,5 +10,6 @@ export function customerEventData(row: CustomerRow): Record<string, unknown> {
     invoicing_emails: row.invoicing_emails,
     phone: row.phone,
     currency: row.currency,
+    custom_properties: row.custom_properties,
   };
 }

@@ -5,6 +5,7 @@ import type { Module } from '../../module.js';
 import { customerRoutes } from './routes.js';
 import { createCustomersService, type CustomerConnectedAccountCheck, type CustomerEntityCheck, type CustomerSubscriptionCheck, type CustomersService } from './service.js';
 import type { TestClockTime } from './test-clocks.js';
+import type { CustomPropertiesPort } from '../custom-properties/index.js';
 
 /**
  * `subscriptions`, `entities`, `connectedAccounts` and `testClockTime` come from later modules: a customer with live
@@ -13,7 +14,7 @@ import type { TestClockTime } from './test-clocks.js';
  * customer created on a test clock takes the clock's time (test-clocks).
  */
 export function createCustomersModule(deps: {
-  pool: Pool; clock: Clock; subscriptions: CustomerSubscriptionCheck; entities: CustomerEntityCheck; connectedAccounts: CustomerConnectedAccountCheck;
+  pool: Pool; clock: Clock; properties: CustomPropertiesPort; subscriptions: CustomerSubscriptionCheck; entities: CustomerEntityCheck; connectedAccounts: CustomerConnectedAccountCheck;
   testClockTime?: TestClockTime;
 }): Module<CustomersService> {
   const service = createCustomersService(deps);

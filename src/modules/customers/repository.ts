@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { OrderBy, PageRequest } from '../../kernel/paging.js';
+import type { CustomPropertyValues } from '../custom-properties/index.js';
 
 export interface Address {
   line1: string | null;
@@ -37,7 +38,8 @@ export interface CustomerRow {
   is_tax_exempt: boolean;
   reverse_charge: boolean;
   custom_taxes: CustomTax[];
-  custom_properties: Record<string, string>;
+  /** Values by key, checked by custom-properties' port on every write; keys without a definition are free-form strings. */
+  custom_properties: CustomPropertyValues;
   /** Always set: the entity named at creation, or the tenant's default then. */
   invoicing_entity_id: string;
   connected_account_id: string | null;
@@ -149,15 +151,17 @@ export async function countActiveCustomersOfEntity(db: Queryable, tenantId: stri
 export async function listCustomers(
   db: Queryable,
   tenantId: string,
-  filter: { search?: string; archived?: boolean },
+  filter: { search?: string; archived?: boolean; properties?: CustomPropertyValues | null },
   order: OrderBy<CustomerOrderColumn>,
   page: PageRequest,
 ): Promise<{ rows: CustomerRow[]; total: number }> {
   // `archived` absent: active customers only; true: archived only; false: active only.
   const where = `tenant_id = $1
     AND ($2::text IS NULL OR name ILIKE '%' || $2 || '%' OR alias ILIKE '%' || $2 || '%' OR billing_email ILIKE '%' || $2 || '%' OR id = $2)
-    AND (archived_at IS NOT NULL) = $3`;
-  const params = [filter.search ?? null, filter.archived ?? false];
+    AND (archived_at IS NOT NULL) = $3${filter.properties ? ' AND custom_properties @> $4::jsonb' : ''}`;
+  const params: unknown[] = [filter.search ?? null, filter.archived ?? false];
+  // `@>` is what the GIN index (jsonb_path_ops) of migration 0210 serves
+  if (filter.properties) params.push(JSON.stringify(filter.properties));
   const direction = order.direction === 'desc' ? 'DESC' : 'ASC';
   return scoped(db, tenantId).page<CustomerRow>({ columns: COLUMNS, from: 'customers', where, orderBy: `${ORDER_COLUMN[order.column]} ${direction} NULLS LAST, id ${direction}` }, params, page);
 }

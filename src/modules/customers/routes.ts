@@ -4,6 +4,7 @@ import { authOf } from '../../http/auth.js';
 import { documented, ErrorBody, errorResponses, examplePage, listResponse, MessageBody, Nullable, orderByQuery, PageQuery } from '../../http/schemas.js';
 import { createCustomerExample, customerExample, replacedCustomerExample, replaceCustomerExample } from './examples.js';
 import type { CustomersService } from './service.js';
+import { customPropertyFilterQuery, FILTER_HELP } from '../custom-properties/index.js';
 import { Customer, CustomerCreateRequest, CustomerPatchRequest, CustomerUpdateRequest, customerToWire } from './schemas.js';
 
 const IdOrAlias = Type.Object({ id_or_alias: Type.String({ description: 'customer ID or alias' }) });
@@ -14,7 +15,7 @@ const FIELD_RULES =
   '`name` is 1 to 255 characters, not blank; `currency` is an ISO 4217 code (three upper-case letters): the currency of its subscriptions, invoices and balance. ' +
   '`alias` (1 to 200 characters) is a second key for the customer\'s URLs and must be unique in the tenant (409). `billing_email` and `invoicing_emails` must be e-mail addresses. ' +
   'Addresses take `line1`, `line2`, `city`, `state`, `zip_code` and `country` (ISO 3166-1 alpha-2). `reverse_charge` needs a `vat_number` and excludes `is_tax_exempt`. ' +
-  '`custom_taxes[].rate` is a fraction as a decimal string from 0 to 1 ("0.2" = 20 %). `custom_properties` holds at most 50 string values. ' +
+  '`custom_taxes[].rate` is a fraction as a decimal string from 0 to 1 ("0.2" = 20 %). `custom_properties` is checked against the CUSTOMER custom properties (docs/custom-properties.md): a wrong value is a 400 naming `custom_properties.<key>`; keys without a definition hold strings. ' +
   '`invoicing_entity_id` names the invoicing entity that issues the customer\'s invoices: an entity of the tenant that is not archived (otherwise a 400); ' +
   'null (or left out on create) is the tenant\'s default entity, and left out on PUT or PATCH keeps the current one. Invoices already created keep their entity. Unknown fields are a 400.';
 const ALIAS_TAKEN = documented(ErrorBody, 'The alias is used by another customer.', { code: 'CONFLICT', message: "alias 'acme' is already used by another customer" });
@@ -31,13 +32,13 @@ export function customerRoutes(service: CustomersService) {
         summary: 'List customers',
         description:
           'Lists the tenant\'s customers, newest first unless `order_by` says otherwise (missing values sort last). `search` matches part of the name, alias or billing e-mail, ' +
-          'ignoring case, or the exact id. Active customers are listed by default; `archived=true` lists the archived ones instead. Paged: `page` from 0, `per_page` 1 to 100 (default 10).',
+          'ignoring case, or the exact id. Active customers are listed by default; `archived=true` lists the archived ones instead. ' + FILTER_HELP + ' Paged: `page` from 0, `per_page` 1 to 100 (default 10).',
         querystring: Type.Object({
           order_by: orderByQuery(ORDER_COLUMNS, 'created_at.desc'),
           ...PageQuery,
           search: Type.Optional(Type.String({ description: 'Matches name, alias, billing e-mail or id' })),
           archived: Type.Optional(Type.Boolean({ description: 'true lists archived customers only; default lists active ones' })),
-        }),
+        }, customPropertyFilterQuery),
         response: { 200: documented(listResponse(Customer), 'A page of customers.', examplePage([customerExample])), ...errorResponses([400, 401]) },
       },
     }, async (request) => {

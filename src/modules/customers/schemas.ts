@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { iso, isoOrNull, Nullable, Name } from '../../http/schemas.js';
 import { formatMinor } from '../../kernel/money.js';
+import { CustomPropertiesInput, CustomPropertiesOutput } from '../custom-properties/index.js';
 import type { CustomerRow } from './repository.js';
 
 const NullableString = (options: Record<string, unknown> = {}) => Type.Optional(Nullable(Type.String(options)));
@@ -26,9 +27,6 @@ export const CustomTaxRate = Type.Object({
 }, { additionalProperties: false });
 
 const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' });
-const CustomProperties = Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 1000 }), {
-  description: 'Free-form key/values; every value is a string (at most 50 keys)',
-});
 
 /** Fields shared by create, PUT and PATCH; required-ness differs per operation. */
 const editable = {
@@ -41,7 +39,7 @@ const editable = {
   is_tax_exempt: Type.Optional(Nullable(Type.Boolean())),
   reverse_charge: Type.Optional(Nullable(Type.Boolean({ description: 'EU B2B reverse charge; needs a vat_number' }))),
   invoicing_entity_id: NullableString({ description: 'The invoicing entity that issues its invoices (an active one); null or left out on create: the default entity', examples: ['ive_01KKRNW4G00DCDSVX0Q959VSN7'] }),
-  custom_properties: Type.Optional(Nullable(CustomProperties)),
+  custom_properties: Type.Optional(Nullable(CustomPropertiesInput)),
 };
 
 export const CustomerCreateRequest = Type.Object({
@@ -90,7 +88,7 @@ export const Customer = Type.Object({
   is_tax_exempt: Type.Boolean(),
   reverse_charge: Type.Boolean(),
   custom_taxes: Type.Array(CustomTaxRate),
-  custom_properties: CustomProperties,
+  custom_properties: CustomPropertiesOutput,
   invoicing_entity_id: Type.String({ description: 'The invoicing entity that issues its invoices (its seller, number sequence and tax country)' }),
   connected_account_id: Nullable(Type.String()),
   test_clock_id: Nullable(Type.String({ description: 'The test clock the customer runs on (sandbox only), null on the service clock' })),

@@ -4,6 +4,7 @@ import { newId } from '../../kernel/ids.js';
 import { currencyExponent, parseAmountMinor, parseDecimal, sumMinor } from '../../kernel/money.js';
 import { paginationMeta, parseOrderBy, pageRequest, type Page } from '../../kernel/paging.js';
 import type { Pool, Queryable } from '../../db/pool.js';
+import type { CustomPropertiesPort, CustomPropertyValues } from '../custom-properties/index.js';
 import { isUniqueViolation, withTx } from '../../db/tx.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
 import { scoped } from '../../db/tenant-scope.js';
@@ -42,7 +43,6 @@ export interface CustomerListQuery {
   archived?: boolean;
 }
 
-const MAX_CUSTOM_PROPERTIES = 50;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function checkEmail(value: string | null | undefined, field: string): void {
@@ -70,15 +70,12 @@ function validate(row: CustomerRow): void {
   checkEmail(row.billing_email, 'billing_email');
   row.invoicing_emails.forEach((email, index) => checkEmail(email, `invoicing_emails[${index}]`));
   row.custom_taxes = checkTaxes(row.custom_taxes);
-  if (Object.keys(row.custom_properties).length > MAX_CUSTOM_PROPERTIES) {
-    throw badRequest(`custom_properties may hold at most ${MAX_CUSTOM_PROPERTIES} keys`);
-  }
   if (row.reverse_charge && !row.vat_number) throw badRequest('reverse_charge needs a vat_number');
   if (row.reverse_charge && row.is_tax_exempt) throw badRequest('is_tax_exempt and reverse_charge cannot both be true');
 }
 
 export function createCustomersService(deps: {
-  pool: Pool; clock: Clock; subscriptions?: CustomerSubscriptionCheck; entities: CustomerEntityCheck; connectedAccounts: CustomerConnectedAccountCheck; testClockTime?: TestClockTime;
+  pool: Pool; clock: Clock; properties: CustomPropertiesPort; subscriptions?: CustomerSubscriptionCheck; entities: CustomerEntityCheck; connectedAccounts: CustomerConnectedAccountCheck; testClockTime?: TestClockTime;
 }) {
   const { pool, clock } = deps;
   const subscriptionsOf = (db: Queryable, tenantId: string, customerId: string) =>
@@ -115,7 +112,8 @@ export function createCustomersService(deps: {
       is_tax_exempt: input.is_tax_exempt ?? false,
       reverse_charge: input.reverse_charge ?? false,
       custom_taxes: input.custom_taxes ?? [],
-      custom_properties: input.custom_properties ?? {},
+      // checked and normalized by the custom-properties port in the write's transaction
+      custom_properties: (input.custom_properties ?? {}) as CustomPropertyValues,
     };
   }
 
@@ -137,6 +135,7 @@ export function createCustomersService(deps: {
     };
     validate(row);
     return withTx(pool, async (tx) => {
+      row.custom_properties = await deps.properties.resolve(tx, tenantId, 'CUSTOMER', row.custom_properties, { creating: true });
       row.invoicing_entity_id = await deps.entities(tx, tenantId, input.invoicing_entity_id ?? null, 'invoicing_entity_id');
       if (row.connected_account_id !== null && !(await deps.connectedAccounts(tx, tenantId, row.connected_account_id))) {
         throw badRequest(`connected_account_id '${row.connected_account_id}' is not a connected account of this tenant (GET /api/v1/connected-accounts lists them), e.g. cacc_01KKRNW4G00DCDSVX0Q959VSN7`);
@@ -156,6 +155,8 @@ export function createCustomersService(deps: {
       const current = await requireCustomer(tx, tenantId, idOrAlias, true);
       const next = { ...merge(current), updated_at: clock.now() };
       validate(next);
+      // stored values are checked too: a key defined since the last write must now hold a value of its type
+      next.custom_properties = await deps.properties.resolve(tx, tenantId, 'CUSTOMER', next.custom_properties, { creating: false });
       if (entity !== undefined && entity !== current.invoicing_entity_id) next.invoicing_entity_id = await deps.entities(tx, tenantId, entity, 'invoicing_entity_id');
       if (next.currency !== current.currency) {
         const subscriptions = await subscriptionsOf(tx, tenantId, current.id);
@@ -191,14 +192,15 @@ export function createCustomersService(deps: {
         is_tax_exempt: pick('is_tax_exempt', false),
         reverse_charge: pick('reverse_charge', false),
         custom_taxes: pick('custom_taxes', []),
-        custom_properties: pick('custom_properties', {}),
+        custom_properties: (input.custom_properties === undefined ? current.custom_properties : (input.custom_properties ?? {})) as CustomPropertyValues,
       };
     });
 
   async function listCustomers(tenantId: string, query: CustomerListQuery): Promise<Page<CustomerRow>> {
     const page = pageRequest(query.page, query.per_page);
     const order = parseOrderBy<CustomerOrderColumn>(query.order_by, ['name', 'email', 'alias', 'created_at'], { column: 'created_at', direction: 'desc' });
-    const { rows, total } = await repo.listCustomers(pool, tenantId, { search: query.search || undefined, archived: query.archived }, order, page);
+    const properties = await deps.properties.filter(pool, tenantId, 'CUSTOMER', query);
+    const { rows, total } = await repo.listCustomers(pool, tenantId, { search: query.search || undefined, archived: query.archived, properties }, order, page);
     return { data: rows, pagination_meta: paginationMeta(page, total) };
   }
 

@@ -96,6 +96,11 @@ function taxMentions(detail: InvoiceDetail): string[] {
  */
 export type PayUrlOf = (db: Queryable, tenantId: string, invoice: InvoiceRow) => Promise<string | null>;
 
+/** A custom property printed among the invoice's facts (definitions marked print_on_pdf; docs/custom-properties.md). */
+export interface PrintedProperty { name: string; value: string }
+/** The printed properties of an invoice's values (custom-properties' port, through the service). */
+export type Printable = (db: Queryable, tenantId: string, values: Record<string, unknown> | undefined) => Promise<PrintedProperty[]>;
+
 /** Whether the invoice can be paid online now: finalized with something still due (payments says the same for its page). */
 const payableNow = (invoice: InvoiceRow) => invoice.status === 'FINALIZED' && invoice.amount_due_minor > invoice.amount_paid_minor;
 
@@ -122,7 +127,7 @@ function paymentBlock(invoice: InvoiceRow, money: (minor: bigint) => string, pay
 }
 
 /** Everything the invoice PDF prints; the logo comes with it (the entity's, when it is still the one the invoice names). */
-export function invoicePdfModel(detail: InvoiceDetail, logo: Buffer | null = null, payUrl: string | null = null): PdfDocumentModel {
+export function invoicePdfModel(detail: InvoiceDetail, logo: Buffer | null = null, payUrl: string | null = null, properties: PrintedProperty[] = []): PdfDocumentModel {
   const { invoice } = detail;
   const currency = invoice.currency;
   const money = (minor: bigint) => `${formatMinor(minor, currency)} ${currency}`;
@@ -150,6 +155,7 @@ export function invoicePdfModel(detail: InvoiceDetail, logo: Buffer | null = nul
       ...(invoice.purchase_order ? [['Purchase order', invoice.purchase_order] as [string, string]] : []),
       ...(invoice.reference ? [['Payment reference', invoice.reference] as [string, string]] : []),
       ['Currency', currency],
+      ...properties.map(({ name, value }) => [name, value] as [string, string]),
     ],
     seller: partyLines(seller),
     buyer: partyLines(invoice.customer_details as Party),
@@ -173,10 +179,10 @@ export function invoicePdfModel(detail: InvoiceDetail, logo: Buffer | null = nul
  * Renders an invoice with its entity's logo, when the logo is still the one its seller details
  * name, and its pay link ("Pay online") when it is payable and one is given.
  */
-export async function renderInvoicePdf(db: Queryable, tenantId: string, detail: InvoiceDetail, payUrl: string | null = null): Promise<Buffer> {
+export async function renderInvoicePdf(db: Queryable, tenantId: string, detail: InvoiceDetail, payUrl: string | null = null, properties: PrintedProperty[] = []): Promise<Buffer> {
   const wanted = (detail.invoice.seller_details as { logo_sha256?: unknown }).logo_sha256;
   const logo = typeof wanted === 'string' ? await findEntityLogo(db, tenantId, detail.invoice.invoicing_entity_id) : undefined;
-  return renderPdf(invoicePdfModel(detail, logo && logo.sha256 === wanted ? logo.content : null, payUrl));
+  return renderPdf(invoicePdfModel(detail, logo && logo.sha256 === wanted ? logo.content : null, payUrl, properties));
 }
 
 export function sha256Hex(content: Buffer): string {
@@ -189,13 +195,14 @@ export function sha256Hex(content: Buffer): string {
  * E-invoicing: the outcome is NONE unless the invoicing entity opted in; structured e-invoices
  * (Factur-X) are not produced yet, so an opted-in entity gets NOT_SUPPORTED, never a fake success.
  */
-export async function generateAccountingPdf(tx: Queryable, tenantId: string, clock: Clock, invoiceId: string, payUrlOf?: PayUrlOf): Promise<string | null> {
+export async function generateAccountingPdf(tx: Queryable, tenantId: string, clock: Clock, invoiceId: string, payUrlOf?: PayUrlOf, printable?: Printable): Promise<string | null> {
   const invoice = await repo.findInvoice(tx, tenantId, invoiceId, true);
   if (!invoice || invoice.status === 'DRAFT') return null;
   if (invoice.pdf_document_id) return invoice.pdf_document_id;
   // the link is issued in this tx: the invoice row is locked here, and a link row references it
   const payUrl = payUrlOf ? await payUrlOf(tx, tenantId, invoice) : null;
-  const content = await renderInvoicePdf(tx, tenantId, await repo.loadDetail(tx, tenantId, invoice), payUrl);
+  const properties = printable ? await printable(tx, tenantId, invoice.custom_properties) : [];
+  const content = await renderInvoicePdf(tx, tenantId, await repo.loadDetail(tx, tenantId, invoice), payUrl, properties);
   const now = clock.now();
   const document: repo.DocumentRow = {
     id: newId('document', now.getTime()),

@@ -228,7 +228,8 @@ export async function insertDraft(tx: Queryable, tenantId: string, clock: Clock,
   const seller = entity ?? (await ensureDefaultEntity(tx, tenantId, clock));
   const row = newDraftRow(input, customer, seller, now);
   // the billing run's statements with a batch of one; no content hash, so a refresh always rewrites it
-  await insertInvoicesBulk(tx, tenantId, [{ ...row, billing_occasion: input.occasion ?? null, content_hash: null }], 'fail');
+  const inserted = await insertInvoicesBulk(tx, tenantId, [{ ...row, billing_occasion: input.occasion ?? null, content_hash: null }], 'fail');
+  row.custom_properties = inserted.get(row.id);
   await insertContentBulk(tx, tenantId, lineRows(row.id, input, now.getTime()), breakdownRows(input.computed.taxBreakdown).map((b) => ({ ...b, invoice_id: row.id })));
   await writeOutboxEvents(scoped(tx, tenantId), clock, [{ type: 'invoice.created', objectId: row.id, data: invoiceEventData(row) }]);
   return row;

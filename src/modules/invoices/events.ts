@@ -15,5 +15,6 @@ export function invoiceEventData(invoice: InvoiceRow): Record<string, unknown> {
     tax_amount: formatMinor(invoice.tax_minor, invoice.currency),
     amount_due: formatMinor(invoice.amount_due_minor, invoice.currency),
     created_at: invoice.created_at.toISOString(),
+    custom_properties: invoice.custom_properties ?? {},
   };
 }

@@ -75,6 +75,7 @@ export const invoiceExample: InvoiceWire = {
   memo: null,
   reference: 'INV0002',
   purchase_order: 'PO-2026-118',
+  custom_properties: {},
   created_at: '2026-04-01T00:00:03.118Z',
   updated_at: '2026-04-02T00:00:05.402Z',
   finalized_at: '2026-04-02T00:00:05.402Z',

@@ -15,6 +15,7 @@ import { createBankTransfers, type BankTransfers } from './bank-transfers.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import type { Queryable } from '../../db/pool.js';
 import type { TestClockTime } from '../customers/index.js';
+import type { CustomPropertiesPort } from '../custom-properties/index.js';
 import { allSubscriptionsWithThresholds, loadSubscriptionRecord, loadSubscriptionRecords, subscriptionsWithThresholdsOf, tenantsWithSubscriptions, type SubscriptionRecord } from '../subscriptions/index.js';
 import type { InvoiceDetail } from './repository.js';
 import { createThresholdBilling } from './billing/thresholds.js';
@@ -72,6 +73,8 @@ export interface InvoicingDeps {
   credits?: PrepaidCredits;
   /** The same URL in the caller's transaction, printed on the accounting PDF ("Pay online") while the invoice is payable. */
   payUrlOf?: PayUrlOf;
+  /** Checks invoices' custom property values, filters lists by them and says which the PDF prints (custom-properties). */
+  properties: CustomPropertiesPort;
 }
 
 /**

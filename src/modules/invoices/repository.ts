@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { OrderBy, PageRequest } from '../../kernel/paging.js';
 import { onTestClockSql } from '../customers/index.js';
+import type { CustomPropertyValues } from '../custom-properties/index.js';
 
 export type InvoiceStatus = 'DRAFT' | 'FINALIZED' | 'VOID' | 'UNCOLLECTIBLE';
 export type InvoicePaymentStatus = 'UNPAID' | 'PARTIALLY_PAID' | 'PAID';
@@ -67,6 +68,11 @@ export interface InvoiceRow {
   usage_threshold?: UsageThresholdCrossing | null;
   /** Whether finalization charges it: null follows the customer's payment setting (payments). */
   auto_charge: boolean | null;
+  /**
+   * Custom property values (docs/custom-properties.md), the only thing a finalized invoice may
+   * still change; absent on rows built before they are stored (the INSERT sets the defaults).
+   */
+  custom_properties?: CustomPropertyValues;
 }
 
 /** One grant's deduction on an invoice: amount in minor units, as a decimal string of digits (jsonb keeps no bigint). */
@@ -196,11 +202,12 @@ const INVOICE_COLUMN_TYPES = {
   customer_details: 'jsonb', seller_details: 'jsonb', coupons: 'jsonb', memo: 'text', purchase_order: 'text', reference: 'text', plan_name: 'text',
   finalize_after: 'timestamptz', pdf_document_id: 'text', created_at: 'timestamptz', updated_at: 'timestamptz', finalized_at: 'timestamptz',
   paid_at: 'timestamptz', voided_at: 'timestamptz', marked_as_uncollectible_at: 'timestamptz', usage_threshold: 'jsonb', auto_charge: 'bool',
-} as const satisfies Record<keyof InvoiceRow, string>;
+} as const satisfies Record<Exclude<keyof InvoiceRow, 'custom_properties'>, string>;
 /** Billing-run columns stored beside the row (migration 0401), never read back as part of it. */
 const BILLING_COLUMN_TYPES = { billing_occasion: 'jsonb', content_hash: 'text', usage_threshold_index: 'int' } as const;
 
-export const INVOICE_COLUMNS = Object.keys(INVOICE_COLUMN_TYPES).join(', ');
+// custom_properties is read with the row but written only by its own statements (insert defaults, updateInvoiceProperties)
+export const INVOICE_COLUMNS = `${Object.keys(INVOICE_COLUMN_TYPES).join(', ')}, custom_properties`;
 /** The invoice row plus the billing columns: names, and the `AS r(...)` record definition of jsonb_to_recordset. */
 const STORED_TYPES = { ...INVOICE_COLUMN_TYPES, ...BILLING_COLUMN_TYPES };
 export const INVOICE_STORED_NAMES = Object.keys(STORED_TYPES).join(', ');
@@ -299,6 +306,13 @@ export interface InvoiceFilter {
   customerId?: string;
   subscriptionId?: string;
   statuses?: InvoiceStatus[];
+  /** Values the invoice's custom properties must contain (`@>`, GIN index of migration 0420). */
+  properties?: CustomPropertyValues | null;
+}
+
+/** Writes an invoice's custom property values and nothing else: no amount, status or number moves. */
+export async function updateInvoiceProperties(db: Queryable, tenantId: string, invoiceId: string, values: CustomPropertyValues, at: Date): Promise<void> {
+  await scoped(db, tenantId).query(`UPDATE invoices SET custom_properties = $3, updated_at = $4 WHERE tenant_id = $1 AND id = $2`, [invoiceId, JSON.stringify(values), at]);
 }
 
 export type InvoiceOrderColumn = 'invoice_number' | 'customer_name' | 'amount' | 'invoice_date' | 'status' | 'payment_status';
@@ -316,8 +330,9 @@ export async function listInvoices(
   db: Queryable, tenantId: string, filter: InvoiceFilter, order: OrderBy<InvoiceOrderColumn>, page: PageRequest,
 ): Promise<{ rows: InvoiceRow[]; total: number }> {
   const where = `tenant_id = $1 AND ($2::text IS NULL OR customer_id = $2 OR customer_details->>'alias' = $2)
-    AND ($3::text IS NULL OR subscription_id = $3) AND ($4::text[] IS NULL OR status = ANY($4))`;
-  const params = [filter.customerId ?? null, filter.subscriptionId ?? null, filter.statuses?.length ? filter.statuses : null];
+    AND ($3::text IS NULL OR subscription_id = $3) AND ($4::text[] IS NULL OR status = ANY($4))${filter.properties ? ' AND custom_properties @> $5::jsonb' : ''}`;
+  const params: unknown[] = [filter.customerId ?? null, filter.subscriptionId ?? null, filter.statuses?.length ? filter.statuses : null];
+  if (filter.properties) params.push(JSON.stringify(filter.properties));
   const direction = order.direction === 'desc' ? 'DESC' : 'ASC';
   return scoped(db, tenantId).page<InvoiceRow>({ columns: INVOICE_COLUMNS, from: 'invoices', where, orderBy: `${ORDER_SQL[order.column]} ${direction} NULLS LAST, id ${direction}` }, params, page);
 }

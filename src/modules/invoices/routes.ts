@@ -8,6 +8,7 @@ import type { InvoicesService } from './service.js';
 import { notFound } from '../../kernel/errors.js';
 import { Invoice, invoiceToWire } from './schemas.js';
 import * as ex from './examples.js';
+import { CustomPropertiesInput, customPropertyFilterQuery, FILTER_HELP } from '../custom-properties/index.js';
 
 const InvoiceIdParams = Type.Object({ invoice_id: Type.String({ description: 'Invoice ID', examples: [ex.INVOICE_ID] }) });
 const INVOICE_DESCRIPTION = 'The invoice with its lines (and tier sub-lines), tax breakdown, coupons and payments';
@@ -50,14 +51,14 @@ export function invoiceRoutes(
         description:
           'The tenant\'s invoices, each the same full object as `GET /api/v1/invoices/{invoice_id}`, newest invoice date first unless `order_by` says otherwise. ' +
           'Filters: `customer_id` (id or alias), `subscription_id`, `statuses` (repeat, or comma-separate; DRAFT, FINALIZED, UNCOLLECTIBLE, VOID; another value is a 400). ' +
-          'Paged with `page` (0-based) and `per_page` (1-100, default 10). Amounts are decimal strings in the invoice currency.',
+          `${FILTER_HELP} Paged with \`page\` (0-based) and \`per_page\` (1-100, default 10). Amounts are decimal strings in the invoice currency.`,
         querystring: Type.Object({
           customer_id: Type.Optional(Type.String({ description: 'Filter by customer ID or alias' })),
           subscription_id: Type.Optional(Type.String()),
           statuses: Type.Optional(Type.Array(Type.String(), { description: 'DRAFT, FINALIZED, UNCOLLECTIBLE or VOID; repeat for several' })),
           order_by: orderByQuery(['invoice_number', 'customer_name', 'amount', 'invoice_date', 'status', 'payment_status'], 'invoice_date.desc'),
           ...PageQuery,
-        }),
+        }, customPropertyFilterQuery),
         response: { 200: documented(listResponse(Invoice), 'One page of invoices', ex.invoiceListExample), ...errorResponses([400, 401]) },
       },
     }, async (request) => {
@@ -81,6 +82,24 @@ export function invoiceRoutes(
     }, async (request) => {
       const tenantId = authOf(request).tenantId;
       return wire(request, tenantId, await service.get(tenantId, request.params.invoice_id));
+    });
+
+    app.patch('/api/v1/invoices/:invoice_id', {
+      schema: {
+        tags,
+        operationId: 'update_invoice',
+        summary: 'Update an invoice\'s custom properties',
+        description:
+          'Replaces the invoice\'s `custom_properties`, checked against the INVOICE custom properties (docs/custom-properties.md): a wrong value is a 400 naming ' +
+          '`custom_properties.<key>`, a required one missing takes its default or is a 400. Allowed in every status, finalized included: no amount, number, date or status ' +
+          'changes. The accounting PDF already stored keeps the values it was rendered with. Emits `invoice.updated`.',
+        params: InvoiceIdParams,
+        body: documented(Type.Object({ custom_properties: CustomPropertiesInput }, { additionalProperties: false }), 'The new values.', { custom_properties: { erp_export_id: 'SAP-2026-00042' } }),
+        response: { 200: documented(Invoice, INVOICE_DESCRIPTION, { ...ex.invoiceExample, custom_properties: { erp_export_id: 'SAP-2026-00042' } }), ...errorResponses([400, 401, 404]) },
+      },
+    }, async (request) => {
+      const tenantId = authOf(request).tenantId;
+      return wire(request, tenantId, await service.updateProperties(tenantId, request.params.invoice_id, request.body.custom_properties));
     });
 
     app.get('/api/v1/invoices/:invoice_id/download', {

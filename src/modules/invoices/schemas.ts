@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { iso, isoOrNull, Nullable } from '../../http/schemas.js';
 import { formatMinor } from '../../kernel/money.js';
+import { CustomPropertiesOutput } from '../custom-properties/index.js';
 import type { InvoiceDetail, InvoiceRow, TaxBreakdownDbRow } from './repository.js';
 
 const Amount = (description?: string) => Type.String({ description: description ?? 'Decimal string with the currency\'s minor-unit digits', examples: ['49.00'] });
@@ -156,6 +157,7 @@ export const Invoice = Type.Object({
   memo: Nullable(Type.String()),
   reference: Nullable(Type.String()),
   purchase_order: Nullable(Type.String()),
+  custom_properties: CustomPropertiesOutput,
   created_at: DateTime,
   updated_at: Nullable(DateTime),
   finalized_at: Nullable(DateTime),
@@ -273,6 +275,7 @@ export function invoiceToWire(detail: InvoiceDetail) {
     reference: invoice.reference,
     purchase_order: invoice.purchase_order,
     auto_charge: invoice.auto_charge,
+    custom_properties: invoice.custom_properties ?? {},
     created_at: iso(invoice.created_at),
     updated_at: isoOrNull(invoice.updated_at),
     finalized_at: isoOrNull(invoice.finalized_at),

@@ -19,6 +19,7 @@ import { subscriptionEventData } from './events.js';
 import type { SubscriptionRecord } from './records.js';
 import { parseUsageThresholds } from '../plans/index.js';
 import { thresholdsOrNull } from './thresholds.js';
+import type { CustomPropertiesPort } from '../custom-properties/index.js';
 
 export interface CreateSubscriptionInput {
   customer_id_or_alias: string;
@@ -47,6 +48,7 @@ export interface CreateSubscriptionInput {
   payment_methods_config?: Record<string, unknown> | null;
   /** Omitted: the plan version's; [] or null: none. */
   usage_thresholds?: { amount: unknown; recurring?: boolean | null; threshold_display_name?: string | null }[] | null;
+  custom_properties?: Record<string, unknown> | null;
 }
 
 /**
@@ -128,7 +130,7 @@ export interface PreparedSubscription {
  */
 export async function prepareSubscription(
   tx: Queryable,
-  deps: { clock: Clock; catalog: SubscriptionCatalog },
+  deps: { clock: Clock; catalog: SubscriptionCatalog; properties: CustomPropertiesPort },
   tenantId: string,
   input: CreateSubscriptionInput,
   origin: { checkoutSessionId?: string; fields?: RequestFields } = {},
@@ -219,6 +221,7 @@ export async function prepareSubscription(
     activated_at: status === 'PENDING_ACTIVATION' ? null : now, cancel_requested_at: null, cancel_effective_date: null, cancellation_reason: null,
     ended_at: status === 'COMPLETED' ? now : null, scheduled_plan_change: null, checkout_session_id: origin.checkoutSessionId ?? null, past_due_since: null,
     usage_thresholds: thresholdsOrNull(input.usage_thresholds === undefined ? (version.usageThresholds ?? []) : parseUsageThresholds(input.usage_thresholds ?? [], version.currency)),
+    custom_properties: await deps.properties.resolve(tx, tenantId, 'SUBSCRIPTION', input.custom_properties ?? {}, { creating: true }),
     created_at: now, updated_at: now,
   };
 
@@ -305,7 +308,7 @@ export async function writePreparedSubscription(tx: Queryable, clock: Clock, ten
 
 export async function createSubscriptionInTx(
   tx: Queryable,
-  deps: { clock: Clock; catalog: SubscriptionCatalog },
+  deps: { clock: Clock; catalog: SubscriptionCatalog; properties: CustomPropertiesPort },
   tenantId: string,
   input: CreateSubscriptionInput,
   origin: { checkoutSessionId?: string } = {},

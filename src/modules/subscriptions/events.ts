@@ -25,5 +25,6 @@ export function subscriptionEventData(sub: SubscriptionView): Record<string, unk
     period: sub.period,
     status: shownSubscriptionStatus(sub.status, sub.past_due_since !== null),
     trial_duration: sub.trial_duration_days,
+    custom_properties: sub.custom_properties,
   };
 }

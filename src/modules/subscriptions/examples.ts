@@ -75,6 +75,7 @@ export const subscriptionDetailsExample: Details = {
   activated_at: '2026-03-01T09:12:44.512Z',
   cancel_effective_date: null,
   cancellation_reason: null,
+  custom_properties: {},
   trial_is_free: false,
   trialing_plan_id: null,
   skip_past_invoices: false,

@@ -6,6 +6,7 @@ import type { EntitlementValue as FeatureEntitlementValue } from '../features/in
 import { PLAN_DESCRIPTIONS_RELATION, type UsageThreshold } from '../plans/index.js';
 import type { BillingTerm, SubscriptionStatus } from '../../domain/index.js';
 import type { FeeTerm, SubscriptionFee } from './fees.js';
+import type { CustomPropertyValues } from '../custom-properties/index.js';
 
 export interface SubscriptionRow {
   id: string;
@@ -47,6 +48,8 @@ export interface SubscriptionRow {
   past_due_since: Date | null;
   /** Spend thresholds (progressive billing), null = none (docs/credits-and-alerts.md). */
   usage_thresholds: UsageThreshold[] | null;
+  /** Checked by custom-properties' port on every API write (docs/custom-properties.md). */
+  custom_properties: CustomPropertyValues;
 }
 
 export interface ComponentRow {
@@ -102,7 +105,7 @@ const COLUMNS = `s.id, s.customer_id, s.plan_id, s.plan_version_id, s.plan_name,
   s.net_terms, s.trial_duration_days, s.trial_is_free, s.trialing_plan_id, s.trial_end_date, s.skip_past_invoices, s.invoice_memo,
   s.purchase_order, s.auto_advance_invoices, s.charge_automatically, s.payment_methods_config, s.mrr_minor, s.activated_at,
   s.cancel_requested_at, s.cancel_effective_date, s.cancellation_reason, s.ended_at, s.scheduled_plan_change,
-  s.checkout_session_id, s.created_at, s.updated_at, s.past_due_since, s.usage_thresholds, c.name AS customer_name, c.alias AS customer_alias, pl.description AS plan_description,
+  s.checkout_session_id, s.created_at, s.updated_at, s.past_due_since, s.usage_thresholds, s.custom_properties, c.name AS customer_name, c.alias AS customer_alias, pl.description AS plan_description,
   c.test_clock_id`;
 const FROM = `subscriptions s JOIN ${CUSTOMER_NAMES_RELATION} c ON c.id = s.customer_id AND c.tenant_id = s.tenant_id
   LEFT JOIN ${PLAN_DESCRIPTIONS_RELATION} pl ON pl.id = s.plan_id AND pl.tenant_id = s.tenant_id`;
@@ -113,9 +116,9 @@ const SUB_FIELDS: (keyof SubscriptionRow)[] = [
   'trial_duration_days', 'trial_is_free', 'trialing_plan_id', 'trial_end_date', 'skip_past_invoices', 'invoice_memo',
   'purchase_order', 'auto_advance_invoices', 'charge_automatically', 'payment_methods_config', 'mrr_minor', 'activated_at',
   'cancel_requested_at', 'cancel_effective_date', 'cancellation_reason', 'ended_at', 'scheduled_plan_change',
-  'checkout_session_id', 'created_at', 'updated_at', 'past_due_since', 'usage_thresholds',
+  'checkout_session_id', 'created_at', 'updated_at', 'past_due_since', 'usage_thresholds', 'custom_properties',
 ];
-const JSON_FIELDS = new Set<keyof SubscriptionRow>(['payment_methods_config', 'scheduled_plan_change', 'usage_thresholds']);
+const JSON_FIELDS = new Set<keyof SubscriptionRow>(['payment_methods_config', 'scheduled_plan_change', 'usage_thresholds', 'custom_properties']);
 
 function values(row: SubscriptionRow): unknown[] {
   return SUB_FIELDS.map((field) => (JSON_FIELDS.has(field) && row[field] !== null ? JSON.stringify(row[field]) : row[field]));
@@ -160,16 +163,19 @@ const ORDER_SQL: Record<SubscriptionOrderColumn, string> = {
 export async function listSubscriptions(
   db: Queryable,
   tenantId: string,
-  filter: { customerId?: string; planId?: string; statuses?: string[] },
+  filter: { customerId?: string; planId?: string; statuses?: string[]; properties?: CustomPropertyValues | null },
   order: OrderBy<SubscriptionOrderColumn>,
   page: PageRequest,
 ): Promise<{ rows: SubscriptionView[]; total: number }> {
   const where = `s.tenant_id = $1 AND ($2::text IS NULL OR s.customer_id = $2) AND ($3::text IS NULL OR s.plan_id = $3)
-    AND ($4::text[] IS NULL OR ${SHOWN_STATUS_SQL} = ANY($4))`;
-  const params = [filter.customerId ?? null, filter.planId ?? null, filter.statuses?.length ? filter.statuses : null];
+    AND ($4::text[] IS NULL OR ${SHOWN_STATUS_SQL} = ANY($4))${filter.properties ? ' AND s.custom_properties @> $5::jsonb' : ''}`;
+  const params: unknown[] = [filter.customerId ?? null, filter.planId ?? null, filter.statuses?.length ? filter.statuses : null];
+  // `@>` is what the GIN index of migration 0220 serves
+  if (filter.properties) params.push(JSON.stringify(filter.properties));
   const direction = order.direction === 'desc' ? 'DESC' : 'ASC';
+  const limit = params.length + 2;
   const rows = await scoped(db, tenantId).query<SubscriptionView>(
-    `SELECT ${COLUMNS} FROM ${FROM} WHERE ${where} ORDER BY ${ORDER_SQL[order.column]} ${direction} NULLS LAST, s.id ${direction} LIMIT $5 OFFSET $6`,
+    `SELECT ${COLUMNS} FROM ${FROM} WHERE ${where} ORDER BY ${ORDER_SQL[order.column]} ${direction} NULLS LAST, s.id ${direction} LIMIT $${limit} OFFSET $${limit + 1}`,
     [...params, page.perPage, page.page * page.perPage],
   );
   const count = await scoped(db, tenantId).one<{ n: bigint }>(`SELECT count(*) AS n FROM ${FROM} WHERE ${where}`, params);

@@ -16,6 +16,7 @@ import {
   SubscriptionUpdateRequest,
 } from './schemas.js';
 import * as ex from './examples.js';
+import { customPropertyFilterQuery, FILTER_HELP } from '../custom-properties/index.js';
 
 const SubscriptionIdParams = Type.Object({ subscription_id: Type.String({ description: 'Subscription ID', examples: [ex.SUBSCRIPTION_ID] }) });
 const ORDER_COLUMNS = ['customer_name', 'plan_name', 'mrr', 'billing_start_date', 'end_date', 'status', 'created_at'];
@@ -41,14 +42,14 @@ export function subscriptionRoutes(service: SubscriptionsService) {
           'an unknown customer lists nothing. `statuses` may be repeated and matches the status shown: PAST_DUE lists running subscriptions with an overdue invoice ' +
           '(ACTIVE and TRIAL_ACTIVE then leave them out); a value outside the status list, a bad `order_by` or paging value is a 400. ' +
           'Statuses move with the clock (start, trial end, cancellation, end date) and are brought up to date before the list is read. ' +
-          'Paged with `page` (0-based) and `per_page` (1-100, default 10).',
+          `${FILTER_HELP} Paged with \`page\` (0-based) and \`per_page\` (1-100, default 10).`,
         querystring: Type.Object({
           customer_id: Type.Optional(Type.String({ description: 'Filter by customer ID or alias' })),
           plan_id: Type.Optional(Type.String()),
           statuses: Type.Optional(Type.Array(Type.Enum([...SUBSCRIPTION_STATUSES, 'PAST_DUE']))),
           order_by: orderByQuery(ORDER_COLUMNS, 'created_at.desc'),
           ...PageQuery,
-        }),
+        }, customPropertyFilterQuery),
         response: { 200: documented(listResponse(Subscription), 'One page of subscriptions (without their fees)', ex.subscriptionListExample), ...errorResponses([400, 401]) },
       },
     }, async (request) => {

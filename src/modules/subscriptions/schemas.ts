@@ -7,6 +7,7 @@ import { EntitlementSchema } from '../features/index.js';
 import { BILLING_TERMS, UsageThresholdsSchema } from '../plans/index.js';
 import type { SubscriptionDetailsData } from './service.js';
 import type { SubscriptionView } from './repository.js';
+import { CustomPropertiesInput, CustomPropertiesOutput } from '../custom-properties/index.js';
 
 const FeeTerms = ['ONE_TIME', ...BILLING_TERMS] as const;
 const Params = Type.Object({
@@ -72,12 +73,14 @@ export const SubscriptionCreateRequest = Type.Object({
   price_components: Type.Optional(Nullable(PriceComponentsRequest)),
   skip_past_invoices: Type.Optional(Type.Boolean({ description: 'false: invoices are generated for past periods from start_date; true: start at the current period, nothing billed for the past' })),
   usage_thresholds: Type.Optional(Nullable({ ...UsageThresholdsSchema, description: 'Spend thresholds (progressive billing); omitted on creation: the plan version\'s; [] or null: none' })),
+  custom_properties: Type.Optional(Nullable(CustomPropertiesInput)),
   ...invoicingFields,
 }, { additionalProperties: false });
 
 export const SubscriptionUpdateRequest = Type.Object({
   net_terms: NetTerms,
   ...invoicingFields,
+  custom_properties: Type.Optional(Nullable(CustomPropertiesInput)),
   usage_thresholds: Type.Optional(Nullable({ ...UsageThresholdsSchema, description: 'Spend thresholds (progressive billing); omitted on creation: the plan version\'s; [] or null: none' })),
 }, { additionalProperties: false });
 
@@ -158,6 +161,7 @@ const listFields = {
   activated_at: Nullable(Type.String({ format: 'date-time' })),
   cancel_effective_date: Nullable(Type.String({ format: 'date' })),
   cancellation_reason: Nullable(Type.String()),
+  custom_properties: CustomPropertiesOutput,
 };
 
 export const Subscription = Type.Object(listFields);
@@ -190,7 +194,7 @@ export function subscriptionToWire(sub: SubscriptionView, todayDate: string) {
     trial_duration: sub.trial_duration_days, invoice_memo: sub.invoice_memo, purchase_order: sub.purchase_order,
     auto_advance_invoices: sub.auto_advance_invoices, charge_automatically: sub.charge_automatically, payment_methods_config: sub.payment_methods_config as Static<typeof PaymentMethodsConfig> | null,
     mrr: formatMinor(sub.mrr_minor, sub.currency), created_at: iso(sub.created_at), activated_at: isoOrNull(sub.activated_at),
-    cancel_effective_date: sub.cancel_effective_date, cancellation_reason: sub.cancellation_reason,
+    cancel_effective_date: sub.cancel_effective_date, cancellation_reason: sub.cancellation_reason, custom_properties: sub.custom_properties,
   };
 }
 

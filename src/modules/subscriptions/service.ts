@@ -16,6 +16,7 @@ import type { AddOnRow, ComponentRow, CouponRow, SubscriptionOrderColumn, Subscr
 import { subscriptionEventData } from './events.js';
 import { currentPeriodOf, lifecycleDatesOf, type NextInvoiceDate } from './schedule.js';
 import { addAddOn, applyScheduledChange, changeAddOn, changePlan, changeSlots, dropScheduledChange, type ChangePlanInput } from './changes.js';
+import type { CustomPropertiesPort } from '../custom-properties/index.js';
 
 export interface SubscriptionDetailsData {
   subscription: SubscriptionView;
@@ -70,6 +71,8 @@ export interface SubscriptionsDeps {
   clock: Clock;
   catalog: SubscriptionCatalog;
   nextInvoiceDate: NextInvoiceDate;
+  /** Checks subscriptions' custom property values and filters lists by them (custom-properties). */
+  properties: CustomPropertiesPort;
   /**
    * The subscriptions this service's clock drives: those of the customers on this test clock (its
    * advance, or a request about one of them, with `clock` stopped at the clock's time); absent,
@@ -181,7 +184,8 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
       customerId = (await findCustomer(pool, tenantId, query.customer_id))?.id ?? query.customer_id;
     }
     await advanceDue(tenantId);
-    const { rows, total } = await repo.listSubscriptions(pool, tenantId, { customerId, planId: query.plan_id, statuses: query.statuses }, order, page);
+    const properties = await deps.properties.filter(pool, tenantId, 'SUBSCRIPTION', query);
+    const { rows, total } = await repo.listSubscriptions(pool, tenantId, { customerId, planId: query.plan_id, statuses: query.statuses, properties }, order, page);
     return { data: rows, pagination_meta: paginationMeta(page, total) };
   }
 
@@ -228,7 +232,7 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
     tenantId: string,
     id: string,
     input: { net_terms?: number | null; invoice_memo?: string | null; purchase_order?: string | null; auto_advance_invoices?: boolean | null; charge_automatically?: boolean | null; payment_methods_config?: Record<string, unknown> | null;
-      usage_thresholds?: { amount: unknown; recurring?: boolean | null; threshold_display_name?: string | null }[] | null },
+      usage_thresholds?: { amount: unknown; recurring?: boolean | null; threshold_display_name?: string | null }[] | null; custom_properties?: Record<string, unknown> | null },
   ): Promise<SubscriptionDetailsData> {
     await withTx(pool, async (tx) => {
       const sub = await requireSubscription(tx, tenantId, id, true);
@@ -244,6 +248,8 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
         payment_methods_config: input.payment_methods_config === undefined ? sub.payment_methods_config : input.payment_methods_config,
         // replaced whole; thresholds already crossed in the current period stay invoiced
         usage_thresholds: input.usage_thresholds === undefined ? sub.usage_thresholds : thresholdsOrNull(parseUsageThresholds(input.usage_thresholds ?? [], sub.currency)),
+        // left out: the stored values, checked again (a key defined since must now hold a value of its type)
+        custom_properties: await deps.properties.resolve(tx, tenantId, 'SUBSCRIPTION', input.custom_properties === undefined ? sub.custom_properties : (input.custom_properties ?? {}), { creating: false }),
         updated_at: clock.now(),
       };
       await repo.updateSubscription(tx, tenantId, next);

@@ -4,6 +4,7 @@
 import type { Queryable } from '../../../db/pool.js';
 import { scoped } from '../../../db/tenant-scope.js';
 import { thresholdWindowKey, type ThresholdBilled } from '../../../domain/index.js';
+import { defaultValuesSql, type CustomPropertyValues } from '../../custom-properties/index.js';
 import { INVOICE_STORED_NAMES, INVOICE_STORED_RECORD, type InvoiceRow, type NewLine, type TaxBreakdownDbRow } from '../repository.js';
 
 const json = (rows: unknown[]) => JSON.stringify(rows, (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
@@ -11,19 +12,20 @@ const json = (rows: unknown[]) => JSON.stringify(rows, (_key, value) => (typeof 
 /**
  * Inserts drafts. `onConflict: 'skip'` (the billing run) leaves out a row that collides with an
  * existing one on a unique index (same subscription date or period); 'fail' (a single draft)
- * lets the unique violation throw, as the scheduler relies on. Returns the ids actually inserted.
+ * lets the unique violation throw, as the scheduler relies on. Returns the ids actually inserted, with the custom property values they got.
  */
 export async function insertInvoicesBulk(
   db: Queryable, tenantId: string, rows: (InvoiceRow & { billing_occasion: unknown; content_hash: string | null; usage_threshold_index?: number | null })[], onConflict: 'skip' | 'fail' = 'skip',
-): Promise<Set<string>> {
-  if (rows.length === 0) return new Set();
-  const inserted = await scoped(db, tenantId).query<{ id: string }>(
-    `INSERT INTO invoices (tenant_id, ${INVOICE_STORED_NAMES})
-     SELECT $1, ${INVOICE_STORED_NAMES} FROM jsonb_to_recordset($2::jsonb) AS r(${INVOICE_STORED_RECORD})
-     ${onConflict === 'skip' ? 'ON CONFLICT DO NOTHING ' : ''}RETURNING id`,
+): Promise<Map<string, CustomPropertyValues>> {
+  if (rows.length === 0) return new Map();
+  // new invoices take the defaults of the tenant's INVOICE custom properties (one subquery for the batch)
+  const inserted = await scoped(db, tenantId).query<{ id: string; custom_properties: CustomPropertyValues }>(
+    `INSERT INTO invoices (tenant_id, ${INVOICE_STORED_NAMES}, custom_properties)
+     SELECT $1, ${INVOICE_STORED_NAMES}, ${defaultValuesSql('INVOICE')} FROM jsonb_to_recordset($2::jsonb) AS r(${INVOICE_STORED_RECORD})
+     ${onConflict === 'skip' ? 'ON CONFLICT DO NOTHING ' : ''}RETURNING id, custom_properties`,
     [json(rows)],
   );
-  return new Set(inserted.map((row) => row.id));
+  return new Map(inserted.map((row) => [row.id, row.custom_properties]));
 }
 
 export async function insertContentBulk(db: Queryable, tenantId: string, lines: NewLine[], breakdown: (TaxBreakdownDbRow & { invoice_id: string })[]): Promise<void> {

@@ -112,7 +112,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
       breakdown.push(...breakdownRows(draft.input.computed.taxBreakdown).map((b) => ({ ...b, invoice_id: row.id })));
     }
     await insertContentBulk(tx, tenantId, lines, breakdown);
-    await writeOutboxEvents(scoped(tx, tenantId), clock, kept.map(({ row }) => ({ type: 'invoice.created', objectId: row.id, data: invoiceEventData(row) })));
+    await writeOutboxEvents(scoped(tx, tenantId), clock, kept.map(({ row }) => ({ type: 'invoice.created', objectId: row.id, data: invoiceEventData({ ...row, custom_properties: inserted.get(row.id) }) })));
     return kept.length;
   }
 

@@ -80,7 +80,7 @@ export function createThresholdBilling(deps: { pool: Pool; clock: Clock; run: Bi
     const inserted = await insertInvoicesBulk(tx, tenantId, [{ ...row, billing_occasion: null, content_hash: null, usage_threshold_index: crossing.index }]);
     if (!inserted.has(row.id)) return null;
     await insertContentBulk(tx, tenantId, lineRows(row.id, input, now.getTime()), breakdownRows(input.computed.taxBreakdown).map((b) => ({ ...b, invoice_id: row.id })));
-    await writeOutboxEvents(scoped(tx, tenantId), clock, [{ type: 'invoice.created', objectId: row.id, data: invoiceEventData(row) }]);
+    await writeOutboxEvents(scoped(tx, tenantId), clock, [{ type: 'invoice.created', objectId: row.id, data: invoiceEventData({ ...row, custom_properties: inserted.get(row.id) }) }]);
     // prepaid credits pay it as they pay the period-end invoice (one consumption path); that invoice then nets what this one billed
     if (sub.auto_advance_invoices) await finalizeInTx(tx, tenantId, clock, row.id, deps.refresh, deps.credits);
     return row.id;
