@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { iso, isoOrNull, Nullable } from '../../http/schemas.js';
 import { formatMinor } from '../../kernel/money.js';
-import { taxBreakdownToWire, taxName } from '../invoices/index.js';
+import { EInvoicingOutcomeSchema, eInvoicingOutcome, taxBreakdownToWire, taxName } from '../invoices/index.js';
 import { Dec } from '../../kernel/money.js';
 import type { TaxTreatment } from '../../domain/index.js';
 import type { CreditNoteDetail } from './repository.js';
@@ -48,6 +48,7 @@ export const CreditNote = Type.Object({
     tax_amount: Amount,
     exemption_type: Nullable(Type.String()),
   })),
+  e_invoicing: Type.Optional(EInvoicingOutcomeSchema),
   created_at: Type.String({ format: 'date-time' }),
   finalized_at: Nullable(Type.String({ format: 'date-time' })),
   voided_at: Nullable(Type.String({ format: 'date-time' })),
@@ -64,7 +65,7 @@ export const CreateCreditNoteRequest = Type.Object({
   }, { additionalProperties: false }), { description: 'Omit to credit everything still uncredited on the invoice' })),
 }, { additionalProperties: false });
 
-export function creditNoteToWire({ note, lines }: CreditNoteDetail) {
+export function creditNoteToWire({ note, lines, eInvoice }: CreditNoteDetail) {
   const money = (minor: bigint) => formatMinor(minor, note.currency);
   const groups = new Map<string, { name: string; tax_rate: string; treatment: string; taxable_minor: bigint; tax_minor: bigint }>();
   for (const line of lines) {
@@ -108,6 +109,7 @@ export function creditNoteToWire({ note, lines }: CreditNoteDetail) {
       amount_total: money(line.total_minor),
     })),
     tax_breakdown: [...groups.values()].map((group) => taxBreakdownToWire(group, note.currency)),
+    e_invoicing: eInvoicingOutcome(eInvoice),
     created_at: iso(note.created_at),
     finalized_at: isoOrNull(note.finalized_at),
     voided_at: isoOrNull(note.voided_at),

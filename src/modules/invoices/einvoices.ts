@@ -91,6 +91,13 @@ function withAttachment(row: EInvoiceRow, xml: Buffer): StoredEInvoice {
   return { row, xml, attachment: attachment && row.status === 'VALID' ? { ...attachment, content: xml } : null };
 }
 
+/** The PDF attachment of a stored e-invoice (see StoredEInvoice.attachment), or undefined. */
+export async function storedEInvoiceAttachment(db: Queryable, tenantId: string, objectId: string): Promise<PdfAttachment | undefined> {
+  const row = await findEInvoice(db, tenantId, objectId);
+  const document = row ? await repo.findDocument(db, tenantId, row.xml_document_id) : undefined;
+  return row && document ? (withAttachment(row, document.content).attachment ?? undefined) : undefined;
+}
+
 /** The XML of an invoice's or credit note's e-invoice with its file name, or undefined when there is none. */
 export async function eInvoiceXml(db: Queryable, tenantId: string, objectId: string, baseName: string): Promise<{ content: Buffer; filename: string } | undefined> {
   const row = await findEInvoice(db, tenantId, objectId);
