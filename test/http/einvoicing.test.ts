@@ -9,6 +9,7 @@ import { resolveTax, type InvoiceLineInput, type TaxDecision } from '../../src/d
 import { parseEInvoice, type EInvoiceDocument } from '../../src/adapters/einvoice/index.js';
 import { STANDARD_VAT_RATES } from '../../src/modules/invoices/billing/context.js';
 import { createCustomer, createDraft, outbox } from './invoices-support.js';
+import { separateEInvoiceXml } from '../../src/modules/invoices/index.js';
 import { assembleInvoice } from '../../src/domain/index.js';
 
 const harness = useHarness();
@@ -139,6 +140,8 @@ describe('golden e-invoices', () => {
     expect(text).toContain('<pdfaid:part>3</pdfaid:part>');
     expect(text).toContain('<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>');
     expect(text).toContain('<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>');
+    // the hybrid PDF carries it: mails send no separate XML
+    expect(await separateEInvoiceXml(h.db.pool, h.tenant.id, invoice.id, invoice.invoice_number)).toBeUndefined();
   });
 
   it('reverse charge B2B within the EU, XRechnung UBL: category AE with its exemption, both VAT numbers', async () => {
@@ -159,8 +162,9 @@ describe('golden e-invoices', () => {
     });
     expect(doc.lines.every((line) => line.category === 'AE' && line.rate === '0')).toBe(true);
     expectAmountsMatch(doc, invoice);
-    // UBL travels alone: the PDF stays a plain PDF
+    // UBL travels alone: the PDF stays a plain PDF, and mails carry the XML beside it
     expect(Object.keys(await attachments((await h.request('GET', `/api/v1/invoices/${invoice.id}/download`)).rawPayload))).toEqual([]);
+    expect((await separateEInvoiceXml(h.db.pool, h.tenant.id, invoice.id, invoice.invoice_number))?.content.toString('utf8')).toBe(xml);
   });
 
   it('export outside the EU, Peppol BIS: category G', async () => {

@@ -98,6 +98,17 @@ export async function storedEInvoiceAttachment(db: Queryable, tenantId: string, 
   return row && document ? (withAttachment(row, document.content).attachment ?? undefined) : undefined;
 }
 
+/**
+ * The XML to send beside the PDF: a VALID document whose format is not embedded in the PDF (the
+ * UBL formats, XRechnung UBL and Peppol BIS, travel as XML). Undefined otherwise: a hybrid PDF
+ * already carries it, and an INVALID document is not sent as an e-invoice.
+ */
+export async function separateEInvoiceXml(db: Queryable, tenantId: string, objectId: string, baseName: string): Promise<{ content: Buffer; filename: string } | undefined> {
+  const row = await findEInvoice(db, tenantId, objectId);
+  if (!row || row.status !== 'VALID' || SYNTAXES[row.format].attachment) return undefined;
+  return eInvoiceXml(db, tenantId, objectId, baseName);
+}
+
 /** The XML of an invoice's or credit note's e-invoice with its file name, or undefined when there is none. */
 export async function eInvoiceXml(db: Queryable, tenantId: string, objectId: string, baseName: string): Promise<{ content: Buffer; filename: string } | undefined> {
   const row = await findEInvoice(db, tenantId, objectId);

@@ -26,7 +26,7 @@ export { invoiceEventData } from './events.js';
 export { nextInvoiceDateOf } from './next-invoice-date.js';
 export { accruedUsageCharges } from './billing/accrued.js';
 // E-invoicing (docs/einvoicing.md): credit notes generate and read theirs through these.
-export { storeEInvoice, findEInvoices, eInvoicingOutcome, eInvoiceXml, storedEInvoiceAttachment } from './einvoices.js';
+export { storeEInvoice, findEInvoices, eInvoicingOutcome, eInvoiceXml, separateEInvoiceXml, storedEInvoiceAttachment } from './einvoices.js';
 export type { EInvoicingOutcome, EInvoiceRow } from './einvoices.js';
 export { creditNoteEInvoice, type CreditNoteForEInvoice } from './einvoice-document.js';
 export { EInvoicingOutcomeSchema } from './schemas.js';
