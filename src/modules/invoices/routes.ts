@@ -26,7 +26,7 @@ export const PdfResponse = {
 /** 200 with an XML body (a structured e-invoice), described for the OpenAPI document. */
 export const XmlResponse = {
   description: 'The XML file (`content-type: application/xml`, `content-disposition: attachment; filename="INV-0002-factur-x.xml"`)',
-  content: { 'application/xml': { schema: Type.String({ description: 'A CII CrossIndustryInvoice or a UBL Invoice / CreditNote (EN 16931)' }) } },
+  content: { 'application/xml': { schema: Type.String({ contentMediaType: 'application/xml', description: 'A CII CrossIndustryInvoice or a UBL Invoice / CreditNote (EN 16931)' }) } },
 };
 
 /** Routes never import the repository: the row types come through the service. */
