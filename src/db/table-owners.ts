@@ -49,6 +49,7 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   usage_unresolved_customers: { owner: 'usage', why: 'customer aliases events were stored under before any customer had them, with their event counts' },
   invoicing_entities: { owner: 'invoices', why: 'the seller of invoices and credit notes, and their number sequences (takeDocumentNumbers)' },
   documents: { owner: 'invoices', why: 'stored PDFs of invoices and credit notes' },
+  e_invoices: { owner: 'invoices', why: 'the e-invoicing outcome of an invoice or credit note (docs/einvoicing.md); credit notes write theirs through invoices' },
   invoices: { owner: 'invoices', why: 'invoices; credit notes change what is due through adjustAmountDue' },
   invoice_lines: { owner: 'invoices', why: 'invoice lines' },
   invoice_sub_lines: { owner: 'invoices', why: 'tiers and details under an invoice line' },

@@ -46,6 +46,7 @@ const smtp = new SMTPServer({
 // A small but real PDF, provided through the invoice-PDF port as the invoices module will.
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1');
 const CREDIT_PDF = Buffer.from('%PDF-1.4\n% credit note\n%%EOF\n', 'latin1');
+const UBL_XML = Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>\n');
 let pdfFailuresLeft = 0;
 let service: Composition;
 
@@ -66,6 +67,8 @@ beforeAll(async () => {
         return PDF;
       },
       creditNotePdf: async () => CREDIT_PDF,
+      // the invoices port gives the XML only when the PDF does not carry it (a UBL e-invoice)
+      eInvoiceXml: async (_tenantId, objectId, baseName) => (objectId === 'inv_ubl1' ? { content: UBL_XML, filename: `${baseName}.xml` } : null),
     },
   });
 });
@@ -154,6 +157,19 @@ describe('customer e-mails over SMTP', () => {
     const hidden = await h.request('GET', `/api/v1/emails/${logged!.id}`, { key: h.other.apiKey });
     expect(hidden.statusCode).toBe(404);
     expect(hidden.json()).toEqual({ code: 'NOT_FOUND', message: 'email not found' });
+  });
+
+  it('attaches the structured e-invoice beside the PDF when the PDF does not carry it', async () => {
+    const h = harness();
+    inbox.length = 0;
+    await emit(h, h.tenant.id, 'invoice.finalized', 'inv_ubl1', invoiceData('inv_ubl1', { invoice_number: 'INV-0002' }));
+    await emit(h, h.tenant.id, 'invoice.finalized', 'inv_plain1', invoiceData('inv_plain1', { invoice_number: 'INV-0003' }));
+    await drain(h);
+    const ubl = inbox.find((mail) => mail.raw.includes('INV-0002'))!;
+    expect(attachment(ubl.raw, 'INV-0002.pdf')?.content.equals(PDF)).toBe(true);
+    expect(attachment(ubl.raw, 'INV-0002.xml')).toEqual({ contentType: 'application/xml', content: UBL_XML });
+    const plain = inbox.find((mail) => mail.raw.includes('INV-0003'))!;
+    expect(attachment(plain.raw, 'INV-0003.xml')).toBeUndefined();
   });
 
   it('sends a payment receipt and a credit note, falling back to the organization name', async () => {

@@ -113,7 +113,7 @@ describe('invoices', () => {
     const events = await outbox(h, first.invoice.id);
     expect(events.map((e) => e.event_type)).toEqual(['invoice.created', 'invoice.finalized', 'invoice.accounting_pdf_generated']);
     const pdfEvent = events[2]!.payload;
-    expect(pdfEvent).toMatchObject({ invoice_id: first.invoice.id, customer_id: customer.id, invoice_number: 'INV-0001', pdf_id: expect.stringMatching(/^doc_/), e_invoicing: { status: 'NONE' } });
+    expect(pdfEvent).toMatchObject({ invoice_id: first.invoice.id, customer_id: customer.id, invoice_number: 'INV-0001', pdf_id: expect.stringMatching(/^doc_/), e_invoicing: { format: null, status: 'NOT_APPLICABLE', errors: [], download_url: null } });
 
     const download = await h.request('GET', `/api/v1/invoices/${first.invoice.id}/download`);
     expect(download.statusCode).toBe(200);
@@ -137,7 +137,9 @@ describe('invoices', () => {
     await h.request('POST', `/api/v1/invoices/${draft.invoice.id}/finalize`);
     await h.drainJobs();
     const event = (await outbox(h, draft.invoice.id)).find((e) => e.event_type === 'invoice.accounting_pdf_generated')!;
-    expect(event.payload.e_invoicing).toMatchObject({ status: 'NOT_SUPPORTED', format: 'FACTUR_X' });
+    // the switch without a format means Factur-X; the customer has no billing address, so the document fails rules, and says which
+    expect(event.payload.e_invoicing).toMatchObject({ format: 'FACTURX', status: 'INVALID', download_url: `/api/v1/invoices/${draft.invoice.id}/e-invoice` });
+    expect((event.payload.e_invoicing as { errors: { rule: string }[] }).errors.map((e) => e.rule)).toEqual(['BR-10', 'BR-11']);
     await h.request('PATCH', `/api/v1/invoicing-entities/${entity.id}`, { body: { e_invoicing_enabled: false } });
   });
 

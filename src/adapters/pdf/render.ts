@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
 
 /**
@@ -43,15 +44,63 @@ const MUTED = '#555555';
 const RULE = '#cccccc';
 
 /**
- * Renders with the standard Helvetica fonts (no embedding, no subset tags) and a fixed info
- * dictionary: pdfkit derives the file id from the info, so the bytes depend only on the model.
+ * A structured invoice attached to the PDF, which then becomes a PDF/A-3b "hybrid" (Factur-X /
+ * ZUGFeRD): the XML as an associated file and the XMP entries that name it.
  */
-export function renderPdf(model: PdfDocumentModel): Promise<Buffer> {
+export interface PdfAttachment {
+  /** `factur-x.xml` or `xrechnung.xml`, as the profile names it. */
+  fileName: string;
+  content: Buffer;
+  /** XMP fx:ConformanceLevel: `EN 16931`, `XRECHNUNG`. */
+  conformanceLevel: string;
+}
+
+const FONT_DIR = new URL('./fonts/', import.meta.url);
+let embeddedFonts: { regular: Buffer; bold: Buffer } | undefined;
+/** Liberation Sans has Helvetica's metrics, so the layout is the same as the standard-font PDF. */
+function fonts(): { regular: Buffer; bold: Buffer } {
+  embeddedFonts ??= {
+    regular: readFileSync(new URL('LiberationSans-Regular.ttf', FONT_DIR)),
+    bold: readFileSync(new URL('LiberationSans-Bold.ttf', FONT_DIR)),
+  };
+  return embeddedFonts;
+}
+
+/** The Factur-X XMP extension schema (Factur-X 1.0, section 6.2.2) and its values. */
+function facturXmp(attachment: PdfAttachment): string {
+  return `
+        <rdf:Description xmlns:pdfaExtension="http://www.aiim.org/pdfa/ns/extension/" xmlns:pdfaSchema="http://www.aiim.org/pdfa/ns/schema#" xmlns:pdfaProperty="http://www.aiim.org/pdfa/ns/property#" rdf:about="">
+          <pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType="Resource">
+            <pdfaSchema:schema>Factur-X PDFA Extension Schema</pdfaSchema:schema>
+            <pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#</pdfaSchema:namespaceURI>
+            <pdfaSchema:prefix>fx</pdfaSchema:prefix>
+            <pdfaSchema:property><rdf:Seq>
+              ${['DocumentFileName', 'DocumentType', 'Version', 'ConformanceLevel'].map((name) => `<rdf:li rdf:parseType="Resource"><pdfaProperty:name>${name}</pdfaProperty:name><pdfaProperty:valueType>Text</pdfaProperty:valueType><pdfaProperty:category>external</pdfaProperty:category><pdfaProperty:description>${name}</pdfaProperty:description></rdf:li>`).join('')}
+            </rdf:Seq></pdfaSchema:property>
+          </rdf:li></rdf:Bag></pdfaExtension:schemas>
+        </rdf:Description>
+        <rdf:Description xmlns:fx="urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#" rdf:about="">
+          <fx:DocumentType>INVOICE</fx:DocumentType>
+          <fx:DocumentFileName>${attachment.fileName}</fx:DocumentFileName>
+          <fx:Version>1.0</fx:Version>
+          <fx:ConformanceLevel>${attachment.conformanceLevel}</fx:ConformanceLevel>
+        </rdf:Description>`;
+}
+
+/**
+ * Renders with the standard Helvetica fonts (no embedding) and a fixed info dictionary: pdfkit
+ * derives the file id from the info, so the bytes depend only on the model. With an attachment
+ * the PDF is a PDF/A-3b: fonts embedded (PDF/A allows no other; pdfkit names subsets after the
+ * font's order of use, so this stays deterministic), the XML attached with relationship
+ * Alternative, and the Factur-X XMP metadata.
+ */
+export function renderPdf(model: PdfDocumentModel, attachment?: PdfAttachment): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: 'A4',
       margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: MARGIN },
       bufferPages: true,
+      ...(attachment ? { subset: 'PDF/A-3b' as const, pdfVersion: '1.7' as const, lang: 'en' } : {}),
       info: {
         Title: `${model.title} ${model.number}`,
         Producer: 'tally-billing',
@@ -65,6 +114,21 @@ export function renderPdf(model: PdfDocumentModel): Promise<Buffer> {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
     try {
+      if (attachment) {
+        // registered fonts are looked up before the standard ones: the drawing code stays the same
+        doc.registerFont('Helvetica', fonts().regular);
+        doc.registerFont('Helvetica-Bold', fonts().bold);
+        // pdfkit 0.20 takes `relationship`; its published types (0.17) do not know it yet
+        doc.file(attachment.content, {
+          name: attachment.fileName,
+          type: 'text/xml',
+          relationship: 'Alternative',
+          description: 'Structured invoice (EN 16931)',
+          creationDate: model.issuedAt,
+          modifiedDate: model.issuedAt,
+        } as PDFKit.Mixins.PDFAttachmentOptions);
+        (doc as unknown as { appendXML(xml: string): void }).appendXML(facturXmp(attachment));
+      }
       draw(doc, model);
       doc.end();
     } catch (error) {

@@ -4,7 +4,7 @@ import { newId } from '../../kernel/ids.js';
 import { formatMinor } from '../../kernel/money.js';
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
-import { findDocument, findInvoice, insertDocument, partyLines, sha256Hex } from '../invoices/index.js';
+import { findDocument, findInvoice, insertDocument, partyLines, sha256Hex, storedEInvoiceAttachment } from '../invoices/index.js';
 import type { CreditNoteDetail } from './repository.js';
 
 export function creditNotePdfModel(detail: CreditNoteDetail, invoice: { invoice_number: string | null; seller_details: Record<string, unknown>; customer_details: Record<string, unknown> }): PdfDocumentModel {
@@ -45,8 +45,9 @@ export async function creditNotePdf(db: Queryable, tenantId: string, clock: Cloc
     if (stored) return stored.content;
   }
   const invoice = (await findInvoice(db, tenantId, note.invoice_id))!;
-  const content = await renderPdf(creditNotePdfModel(detail, invoice));
-  if (note.status === 'DRAFT') return content;
+  if (note.status === 'DRAFT') return renderPdf(creditNotePdfModel(detail, invoice));
+  // a valid CII e-invoice makes the stored PDF the PDF/A-3 hybrid (docs/einvoicing.md)
+  const content = await renderPdf(creditNotePdfModel(detail, invoice), await storedEInvoiceAttachment(db, tenantId, note.id));
   const now = clock.now();
   const documentId = newId('document', now.getTime());
   await insertDocument(db, tenantId, { id: documentId, kind: 'CREDIT_NOTE_PDF', object_id: note.id, content_type: 'application/pdf', sha256: sha256Hex(content), content, created_at: now });

@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { PageRequest } from '../../kernel/paging.js';
 import type { CustomPropertyValues } from '../custom-properties/index.js';
+import type { EInvoiceRow } from '../invoices/index.js';
 
 export type CreditNoteStatus = 'DRAFT' | 'FINALIZED' | 'VOIDED';
 export type CreditType = 'CREDIT_TO_BALANCE' | 'REFUND';
@@ -58,6 +59,8 @@ export interface CreditNoteLineRow {
 export interface CreditNoteDetail {
   note: CreditNoteRow;
   lines: CreditNoteLineRow[];
+  /** The e-invoicing outcome (docs/einvoicing.md), stored by invoices. */
+  eInvoice?: EInvoiceRow | null;
 }
 
 const COLUMNS = `id, invoice_id, invoicing_entity_id, customer_id, credit_note_number, status, credit_type, reason, memo, currency,

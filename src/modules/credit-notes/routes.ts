@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
 import { documented, errorResponses, listResponse, orderByQuery, PageQuery } from '../../http/schemas.js';
-import { PdfResponse } from '../invoices/index.js';
+import { PdfResponse, XmlResponse } from '../invoices/index.js';
 import type { CreditNotesService } from './service.js';
 import { CreateCreditNoteRequest, CreditNote, creditNoteToWire } from './schemas.js';
 import * as ex from './examples.js';
@@ -124,6 +124,22 @@ export function creditNoteRoutes(service: CreditNotesService) {
       const { detail, content } = await service.pdf(tenantId, request.params.credit_note_id);
       const filename = `${detail.note.credit_note_number ?? `credit-note-draft-${detail.note.id}`}.pdf`;
       return reply.type('application/pdf').header('content-disposition', `attachment; filename="${filename}"`).send(content as unknown as string);
+    });
+
+    app.get('/api/v1/credit-notes/:credit_note_id/e-invoice', {
+      schema: {
+        tags,
+        operationId: 'download_credit_note_e_invoice',
+        summary: 'Download the structured credit note (XML)',
+        description:
+          'The EN 16931 credit note (type 381, naming the invoice it corrects) generated at finalization when the invoicing entity opted in (`e_invoicing_format`); its outcome is ' +
+          'the note\'s `e_invoicing`. For FACTURX and XRECHNUNG_CII a VALID document is also embedded in the PDF of `/download`. A draft, or a note without one, is a 404. See docs/einvoicing.md.',
+        params: Params,
+        response: { 200: XmlResponse, ...errorResponses([401, 404]) },
+      },
+    }, async (request, reply) => {
+      const { content, filename } = await service.eInvoice(authOf(request).tenantId, request.params.credit_note_id);
+      return reply.type('application/xml').header('content-disposition', `attachment; filename="${filename}"`).send(content as unknown as string);
     });
   };
 }

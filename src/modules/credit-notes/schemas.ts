@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { iso, isoOrNull, Nullable } from '../../http/schemas.js';
 import { formatMinor } from '../../kernel/money.js';
-import { taxBreakdownToWire, taxName } from '../invoices/index.js';
+import { EInvoicingOutcomeSchema, eInvoicingOutcome, taxBreakdownToWire, taxName } from '../invoices/index.js';
 import { Dec } from '../../kernel/money.js';
 import type { TaxTreatment } from '../../domain/index.js';
 import { CustomPropertiesInput, CustomPropertiesOutput } from '../custom-properties/index.js';
@@ -50,6 +50,7 @@ export const CreditNote = Type.Object({
     exemption_type: Nullable(Type.String()),
   })),
   custom_properties: CustomPropertiesOutput,
+  e_invoicing: Type.Optional(EInvoicingOutcomeSchema),
   created_at: Type.String({ format: 'date-time' }),
   finalized_at: Nullable(Type.String({ format: 'date-time' })),
   voided_at: Nullable(Type.String({ format: 'date-time' })),
@@ -67,7 +68,7 @@ export const CreateCreditNoteRequest = Type.Object({
   custom_properties: Type.Optional(Nullable(CustomPropertiesInput)),
 }, { additionalProperties: false });
 
-export function creditNoteToWire({ note, lines }: CreditNoteDetail) {
+export function creditNoteToWire({ note, lines, eInvoice }: CreditNoteDetail) {
   const money = (minor: bigint) => formatMinor(minor, note.currency);
   const groups = new Map<string, { name: string; tax_rate: string; treatment: string; taxable_minor: bigint; tax_minor: bigint }>();
   for (const line of lines) {
@@ -111,6 +112,7 @@ export function creditNoteToWire({ note, lines }: CreditNoteDetail) {
       amount_total: money(line.total_minor),
     })),
     tax_breakdown: [...groups.values()].map((group) => taxBreakdownToWire(group, note.currency)),
+    e_invoicing: eInvoicingOutcome(eInvoice),
     created_at: iso(note.created_at),
     custom_properties: note.custom_properties,
     finalized_at: isoOrNull(note.finalized_at),

@@ -9,7 +9,8 @@ import { withTx } from '../../db/tx.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
 import { computeCreditNote, type CreditableLine, type CreditRequest, type TaxTreatment } from '../../domain/index.js';
-import { adjustAmountDue, creditBalance, findInvoice, isInvoicesFailure, loadDetail, takeDocumentNumbers } from '../invoices/index.js';
+import { adjustAmountDue, creditBalance, creditNoteEInvoice, eInvoiceXml, findEInvoices, findEntity, findInvoice, isInvoicesFailure, loadDetail, storeEInvoice, takeDocumentNumbers, type InvoiceRow } from '../invoices/index.js';
+import { formatMinor } from '../../kernel/money.js';
 import { creditNoteEventData } from './events.js';
 import type { CustomPropertiesPort } from '../custom-properties/index.js';
 import { creditNotePdf } from './documents.js';
@@ -45,7 +46,31 @@ export function createCreditNotesService(deps: { pool: Pool; clock: Clock; prope
   const { pool, clock } = deps;
 
   async function detail(db: Queryable, tenantId: string, note: CreditNoteRow): Promise<CreditNoteDetail> {
-    return { note, lines: await repo.loadLines(db, tenantId, [note.id]) };
+    const eInvoice = (await findEInvoices(db, tenantId, [note.id])).get(note.id) ?? null;
+    return { note, lines: await repo.loadLines(db, tenantId, [note.id]), eInvoice };
+  }
+
+  /**
+   * The structured credit note (type 381, naming the invoice) when the entity opted in, in the
+   * finalization's transaction (docs/einvoicing.md). Its outcome is stored; INVALID never stops
+   * the finalization.
+   */
+  async function generateEInvoice(tx: Queryable, tenantId: string, note: CreditNoteRow, invoice: InvoiceRow): Promise<void> {
+    const format = (await findEntity(tx, tenantId, note.invoicing_entity_id))?.e_invoicing_format;
+    if (!format || !note.credit_note_number || !note.finalized_at) return;
+    const money = (minor: bigint) => `${formatMinor(minor, note.currency)} ${note.currency}`;
+    const settlement = [
+      note.debt_cancelled_minor > 0n ? `${money(note.debt_cancelled_minor)} deducted from invoice ${invoice.invoice_number ?? invoice.id}` : null,
+      note.credited_minor > 0n ? `${money(note.credited_minor)} credited to the customer balance` : null,
+      note.refunded_minor > 0n ? `${money(note.refunded_minor)} refunded` : null,
+    ].filter(Boolean).join('; ') || 'Nothing to pay';
+    const lines = await repo.loadLines(tx, tenantId, [note.id]);
+    const document = creditNoteEInvoice({
+      number: note.credit_note_number, issueDate: note.finalized_at.toISOString().slice(0, 10), currency: note.currency, reason: note.reason, memo: note.memo,
+      subtotalMinor: note.subtotal_minor, taxMinor: note.tax_minor, totalMinor: note.total_minor, settlement,
+      lines: lines.map((line) => ({ position: line.position, name: line.name, taxableMinor: line.taxable_minor, taxMinor: line.tax_minor, taxRate: line.tax_rate, taxTreatment: line.tax_treatment })),
+    }, invoice);
+    await storeEInvoice(tx, tenantId, clock, { objectId: note.id, kind: 'CREDIT_NOTE', format, document });
   }
 
   async function create(tenantId: string, input: CreateCreditNoteInput): Promise<CreditNoteDetail> {
@@ -158,7 +183,11 @@ export function createCreditNotesService(deps: { pool: Pool; clock: Clock; prope
       pool, tenantId, { invoiceId: query.invoice_id, customerId: query.customer_id, statuses: statuses as CreditNoteStatus[], properties }, order.direction, page,
     );
     const lines = await repo.loadLines(pool, tenantId, rows.map((row) => row.id));
-    return { data: rows.map((note) => ({ note, lines: lines.filter((line) => line.credit_note_id === note.id) })), pagination_meta: paginationMeta(page, total) };
+    const eInvoices = await findEInvoices(pool, tenantId, rows.map((row) => row.id));
+    return {
+      data: rows.map((note) => ({ note, lines: lines.filter((line) => line.credit_note_id === note.id), eInvoice: eInvoices.get(note.id) ?? null })),
+      pagination_meta: paginationMeta(page, total),
+    };
   }
 
   /**
@@ -198,6 +227,7 @@ export function createCreditNotesService(deps: { pool: Pool; clock: Clock; prope
       if (next.credited_minor > 0n) await creditBalance(tx, tenantId, clock, note.customer_id, next.credited_minor, 'CREDIT_NOTE', invoice.id, next.credit_note_number ?? undefined);
       if (cancelMinor > 0n) await adjustAmountDue(tx, tenantId, clock, invoice, -cancelMinor);
       await repo.updateCreditNote(tx, tenantId, next);
+      await generateEInvoice(tx, tenantId, next, invoice);
       await emit(tx, tenantId, clock, 'credit_note.finalized', next);
       return detail(tx, tenantId, next);
     });
@@ -239,7 +269,15 @@ export function createCreditNotesService(deps: { pool: Pool; clock: Clock; prope
     return { detail: found, content };
   }
 
-  return { create, get, list, finalize, voidNote, detail, pdf, updateProperties };
+  /** The structured credit note (XML); a 404 when there is none (a draft, or an entity that had not opted in). */
+  async function eInvoice(tenantId: string, id: string): Promise<{ content: Buffer; filename: string }> {
+    const found = await get(tenantId, id);
+    const xml = await eInvoiceXml(pool, tenantId, found.note.id, found.note.credit_note_number ?? found.note.id);
+    if (!xml) throw notFound('e-invoice (a draft, or the invoicing entity had not opted in, see e_invoicing_format, when this credit note was finalized)');
+    return xml;
+  }
+
+  return { create, get, list, finalize, voidNote, detail, pdf, updateProperties, eInvoice };
 }
 
 export type CreditNotesService = ReturnType<typeof createCreditNotesService>;

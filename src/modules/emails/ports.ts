@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { findCreditNote } from '../credit-notes/index.js';
 import { findCustomer } from '../customers/index.js';
-import { findDocument, findEntity, findInvoice } from '../invoices/index.js';
+import { findDocument, findEntity, findInvoice, separateEInvoiceXml } from '../invoices/index.js';
 import { settledByProviderPayment } from '../payments/index.js';
 import { formatMinor } from '../../kernel/money.js';
 import type { EmailPorts } from './service.js';
@@ -23,6 +23,9 @@ export function sqlEmailPorts(pool: Queryable): EmailPorts {
       const documentId = (await findCreditNote(pool, tenantId, creditNoteId))?.pdf_document_id;
       const document = documentId ? await findDocument(pool, tenantId, documentId) : undefined;
       return document?.content ?? null;
+    },
+    async eInvoiceXml(tenantId, objectId, baseName) {
+      return (await separateEInvoiceXml(pool, tenantId, objectId, baseName)) ?? null;
     },
     async customerEmails(db, tenantId, customerId) {
       const customer = await findCustomer(db, tenantId, customerId);

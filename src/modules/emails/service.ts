@@ -27,6 +27,8 @@ export interface EmailPorts {
   invoicePdf(tenantId: string, invoiceId: string): Promise<Buffer>;
   /** The credit note's PDF, or null when there is none. */
   creditNotePdf(tenantId: string, creditNoteId: string): Promise<Buffer | null>;
+  /** The structured e-invoice (XML) sent beside the PDF when the PDF does not carry it (UBL formats, docs/einvoicing.md); null when there is none. */
+  eInvoiceXml?(tenantId: string, objectId: string, baseName: string): Promise<{ content: Buffer; filename: string } | null>;
   /** Where the customer's billing mail goes. */
   customerEmails(db: Queryable, tenantId: string, customerId: string): Promise<string[]>;
   /** Legal name of the invoicing entity that issued the invoice. */
@@ -146,12 +148,20 @@ export function createEmailService(deps: { pool: Pool; clock: Clock; mailer: Mai
     if (email.kind === 'INVOICE') {
       const invoiceId = text(data.invoice_id) ?? email.object_id ?? '';
       const content = await ports.invoicePdf(tenantId, invoiceId);
-      return [{ filename: `${text(data.invoice_number) ?? invoiceId}.pdf`, content, contentType: 'application/pdf' }];
+      const xml = await ports.eInvoiceXml?.(tenantId, invoiceId, text(data.invoice_number) ?? invoiceId);
+      return [
+        { filename: `${text(data.invoice_number) ?? invoiceId}.pdf`, content, contentType: 'application/pdf' },
+        ...(xml ? [{ filename: xml.filename, content: xml.content, contentType: 'application/xml' }] : []),
+      ];
     }
     if (email.kind === 'CREDIT_NOTE') {
       const creditNoteId = text(data.credit_note_id) ?? email.object_id ?? '';
       const content = await ports.creditNotePdf(tenantId, creditNoteId);
-      return content ? [{ filename: `${text(data.credit_note_number) ?? creditNoteId}.pdf`, content, contentType: 'application/pdf' }] : [];
+      const xml = await ports.eInvoiceXml?.(tenantId, creditNoteId, text(data.credit_note_number) ?? creditNoteId);
+      return [
+        ...(content ? [{ filename: `${text(data.credit_note_number) ?? creditNoteId}.pdf`, content, contentType: 'application/pdf' }] : []),
+        ...(xml ? [{ filename: xml.filename, content: xml.content, contentType: 'application/xml' }] : []),
+      ];
     }
     return [];
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { renderPdf, type PdfDocumentModel } from '../../adapters/pdf/render.js';
+import { renderPdf, type PdfAttachment, type PdfDocumentModel } from '../../adapters/pdf/render.js';
 import type { Clock } from '../../kernel/clock.js';
 import { newId } from '../../kernel/ids.js';
 import { formatMinor } from '../../kernel/money.js';
@@ -10,6 +10,8 @@ import { addDays, compareDates, EU_MEMBER_STATES } from '../../domain/index.js';
 import { Dec } from '../../kernel/money.js';
 import { findEntity, findEntityLogo, type BankDetails } from './entities.js';
 import * as repo from './repository.js';
+import { eInvoicingOutcome, storeEInvoice } from './einvoices.js';
+import { invoiceEInvoice } from './einvoice-document.js';
 import type { InvoiceDetail, InvoiceRow } from './repository.js';
 
 interface Party {
@@ -179,10 +181,10 @@ export function invoicePdfModel(detail: InvoiceDetail, logo: Buffer | null = nul
  * Renders an invoice with its entity's logo, when the logo is still the one its seller details
  * name, and its pay link ("Pay online") when it is payable and one is given.
  */
-export async function renderInvoicePdf(db: Queryable, tenantId: string, detail: InvoiceDetail, payUrl: string | null = null, properties: PrintedProperty[] = []): Promise<Buffer> {
+export async function renderInvoicePdf(db: Queryable, tenantId: string, detail: InvoiceDetail, payUrl: string | null = null, properties: PrintedProperty[] = [], attachment?: PdfAttachment): Promise<Buffer> {
   const wanted = (detail.invoice.seller_details as { logo_sha256?: unknown }).logo_sha256;
   const logo = typeof wanted === 'string' ? await findEntityLogo(db, tenantId, detail.invoice.invoicing_entity_id) : undefined;
-  return renderPdf(invoicePdfModel(detail, logo && logo.sha256 === wanted ? logo.content : null, payUrl, properties));
+  return renderPdf(invoicePdfModel(detail, logo && logo.sha256 === wanted ? logo.content : null, payUrl, properties), attachment);
 }
 
 export function sha256Hex(content: Buffer): string {
@@ -192,17 +194,24 @@ export function sha256Hex(content: Buffer): string {
 /**
  * Renders, stores and announces the accounting PDF of a finalized invoice, in the caller's tx.
  * Idempotent: an invoice that already has its PDF is left alone (the job may run twice).
- * E-invoicing: the outcome is NONE unless the invoicing entity opted in; structured e-invoices
- * (Factur-X) are not produced yet, so an opted-in entity gets NOT_SUPPORTED, never a fake success.
+ * E-invoicing: when the entity opted in, the structured document is generated first
+ * (docs/einvoicing.md); for the CII formats a valid one is embedded, making the accounting PDF the
+ * PDF/A-3 hybrid. The outcome is in the event; a document that fails rules is INVALID and never
+ * stops the PDF.
  */
 export async function generateAccountingPdf(tx: Queryable, tenantId: string, clock: Clock, invoiceId: string, payUrlOf?: PayUrlOf, printable?: Printable): Promise<string | null> {
   const invoice = await repo.findInvoice(tx, tenantId, invoiceId, true);
   if (!invoice || invoice.status === 'DRAFT') return null;
   if (invoice.pdf_document_id) return invoice.pdf_document_id;
+  const detail = await repo.loadDetail(tx, tenantId, invoice);
+  const entity = await findEntity(tx, tenantId, invoice.invoicing_entity_id);
+  const eInvoice = entity?.e_invoicing_format
+    ? await storeEInvoice(tx, tenantId, clock, { objectId: invoice.id, kind: 'INVOICE', format: entity.e_invoicing_format, document: invoiceEInvoice(detail) })
+    : undefined;
   // the link is issued in this tx: the invoice row is locked here, and a link row references it
   const payUrl = payUrlOf ? await payUrlOf(tx, tenantId, invoice) : null;
   const properties = printable ? await printable(tx, tenantId, invoice.custom_properties) : [];
-  const content = await renderInvoicePdf(tx, tenantId, await repo.loadDetail(tx, tenantId, invoice), payUrl, properties);
+  const content = await renderInvoicePdf(tx, tenantId, detail, payUrl, properties, eInvoice?.attachment ?? undefined);
   const now = clock.now();
   const document: repo.DocumentRow = {
     id: newId('document', now.getTime()),
@@ -215,7 +224,6 @@ export async function generateAccountingPdf(tx: Queryable, tenantId: string, clo
   };
   await repo.insertDocument(tx, tenantId, document);
   await repo.updateInvoice(tx, tenantId, { ...invoice, pdf_document_id: document.id });
-  const entity = await findEntity(tx, tenantId, invoice.invoicing_entity_id);
   await writeOutboxEvent(scoped(tx, tenantId), clock, {
     type: 'invoice.accounting_pdf_generated',
     objectId: invoice.id,
@@ -226,9 +234,7 @@ export async function generateAccountingPdf(tx: Queryable, tenantId: string, clo
       pdf_id: document.id,
       pdf_sha256: document.sha256,
       pdf_url: `/api/v1/invoices/${invoice.id}/download`,
-      e_invoicing: entity?.e_invoicing_enabled
-        ? { status: 'NOT_SUPPORTED', format: 'FACTUR_X', message: 'structured e-invoices are not generated yet; the PDF is the accounting document' }
-        : { status: 'NONE' },
+      e_invoicing: eInvoicingOutcome(eInvoice?.row),
       created_at: now.toISOString(),
     },
   });

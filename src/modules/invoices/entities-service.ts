@@ -23,7 +23,12 @@ export type CreateInvoicingEntityInput = EntityInput & { legal_name: string; cou
 
 function apply(current: InvoicingEntityRow, changes: EntityChanges, now: Date): InvoicingEntityRow {
   const { logo: _logo, ...columns } = changes;
-  return { ...current, ...columns, updated_at: now };
+  const next = { ...current, ...columns, updated_at: now };
+  // switching e-invoicing on without a format keeps the format it had, else Factur-X (what the switch promised before formats existed)
+  if (changes.e_invoicing_format === undefined && changes.e_invoicing_enabled !== undefined) {
+    next.e_invoicing_format = changes.e_invoicing_enabled ? (current.e_invoicing_format ?? 'FACTURX') : null;
+  }
+  return next;
 }
 
 export function createInvoicingEntitiesService(deps: { pool: Pool; clock: Clock; refresh?: DraftRefresher }) {
@@ -81,7 +86,7 @@ export function createInvoicingEntitiesService(deps: { pool: Pool; clock: Clock;
         vat_number: null, tax_number: null, registration_number: null, legal_footer: null, payment_instructions: null, bank_details: null,
         invoice_number_prefix: 'INV-', credit_note_number_prefix: 'CN-',
         next_invoice_number: 1n, next_credit_note_number: 1n,
-        net_terms: 30, grace_period_hours: 24, e_invoicing_enabled: false,
+        net_terms: 30, grace_period_hours: 24, e_invoicing_enabled: false, e_invoicing_format: null,
         logo_content_type: null, logo_sha256: null, logo_size_bytes: null,
         created_at: now, updated_at: now, archived_at: null,
       }, changes, now);

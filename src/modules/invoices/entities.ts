@@ -6,6 +6,7 @@ import { newId } from '../../kernel/ids.js';
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { findTenantProfile } from '../accounts/index.js';
+import type { EInvoiceFormat } from '../../adapters/einvoice/index.js';
 
 /** Where to pay by bank transfer; every field optional, at least an IBAN or an account number. */
 export interface BankDetails {
@@ -47,6 +48,8 @@ export interface InvoicingEntityRow {
   net_terms: number;
   grace_period_hours: number;
   e_invoicing_enabled: boolean;
+  /** The structured e-invoice format the entity opted into (docs/einvoicing.md); null exactly when e_invoicing_enabled is false. */
+  e_invoicing_format: EInvoiceFormat | null;
   /** The logo's bytes are read only to render (findEntityLogo); these describe them. */
   logo_content_type: LogoContentType | null;
   logo_sha256: string | null;
@@ -59,7 +62,7 @@ export interface InvoicingEntityRow {
 export const ENTITY_COLUMNS = `id, is_default, legal_name, address_line1, address_line2, city, zip_code, state, country, vat_number,
   tax_number, registration_number, legal_footer, payment_instructions, bank_details,
   invoice_number_prefix, credit_note_number_prefix, next_invoice_number, next_credit_note_number, net_terms,
-  grace_period_hours, e_invoicing_enabled, logo_content_type, logo_sha256, octet_length(logo) AS logo_size_bytes,
+  grace_period_hours, e_invoicing_enabled, e_invoicing_format, logo_content_type, logo_sha256, octet_length(logo) AS logo_size_bytes,
   created_at, updated_at, archived_at`;
 
 /**
@@ -153,7 +156,8 @@ export async function lockTenantEntities(db: Queryable, tenantId: string): Promi
 function editableValues(row: InvoicingEntityRow): unknown[] {
   return [row.legal_name, row.address_line1, row.address_line2, row.city, row.zip_code, row.state, row.country, row.vat_number, row.tax_number,
     row.registration_number, row.legal_footer, row.payment_instructions, row.bank_details === null ? null : JSON.stringify(row.bank_details),
-    row.invoice_number_prefix, row.credit_note_number_prefix, row.net_terms, row.grace_period_hours, row.e_invoicing_enabled, row.updated_at, row.archived_at];
+    row.invoice_number_prefix, row.credit_note_number_prefix, row.net_terms, row.grace_period_hours, row.e_invoicing_enabled, row.updated_at, row.archived_at,
+    row.e_invoicing_format];
 }
 
 /** A new entity, never the default (makeDefault switches it), counters at 1. */
@@ -161,20 +165,20 @@ export async function insertEntity(db: Queryable, tenantId: string, row: Invoici
   await scoped(db, tenantId).query(
     `INSERT INTO invoicing_entities (tenant_id, id, is_default, legal_name, address_line1, address_line2, city, zip_code, state, country, vat_number, tax_number,
        registration_number, legal_footer, payment_instructions, bank_details, invoice_number_prefix, credit_note_number_prefix, net_terms, grace_period_hours,
-       e_invoicing_enabled, updated_at, archived_at, created_at, logo, logo_content_type, logo_sha256)
-     VALUES ($1, $2, false, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)`,
+       e_invoicing_enabled, updated_at, archived_at, e_invoicing_format, created_at, logo, logo_content_type, logo_sha256)
+     VALUES ($1, $2, false, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)`,
     [row.id, ...editableValues(row), row.created_at, logo?.content ?? null, logo?.contentType ?? null, logo?.sha256 ?? null],
   );
 }
 
 /** Writes the editable columns back; `logo` undefined leaves the logo as it is, null removes it. Counters are never written here. */
 export async function updateEntity(db: Queryable, tenantId: string, row: InvoicingEntityRow, logo?: { content: Buffer; contentType: string; sha256: string } | null): Promise<void> {
-  const setLogo = logo === undefined ? '' : ', logo = $23, logo_content_type = $24, logo_sha256 = $25';
+  const setLogo = logo === undefined ? '' : ', logo = $24, logo_content_type = $25, logo_sha256 = $26';
   await scoped(db, tenantId).query(
     `UPDATE invoicing_entities SET legal_name = $3, address_line1 = $4, address_line2 = $5, city = $6, zip_code = $7, state = $8, country = $9,
        vat_number = $10, tax_number = $11, registration_number = $12, legal_footer = $13, payment_instructions = $14, bank_details = $15,
        invoice_number_prefix = $16, credit_note_number_prefix = $17, net_terms = $18, grace_period_hours = $19, e_invoicing_enabled = $20,
-       updated_at = $21, archived_at = $22${setLogo}
+       updated_at = $21, archived_at = $22, e_invoicing_format = $23${setLogo}
      WHERE tenant_id = $1 AND id = $2`,
     [row.id, ...editableValues(row), ...(logo === undefined ? [] : [logo?.content ?? null, logo?.contentType ?? null, logo?.sha256 ?? null])],
   );

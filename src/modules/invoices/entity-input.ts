@@ -5,6 +5,7 @@ import { badRequest } from '../../kernel/errors.js';
 import { MAX_NET_TERMS_DAYS } from '../../http/schemas.js';
 import { checkImage, ImageRejected } from '../../adapters/pdf/image.js';
 import type { BankDetails, InvoicingEntityRow, LogoContentType } from './entities.js';
+import { E_INVOICE_FORMATS, type EInvoiceFormat } from '../../adapters/einvoice/index.js';
 
 /** Largest logo accepted, in bytes once decoded (the database checks it too). */
 export const MAX_LOGO_BYTES = 256 * 1024;
@@ -29,6 +30,7 @@ export interface EntityInput {
   net_terms?: number;
   grace_period_hours?: number;
   e_invoicing_enabled?: boolean;
+  e_invoicing_format?: string | null;
   /** `data:image/png;base64,...` or `data:image/jpeg;base64,...`; null removes the logo. */
   logo?: string | null;
   is_default?: boolean;
@@ -45,7 +47,7 @@ export interface LogoValue {
 export type EntityChanges = Partial<Pick<InvoicingEntityRow,
   'legal_name' | 'address_line1' | 'address_line2' | 'city' | 'zip_code' | 'state' | 'country' | 'vat_number' | 'tax_number' |
   'registration_number' | 'legal_footer' | 'payment_instructions' | 'bank_details' | 'invoice_number_prefix' | 'credit_note_number_prefix' |
-  'net_terms' | 'grace_period_hours' | 'e_invoicing_enabled'>> & { logo?: LogoValue | null };
+  'net_terms' | 'grace_period_hours' | 'e_invoicing_enabled' | 'e_invoicing_format'>> & { logo?: LogoValue | null };
 
 const TEXT_FIELDS = [
   'address_line1', 'address_line2', 'city', 'zip_code', 'state', 'vat_number', 'tax_number', 'registration_number', 'legal_footer', 'payment_instructions',
@@ -131,6 +133,18 @@ export async function entityChanges(input: EntityInput): Promise<EntityChanges> 
     out.grace_period_hours = input.grace_period_hours;
   }
   if (input.e_invoicing_enabled !== undefined) out.e_invoicing_enabled = input.e_invoicing_enabled;
+  if (input.e_invoicing_format !== undefined) {
+    const format = input.e_invoicing_format;
+    if (format !== null && !E_INVOICE_FORMATS.includes(format as EInvoiceFormat)) {
+      throw badRequest(`e_invoicing_format must be one of ${E_INVOICE_FORMATS.join(', ')} or null, e.g. 'FACTURX'; got '${format}'`);
+    }
+    // the format is the opt-in: naming one switches e-invoicing on, null switches it off
+    if (input.e_invoicing_enabled !== undefined && input.e_invoicing_enabled !== (format !== null)) {
+      throw badRequest(`e_invoicing_enabled ${String(input.e_invoicing_enabled)} contradicts e_invoicing_format ${format === null ? 'null' : `'${format}'`}; send only e_invoicing_format, e.g. {"e_invoicing_format": "FACTURX"}`);
+    }
+    out.e_invoicing_format = format as EInvoiceFormat | null;
+    out.e_invoicing_enabled = format !== null;
+  }
   if (input.bank_details !== undefined) out.bank_details = input.bank_details === null ? null : bankDetails(input.bank_details);
   if (input.logo !== undefined) out.logo = input.logo === null ? null : await logo(input.logo);
   return out;

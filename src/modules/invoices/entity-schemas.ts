@@ -8,6 +8,10 @@ import { BankDetailsSchema } from './schemas.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 const Country = Type.String({ description: 'ISO 3166-1 alpha-2, upper case: decides the tax of its invoices', examples: ['FR'] });
+/** The structured formats (docs/einvoicing.md). */
+export const EInvoicingFormat = Type.Union([Type.Literal('FACTURX'), Type.Literal('XRECHNUNG_UBL'), Type.Literal('XRECHNUNG_CII'), Type.Literal('PEPPOL_BIS')], {
+  description: 'FACTURX: Factur-X / ZUGFeRD EN 16931 (PDF/A-3 with CII); XRECHNUNG_UBL, XRECHNUNG_CII: XRechnung 3.0; PEPPOL_BIS: Peppol BIS Billing 3.0 (UBL)',
+});
 const Prefix = (example: string) => Type.String({ description: 'At most 20 letters, digits or - _ / . characters', examples: [example] });
 
 export const InvoicingEntity = Type.Object({
@@ -37,7 +41,8 @@ export const InvoicingEntity = Type.Object({
   next_credit_note_number: Type.Integer(),
   net_terms: Type.Integer({ description: 'Days between invoice date and due date' }),
   grace_period_hours: Type.Integer({ description: 'Hours after the invoice date during which late usage still updates a draft' }),
-  e_invoicing_enabled: Type.Boolean(),
+  e_invoicing_enabled: Type.Boolean({ description: 'Whether finalized invoices and credit notes get a structured e-invoice (docs/einvoicing.md); true exactly when e_invoicing_format is set' }),
+  e_invoicing_format: Nullable(EInvoicingFormat),
   created_at: DateTime,
   updated_at: DateTime,
   archived_at: Nullable(DateTime),
@@ -69,7 +74,10 @@ const editable = {
   credit_note_number_prefix: Type.Optional(Prefix('CN-')),
   net_terms: Type.Optional(Type.Integer({ description: 'Days, 0 to 365' })),
   grace_period_hours: Type.Optional(Type.Integer({ description: 'Hours, 0 to 744' })),
-  e_invoicing_enabled: Type.Optional(Type.Boolean()),
+  e_invoicing_enabled: Type.Optional(Type.Boolean({ description: 'true without e_invoicing_format keeps the current format, else FACTURX; false switches e-invoicing off' })),
+  e_invoicing_format: Type.Optional(Nullable(Type.String({
+    description: 'FACTURX, XRECHNUNG_UBL, XRECHNUNG_CII or PEPPOL_BIS opts in with that format; null opts out (docs/einvoicing.md)', examples: ['FACTURX'],
+  }))),
   logo: Type.Optional(Nullable(Type.String({
     // base64 takes 4 characters for 3 bytes, plus the data URL's head
     maxLength: Math.ceil(MAX_LOGO_BYTES / 3) * 4 + 100,
@@ -117,6 +125,7 @@ export function entityToWire(row: InvoicingEntityRow) {
     net_terms: row.net_terms,
     grace_period_hours: row.grace_period_hours,
     e_invoicing_enabled: row.e_invoicing_enabled,
+    e_invoicing_format: row.e_invoicing_format,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
     archived_at: isoOrNull(row.archived_at),

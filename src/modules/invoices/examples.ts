@@ -163,6 +163,7 @@ export const entityExample: Static<typeof InvoicingEntity> = {
   net_terms: 30,
   grace_period_hours: 24,
   e_invoicing_enabled: false,
+  e_invoicing_format: null,
   created_at: '2026-01-05T08:00:00.000Z',
   updated_at: '2026-03-02T16:45:10.237Z',
   archived_at: null,

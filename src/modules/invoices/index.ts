@@ -28,3 +28,9 @@ export { accruedUsageCharges } from './billing/accrued.js';
 // Data export reads invoices, their lines and payment transactions by window (docs/export.md).
 export { invoicesChangedIn, invoiceLinesFinalizedIn, paymentsRecordedIn } from './export-rows.js';
 export type { ChangeWindow, KeysetCursor, ExportedInvoiceLine, ExportedPayment } from './export-rows.js';
+// E-invoicing (docs/einvoicing.md): credit notes generate and read theirs through these.
+export { storeEInvoice, findEInvoices, eInvoicingOutcome, eInvoiceXml, separateEInvoiceXml, storedEInvoiceAttachment } from './einvoices.js';
+export type { EInvoicingOutcome, EInvoiceRow } from './einvoices.js';
+export { creditNoteEInvoice, type CreditNoteForEInvoice } from './einvoice-document.js';
+export { EInvoicingOutcomeSchema } from './schemas.js';
+export { XmlResponse } from './routes.js';

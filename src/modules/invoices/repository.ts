@@ -3,6 +3,7 @@ import { scoped } from '../../db/tenant-scope.js';
 import type { OrderBy, PageRequest } from '../../kernel/paging.js';
 import { onTestClockSql } from '../customers/index.js';
 import type { CustomPropertyValues } from '../custom-properties/index.js';
+import type { EInvoiceFormat, RuleFailure } from '../../adapters/einvoice/index.js';
 
 export type InvoiceStatus = 'DRAFT' | 'FINALIZED' | 'VOID' | 'UNCOLLECTIBLE';
 export type InvoicePaymentStatus = 'UNPAID' | 'PARTIALLY_PAID' | 'PAID';
@@ -127,12 +128,25 @@ export interface TaxBreakdownDbRow {
   tax_minor: bigint;
 }
 
+/** The e-invoicing outcome of an invoice or credit note (table e_invoices, docs/einvoicing.md). */
+export interface EInvoiceRow {
+  object_id: string;
+  object_kind: 'INVOICE' | 'CREDIT_NOTE';
+  format: EInvoiceFormat;
+  status: 'VALID' | 'INVALID';
+  errors: RuleFailure[];
+  xml_document_id: string;
+  created_at: Date;
+}
+
 /** An invoice with everything the API and the PDF show. */
 export interface InvoiceDetail {
   invoice: InvoiceRow;
   lines: (InvoiceLineRow & { sub_lines: InvoiceSubLineRow[] })[];
   taxBreakdown: TaxBreakdownDbRow[];
   transactions: PaymentTransactionRow[];
+  /** The e-invoicing outcome (docs/einvoicing.md); absent on invoices not read from the database (previews). */
+  eInvoice?: EInvoiceRow | null;
 }
 
 export interface PaymentTransactionRow {
@@ -268,7 +282,7 @@ export async function loadDetail(db: Queryable, tenantId: string, invoice: Invoi
   return detail!;
 }
 
-/** Lines, sub-lines, breakdown and payments of several invoices in four statements (lists show them too). */
+/** Lines, sub-lines, breakdown, payments and e-invoicing outcome of several invoices in five statements (lists show them too). */
 export async function loadDetails(db: Queryable, tenantId: string, invoices: InvoiceRow[]): Promise<InvoiceDetail[]> {
   if (invoices.length === 0) return [];
   const s = scoped(db, tenantId);
@@ -292,6 +306,10 @@ export async function loadDetails(db: Queryable, tenantId: string, invoices: Inv
      FROM payment_transactions WHERE tenant_id = $1 AND invoice_id = ANY($2) ORDER BY invoice_id, created_at, id`,
     [ids],
   );
+  const eInvoices = await s.query<EInvoiceRow>(
+    `SELECT object_id, object_kind, format, status, errors, xml_document_id, created_at FROM e_invoices WHERE tenant_id = $1 AND object_id = ANY($2)`,
+    [ids],
+  );
   const subsByLine = new Map<string, InvoiceSubLineRow[]>();
   for (const sub of subLines) subsByLine.set(sub.invoice_line_id, [...(subsByLine.get(sub.invoice_line_id) ?? []), sub]);
   return invoices.map((invoice) => ({
@@ -299,6 +317,7 @@ export async function loadDetails(db: Queryable, tenantId: string, invoices: Inv
     lines: lines.filter((line) => line.invoice_id === invoice.id).map((line) => ({ ...line, sub_lines: subsByLine.get(line.id) ?? [] })),
     taxBreakdown: breakdown.filter((row) => row.invoice_id === invoice.id).map(({ invoice_id: _invoiceId, ...row }) => row),
     transactions: transactions.filter((row) => row.invoice_id === invoice.id),
+    eInvoice: eInvoices.find((row) => row.object_id === invoice.id) ?? null,
   }));
 }
 
@@ -416,7 +435,7 @@ export async function lockDueDraftsOfEntity(db: Queryable, tenantId: string, ent
 
 export interface DocumentRow {
   id: string;
-  kind: 'INVOICE_PDF' | 'CREDIT_NOTE_PDF';
+  kind: 'INVOICE_PDF' | 'CREDIT_NOTE_PDF' | 'INVOICE_XML' | 'CREDIT_NOTE_XML';
   object_id: string;
   content_type: string;
   sha256: string;

@@ -24,6 +24,12 @@ export const PdfResponse = {
   content: { 'application/pdf': { schema: Type.String({ format: 'binary', description: 'PDF 1.x bytes, starting with %PDF-' }) } },
 };
 
+/** 200 with an XML body (a structured e-invoice), described for the OpenAPI document. */
+export const XmlResponse = {
+  description: 'The XML file (`content-type: application/xml`, `content-disposition: attachment; filename="INV-0002-factur-x.xml"`)',
+  content: { 'application/xml': { schema: Type.String({ contentMediaType: 'application/xml', description: 'A CII CrossIndustryInvoice or a UBL Invoice / CreditNote (EN 16931)' }) } },
+};
+
 /** Routes never import the repository: the row types come through the service. */
 type InvoiceDetail = Awaited<ReturnType<InvoicesService['get']>>;
 
@@ -116,6 +122,23 @@ export function invoiceRoutes(
     }, async (request, reply) => {
       const { content, filename } = await service.pdf(authOf(request).tenantId, request.params.invoice_id);
       return reply.type('application/pdf').header('content-disposition', `attachment; filename="${filename}"`).send(content as unknown as string);
+    });
+
+    app.get('/api/v1/invoices/:invoice_id/e-invoice', {
+      schema: {
+        tags,
+        operationId: 'download_invoice_e_invoice',
+        summary: 'Download the structured e-invoice (XML)',
+        description:
+          'The EN 16931 document of a finalized invoice whose invoicing entity opted in (`e_invoicing_format`): CII for FACTURX and XRECHNUNG_CII, UBL for XRECHNUNG_UBL and PEPPOL_BIS. ' +
+          'Generated with the accounting PDF (now if that job has not run yet) and stored: the same invoice always gives the same bytes; its outcome is the invoice\'s `e_invoicing`. ' +
+          'For FACTURX and XRECHNUNG_CII a VALID document is also embedded in the PDF of `/download` (PDF/A-3). A draft, or an invoice without an e-invoice, is a 404. See docs/einvoicing.md.',
+        params: InvoiceIdParams,
+        response: { 200: XmlResponse, ...errorResponses([401, 404]) },
+      },
+    }, async (request, reply) => {
+      const { content, filename } = await service.eInvoice(authOf(request).tenantId, request.params.invoice_id);
+      return reply.type('application/xml').header('content-disposition', `attachment; filename="${filename}"`).send(content as unknown as string);
     });
 
     interface Action {

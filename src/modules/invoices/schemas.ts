@@ -3,6 +3,7 @@ import { iso, isoOrNull, Nullable } from '../../http/schemas.js';
 import { formatMinor } from '../../kernel/money.js';
 import { CustomPropertiesOutput } from '../custom-properties/index.js';
 import type { InvoiceDetail, InvoiceRow, TaxBreakdownDbRow } from './repository.js';
+import { eInvoicingOutcome } from './einvoices.js';
 
 const Amount = (description?: string) => Type.String({ description: description ?? 'Decimal string with the currency\'s minor-unit digits', examples: ['49.00'] });
 const DateOnly = Type.String({ format: 'date' });
@@ -106,6 +107,22 @@ const Transaction = Type.Object({
   error: Nullable(Type.String()),
 });
 
+/** The e-invoicing outcome of an invoice or credit note (docs/einvoicing.md); also in `invoice.accounting_pdf_generated`. */
+export const EInvoicingOutcomeSchema = Type.Object({
+  format: Nullable(Type.Union([Type.Literal('FACTURX'), Type.Literal('XRECHNUNG_UBL'), Type.Literal('XRECHNUNG_CII'), Type.Literal('PEPPOL_BIS')], {
+    description: 'The format the structured document was written in; null when there is none',
+  })),
+  status: Type.Union([Type.Literal('VALID'), Type.Literal('INVALID'), Type.Literal('NOT_APPLICABLE')], {
+    description: 'VALID: passed every EN 16931 rule we check; INVALID: generated, but failed the rules in `errors` (finalization is never blocked); ' +
+      'NOT_APPLICABLE: no structured document (the entity had not opted in when the PDF was rendered, a draft, or not rendered yet)',
+  }),
+  errors: Type.Array(Type.Object({
+    rule: Type.String({ description: 'Official rule id, e.g. BR-CO-10, BR-AE-02' }),
+    message: Type.String(),
+  }), { description: 'The failed rules; empty unless INVALID' }),
+  download_url: Nullable(Type.String({ description: 'Where the XML downloads (GET, API key); null when there is none' })),
+}, { description: 'Structured e-invoice (EN 16931) of this document' });
+
 export const Invoice = Type.Object({
   id: Type.String(),
   invoice_number: Type.String({ description: '"draft" until finalized' }),
@@ -148,6 +165,7 @@ export const Invoice = Type.Object({
   auto_charge: Type.Optional(Nullable(Type.Boolean({
     description: 'Whether finalization charges the customer\'s default payment method: null follows the customer\'s `auto_charge` (payment settings); false for the invoices of a subscription with `charge_automatically: false`',
   }))),
+  e_invoicing: Type.Optional(EInvoicingOutcomeSchema),
   line_items: Type.Array(InvoiceLineItem),
   tax_breakdown: Type.Array(TaxBreakdownItem),
   coupons: Type.Array(CouponLineItem),
@@ -233,6 +251,7 @@ export function invoiceToWire(detail: InvoiceDetail) {
     prepaid_credit_lines: invoice.prepaid_credits.map((line) => ({ grant_id: line.grant_id, name: line.name, amount: money(BigInt(line.amount_minor)) })),
     amount_due: money(invoice.amount_due_minor),
     amount_paid: money(invoice.amount_paid_minor),
+    e_invoicing: eInvoicingOutcome(detail.eInvoice),
     line_items: detail.lines.map((line) => ({
       id: line.id,
       name: line.name,

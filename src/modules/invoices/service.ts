@@ -9,6 +9,7 @@ import type { CustomPropertiesPort } from '../custom-properties/index.js';
 import { invoiceEventData } from './events.js';
 import { generateAccountingPdf, renderInvoicePdf, type PayUrlOf } from './documents.js';
 import { insertDraft, type DraftInvoiceInput } from './drafts.js';
+import { eInvoiceXml } from './einvoices.js';
 import * as repo from './repository.js';
 import { INVOICE_STATUSES, type InvoiceDetail, type InvoiceOrderColumn, type InvoiceStatus } from './repository.js';
 
@@ -69,6 +70,21 @@ export function createInvoicesService(deps: { pool: Pool; clock: Clock; payUrlOf
     return { content: document.content, filename: `${invoice.invoice_number ?? invoice.id}.pdf` };
   }
 
+  /**
+   * The structured e-invoice (XML) of a finalized invoice, generated with its accounting PDF
+   * (now, if that job has not run yet); a 404 when there is none (a draft, or an entity that had
+   * not opted in when the PDF was rendered).
+   */
+  async function eInvoice(tenantId: string, invoiceId: string): Promise<{ content: Buffer; filename: string }> {
+    const invoice = await repo.findInvoice(pool, tenantId, invoiceId);
+    if (!invoice) throw notFound('invoice');
+    if (invoice.status === 'DRAFT') throw notFound('e-invoice (the invoice is a draft; it gets one when finalized, if its invoicing entity opted in)');
+    if (!invoice.pdf_document_id) await withTx(pool, (tx) => generateAccountingPdf(tx, tenantId, clock, invoice.id, deps.payUrlOf));
+    const xml = await eInvoiceXml(pool, tenantId, invoice.id, invoice.invoice_number ?? invoice.id);
+    if (!xml) throw notFound('e-invoice (the invoicing entity had not opted in, see e_invoicing_format, when this invoice was finalized)');
+    return xml;
+  }
+
   /** Stores a computed invoice as a draft (billing runs, one-off invoices, tests). */
   async function createDraft(tenantId: string, input: DraftInvoiceInput): Promise<InvoiceDetail> {
     const row = await withTx(pool, (tx) => insertDraft(tx, tenantId, clock, input));
@@ -98,7 +114,7 @@ export function createInvoicesService(deps: { pool: Pool; clock: Clock; payUrlOf
     return repo.loadDetail(pool, tenantId, row);
   }
 
-  return { get, list, pdf, createDraft, renderPdfJob, updateProperties };
+  return { get, list, pdf, createDraft, renderPdfJob, updateProperties, eInvoice };
 }
 
 export type InvoicesService = ReturnType<typeof createInvoicesService>;

@@ -1,0 +1,78 @@
+// The e-invoice adapter without a database: a document written in each syntax reads back to the
+// same model, and the rule table catches what a broken document gets wrong.
+import { describe, expect, it } from 'vitest';
+import { generateEInvoice, parseEInvoice, validateEInvoice, E_INVOICE_FORMATS, SYNTAXES, type EInvoiceDocument } from '../../src/adapters/einvoice/index.js';
+
+function document(overrides: Partial<EInvoiceDocument> = {}): EInvoiceDocument {
+  return {
+    customizationId: null, profileId: null, typeCode: '380', number: 'INV-0001', issueDate: '2026-03-01', dueDate: '2026-03-31', currency: 'EUR',
+    buyerReference: 'PO-1', purchaseOrder: 'PO-1', precedingInvoice: null, notes: ['Thanks & goodbye <3'], periodStart: '2026-03-01', periodEnd: '2026-03-31',
+    seller: { name: 'Tally SAS', vatId: 'FR83404833048', taxRegistrationId: null, legalRegistrationId: '404833048', address: { line1: '8 av.', line2: null, city: 'Paris', postcode: '75017', subdivision: null, country: 'FR' }, electronicAddress: null },
+    buyer: { name: 'Acme GmbH', vatId: 'DE123456789', taxRegistrationId: null, legalRegistrationId: null, address: { line1: 'Hauptstr. 1', line2: null, city: 'Berlin', postcode: '10115', subdivision: null, country: 'DE' }, electronicAddress: { scheme: 'EM', value: 'ap@acme.example' } },
+    payment: { meansCode: '58', iban: 'FR7630006000011234567890189', accountNumber: null, accountName: 'Tally SAS', bic: 'AGRIFRPP', remittance: 'RF18' },
+    paymentTerms: 'Net 30 days',
+    lines: [
+      { id: '1', name: 'Platform', quantity: '1', unitCode: 'C62', netPrice: '100.00', allowance: '10.00', netAmount: '90.00', category: 'S', rate: '20', periodStart: '2026-03-01', periodEnd: '2026-03-31' },
+      { id: '2', name: 'Books', quantity: '2', unitCode: 'C62', netPrice: '5.00', allowance: null, netAmount: '10.00', category: 'S', rate: '5.5', periodStart: null, periodEnd: null },
+    ],
+    vat: [
+      { category: 'S', rate: '20', taxableAmount: '90.00', taxAmount: '18.00', exemptionReason: null, exemptionCode: null },
+      { category: 'S', rate: '5.5', taxableAmount: '10.00', taxAmount: '0.55', exemptionReason: null, exemptionCode: null },
+    ],
+    totals: { lineNet: '100.00', allowances: '0.00', charges: '0.00', taxExclusive: '100.00', tax: '18.55', taxInclusive: '118.55', prepaid: '10.00', rounding: '0.00', payable: '108.55' },
+    ...overrides,
+  };
+}
+
+describe('e-invoice round trip', () => {
+  for (const format of E_INVOICE_FORMATS) {
+    for (const typeCode of ['380', '381'] as const) {
+      it(`${format} ${typeCode}: writes, reads back the same document, and passes the rules`, () => {
+        const doc = document({ typeCode, ...(typeCode === '381' ? { precedingInvoice: { number: 'INV-0000', issueDate: '2026-02-01' } } : {}) });
+        const { xml, failures } = generateEInvoice(format, doc);
+        expect(failures).toEqual([]);
+        const read = parseEInvoice(xml);
+        expect(read).toEqual({ ...doc, customizationId: SYNTAXES[format].customizationId, profileId: SYNTAXES[format].profileId });
+      });
+    }
+  }
+});
+
+describe('EN 16931 rules', () => {
+  const rulesOf = (doc: EInvoiceDocument) => validateEInvoice(doc).map((failure) => failure.rule);
+
+  it('catches totals that do not add up (BR-CO-10, 13, 14, 15, 16) and a tax that is not taxable × rate (BR-CO-17)', () => {
+    const broken = document({
+      totals: { lineNet: '100.01', allowances: '0.00', charges: '0.00', taxExclusive: '99.00', tax: '18.00', taxInclusive: '118.55', prepaid: '0.00', rounding: '0.00', payable: '1.00' },
+      vat: [
+        { category: 'S', rate: '20', taxableAmount: '90.00', taxAmount: '25.00', exemptionReason: null, exemptionCode: null },
+        { category: 'S', rate: '5.5', taxableAmount: '10.00', taxAmount: '0.55', exemptionReason: null, exemptionCode: null },
+      ],
+    });
+    expect(rulesOf({ ...broken, customizationId: 'x' })).toEqual(['BR-CO-10', 'BR-CO-13', 'BR-CO-14', 'BR-CO-15', 'BR-CO-16', 'BR-CO-17']);
+  });
+
+  it('checks each VAT category: reverse charge needs both VAT numbers, O mixes with nothing, exempt needs a reason', () => {
+    const ae = document({
+      buyer: { ...document().buyer, vatId: null },
+      lines: [{ ...document().lines[0]!, category: 'AE', rate: '0' }],
+      vat: [{ category: 'AE', rate: '0', taxableAmount: '90.00', taxAmount: '0.00', exemptionReason: null, exemptionCode: null }],
+      totals: { lineNet: '90.00', allowances: '0.00', charges: '0.00', taxExclusive: '90.00', tax: '0.00', taxInclusive: '90.00', prepaid: '0.00', rounding: '0.00', payable: '90.00' },
+      customizationId: 'x',
+    });
+    expect(rulesOf(ae)).toEqual(['BR-AE-10', 'BR-AE-02']);
+    const mixed = document({
+      customizationId: 'x', seller: { ...document().seller, vatId: null }, buyer: { ...document().buyer, vatId: null },
+      lines: [document().lines[0]!, { ...document().lines[1]!, category: 'O', rate: null }],
+      vat: [document().vat[0]!, { category: 'O', rate: null, taxableAmount: '10.00', taxAmount: '0.00', exemptionReason: 'Not subject to VAT', exemptionCode: 'VATEX-EU-O' }],
+      totals: { ...document().totals, tax: '18.00', taxInclusive: '118.00', payable: '108.00' },
+    });
+    expect(rulesOf(mixed)).toEqual(['BR-S-02', 'BR-O-11']);
+  });
+
+  it('refuses more than two decimals (BR-DEC), a negative price (BR-27), a credit note without its invoice (BR-55)', () => {
+    const doc = document({ customizationId: 'x', typeCode: '381', lines: [{ ...document().lines[0]!, netPrice: '-1' }, document().lines[1]!] });
+    expect(rulesOf(doc)).toEqual(['BR-27', 'BR-55']);
+    expect(rulesOf(document({ customizationId: 'x', totals: { ...document().totals, prepaid: '10.000' } }))).toEqual(['BR-DEC']);
+  });
+});
