@@ -4,7 +4,7 @@ import { contributionBound, createEstimates } from '../../../src/modules/alerts/
 const count = { aggregation: 'COUNT' as const, property: null };
 const sum = { aggregation: 'SUM' as const, property: 'bytes' };
 const max = { aggregation: 'MAX' as const, property: 'bytes' };
-const events = (...values: (string | undefined)[]): { properties: Record<string, string> }[] => values.map((v) => ({ properties: v === undefined ? {} : { bytes: v } }));
+const events = (...values: (string | undefined)[]): { properties: Record<string, string> }[] => values.map((v) => ({ properties: v === undefined ? ({} as Record<string, string>) : { bytes: v } }));
 
 describe('crossing estimates (the fast lane)', () => {
   it('bounds what events may add: their number, their positive values, or their largest value', () => {
