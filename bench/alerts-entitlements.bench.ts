@@ -1,10 +1,15 @@
 // Usage alerts and metered entitlements (issue 17; docs/credits-and-alerts.md):
-//   1. bulk HTTP ingestion with no alert, then with BENCH_ALERTS (1,000) active alerts, one per
-//      customer, none crossing (every batch touches them all, so every round evaluates them);
+//   1. bulk HTTP ingestion with no alert and with BENCH_ALERTS (1,000) active alerts, one per
+//      customer, none crossing (every batch touches them all, so every round evaluates them):
+//      BENCH_ALERT_RUNS (6) runs alternating A B B A A B, so drift in the machine's load falls on
+//      both sides; medians compared;
 //   2. alert latency: from the 2xx of the event that crosses a threshold to its alert.triggered
 //      in the outbox, while BENCH_ALERT_RATE (10,000) events/s are ingested;
 //   3. the entitlement check (GET /api/v1/customers/{id}/entitlements/{feature}) with
-//      BENCH_CHECK_EVENTS (10,000,000) events in the tenant, rollups folded.
+//      BENCH_CHECK_EVENTS (10,000,000) events in the tenant, rollups folded, beside the plain
+//      usage query of the same customer and window (the aggregation the check reads through).
+// BENCH_PHASES (default "ingest,latency,check") picks phases. Each figure is printed with the
+// load average at its end: the machine may be shared.
 // Run alone: `npm run bench alerts`. Benchmarks print figures and never fail on them.
 import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -26,6 +31,8 @@ const RATE = env('BENCH_ALERT_RATE', 10_000);
 const PROBES = env('BENCH_ALERT_PROBES', 20);
 const CHECK_EVENTS = env('BENCH_CHECK_EVENTS', 10_000_000);
 const DURATION_S = env('BENCH_SECONDS', 10);
+const RUNS = env('BENCH_ALERT_RUNS', 6);
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'ingest,latency,check').split(',').map((p) => p.trim()));
 
 function load<T>(spec: Record<string, unknown>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -38,6 +45,12 @@ function load<T>(spec: Record<string, unknown>): Promise<T> {
 }
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const load1 = () => loadavg()[0]!.toFixed(1);
 
 export async function run(): Promise<void> {
   const db = await openBenchDatabase('alerts');
@@ -87,78 +100,95 @@ export async function run(): Promise<void> {
       await pool.query('CHECKPOINT');
     };
 
-    // 1. Ingestion without alerts, then with ALERTS alerts (none crossing); each run twice, alternating, to see the noise.
-    const rates: { without: number[]; with: number[] } = { without: [], with: [] };
-    const bulkRun = async (prefix: string) => {
-      await settle();
-      // BULK_EVENTS events as fast as 4 clients can post them
-      const result = await load<{ events: number; seconds: number; loadCores: number }>({ mode: 'bulk', url: `${address}/api/v1/events/ingest`, headers: auth, customers: loaded, total: BULK_EVENTS, batch: BATCH, clients: 4, nowMs: Date.now(), code: metric.code, prefix });
-      await service.alerts.idle();
-      return result.events / result.seconds;
-    };
-    rates.without.push(await bulkRun('a'));
-    const alertIds: string[] = [];
-    const createAlerts = async () => {
-      for (let i = 0; i < loaded.length; i += 20) {
-        alertIds.push(...(await Promise.all(loaded.slice(i, i + 20).map(async (customer) => (await call('POST', '/api/v1/alerts', { kind: 'USAGE_UNITS', customer_id: customer, metric_id: metric.id, thresholds: ['1000000000'] })).id as string))));
-      }
-      await service.alerts.idle();
-    };
-    await createAlerts();
-    rates.with.push(await bulkRun('b'));
-    for (const id of alertIds.splice(0)) await service.app.inject({ method: 'DELETE', url: `/api/v1/alerts/${id}`, headers: auth });
-    rates.without.push(await bulkRun('c'));
-    await createAlerts();
-    rates.with.push(await bulkRun('d'));
-
-    // 2. Latency at RATE events/s (ALERTS alerts active): a probe customer's first event crosses its alert's threshold of 1.
-    for (const probe of probes) await call('POST', '/api/v1/alerts', { kind: 'USAGE_UNITS', customer_id: probe, metric_id: metric.id, thresholds: ['1'] });
-    await settle();
-    const background = load<{ events: number; seconds: number }>({ mode: 'paced', url: `${address}/api/v1/events/ingest`, headers: auth, customers: loaded, code: metric.code, rate: RATE, batch: 500, durationS: PROBES * 0.5 + 3, prefix: 'paced' });
-    await new Promise((r) => setTimeout(r, 1_500));
-    const latencies: number[] = [];
-    for (const [i, probe] of probes.entries()) {
-      const res = await fetch(`${address}/api/v1/events`, { method: 'POST', headers: auth, body: JSON.stringify({ event_id: `probe-${i}`, code: metric.code, customer_id: probe, timestamp: new Date().toISOString(), properties: {} }) });
-      const answeredAt = Date.now();
-      if (res.status !== 201) throw new Error(`probe ${i}: ${res.status}`);
-      for (;;) {
-        const found = await pool.query<{ created_at: Date }>(`SELECT created_at FROM outbox_events WHERE event_type = 'alert.triggered' AND payload->>'customer_id' = $1`, [probe]);
-        if (found.rows[0]) {
-          latencies.push(found.rows[0].created_at.getTime() - answeredAt);
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 2));
-      }
-      await new Promise((r) => setTimeout(r, 300));
-    }
-    const paced = await background;
-    latencies.sort((a, b) => a - b);
-
-    // 3. The entitlement check with CHECK_EVENTS events in the tenant (seeded over this month and the last two, then folded); BENCH_CHECK_EVENTS=0 skips it.
-    await settle();
     const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-    const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const alertLines = [
-      `machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; setup of ${fmt(customers.length)} subscribed customers ${setupS.toFixed(1)} s`,
-      `ingestion, no alert          ${rates.without.map(fmt).join(', ')} events/s  (${fmt(BULK_EVENTS)} events per run, batches of ${BATCH}, 4 clients)`,
-      `ingestion, ${fmt(ALERTS)} alerts     ${rates.with.map(fmt).join(', ')} events/s  -> ${((avg(rates.with) / avg(rates.without)) * 100).toFixed(0)}% of no alert`,
-      `alert latency at ${fmt(paced.events / paced.seconds)} events/s (target ${fmt(RATE)}): event 2xx -> alert.triggered in the outbox, ${latencies.length} probes: p50 ${quantile(latencies, 0.5)} ms, p90 ${quantile(latencies, 0.9)} ms, max ${latencies.at(-1)} ms`,
-    ];
-    if (CHECK_EVENTS === 0) {
-      process.stdout.write([...alertLines, ''].join('\n'));
+    const lines = [`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the start; setup of ${fmt(customers.length)} subscribed customers ${setupS.toFixed(1)} s`];
+
+    // 1. Ingestion without alerts and with ALERTS alerts (none crossing), alternating A B B A A B...
+    if (PHASES.has('ingest')) {
+      const rates: { without: number[]; with: number[] } = { without: [], with: [] };
+      const runs: string[] = [];
+      const bulkRun = async (prefix: string) => {
+        await settle();
+        // BULK_EVENTS events as fast as 4 clients can post them
+        const result = await load<{ events: number; seconds: number; loadCores: number }>({ mode: 'bulk', url: `${address}/api/v1/events/ingest`, headers: auth, customers: loaded, total: BULK_EVENTS, batch: BATCH, clients: 4, nowMs: Date.now(), code: metric.code, prefix });
+        await service.alerts.idle();
+        return result.events / result.seconds;
+      };
+      const alertIds: string[] = [];
+      const setAlerts = async (on: boolean) => {
+        if (on && alertIds.length === 0) {
+          for (let i = 0; i < loaded.length; i += 20) {
+            alertIds.push(...(await Promise.all(loaded.slice(i, i + 20).map(async (customer) => (await call('POST', '/api/v1/alerts', { kind: 'USAGE_UNITS', customer_id: customer, metric_id: metric.id, thresholds: ['1000000000'] })).id as string))));
+          }
+        }
+        if (!on) for (const id of alertIds.splice(0)) await service.app.inject({ method: 'DELETE', url: `/api/v1/alerts/${id}`, headers: auth });
+        await service.alerts.idle();
+      };
+      for (let run = 0; run < RUNS; run++) {
+        const withAlerts = [false, true, true, false][run % 4]!;
+        await setAlerts(withAlerts);
+        const rate = await bulkRun(`run${run}`);
+        (withAlerts ? rates.with : rates.without).push(rate);
+        runs.push(`${withAlerts ? 'B' : 'A'} ${fmt(rate)} (load ${load1()})`);
+      }
+      await setAlerts(false);
+      lines.push(
+        `ingestion runs, A = no alert, B = ${fmt(ALERTS)} alerts (${fmt(BULK_EVENTS)} events per run, batches of ${BATCH}, 4 clients), events/s: ${runs.join(', ')}`,
+        `ingestion medians: no alert ${fmt(median(rates.without))} events/s, ${fmt(ALERTS)} alerts ${fmt(median(rates.with))} events/s -> ${((median(rates.with) / median(rates.without)) * 100).toFixed(0)}% of no alert`,
+      );
+    }
+
+    // 2. Latency at RATE events/s (ALERTS alerts active, none crossing): a probe customer's first event crosses its alert's threshold of 1.
+    if (PHASES.has('latency')) {
+      for (let i = 0; i < loaded.length; i += 20) {
+        await Promise.all(loaded.slice(i, i + 20).map((customer) => call('POST', '/api/v1/alerts', { kind: 'USAGE_UNITS', customer_id: customer, metric_id: metric.id, thresholds: ['1000000000'] })));
+      }
+      for (const probe of probes) await call('POST', '/api/v1/alerts', { kind: 'USAGE_UNITS', customer_id: probe, metric_id: metric.id, thresholds: ['1'] });
+      await settle();
+      const background = load<{ events: number; seconds: number }>({ mode: 'paced', url: `${address}/api/v1/events/ingest`, headers: auth, customers: loaded, code: metric.code, rate: RATE, batch: 500, durationS: PROBES * 0.5 + 3, prefix: 'paced' });
+      await new Promise((r) => setTimeout(r, 1_500));
+      const latencies: number[] = [];
+      for (const [i, probe] of probes.entries()) {
+        const res = await fetch(`${address}/api/v1/events`, { method: 'POST', headers: auth, body: JSON.stringify({ event_id: `probe-${i}`, code: metric.code, customer_id: probe, timestamp: new Date().toISOString(), properties: {} }) });
+        const answeredAt = Date.now();
+        if (res.status !== 201) throw new Error(`probe ${i}: ${res.status}`);
+        for (;;) {
+          const found = await pool.query<{ created_at: Date }>(`SELECT created_at FROM outbox_events WHERE event_type = 'alert.triggered' AND payload->>'customer_id' = $1`, [probe]);
+          if (found.rows[0]) {
+            latencies.push(found.rows[0].created_at.getTime() - answeredAt);
+            break;
+          }
+          await new Promise((r) => setTimeout(r, 2));
+        }
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      const paced = await background;
+      latencies.sort((a, b) => a - b);
+      lines.push(`alert latency at ${fmt(paced.events / paced.seconds)} events/s (target ${fmt(RATE)}), ${fmt(ALERTS)} alerts touched by every batch: event 2xx -> alert.triggered in the outbox, ${latencies.length} probes: p50 ${quantile(latencies, 0.5)} ms, p90 ${quantile(latencies, 0.9)} ms, max ${latencies.at(-1)} ms (load ${load1()})`);
+    }
+
+    // 3. The entitlement check with CHECK_EVENTS events in the tenant (seeded over this month and the last two, then folded).
+    if (!PHASES.has('check') || CHECK_EVENTS === 0) {
+      process.stdout.write([...lines, ''].join('\n'));
       await worker.stop();
       await service.app.close();
       return;
     }
+    await settle();
     const seedStart = performance.now();
     const tenantKey = (await pool.query<{ key: number }>('SELECT key FROM tenants WHERE id = $1', [tenant.id])).rows[0]!.key;
     const from = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() - 2, 1));
     for (let m = -2; m <= 1; m++) await pool.query('SELECT usage_events_ensure_partition($1)', [new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + m, 1))]);
     const spanS = Math.max(1, Math.floor((start.getTime() - from.getTime()) / 1000) - 60);
+    // Bulk-load practice: drop the events' two indexes, insert, rebuild them. The partitions are
+    // made UNLOGGED first (no WAL for 10 million rows): how rows are logged changes no read.
     const seeder = await pool.connect();
     try {
       await seeder.query(`SET maintenance_work_mem = '256MB'`);
+      const partitions = (await seeder.query<{ name: string }>(`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'usage_events'::regclass`)).rows;
+      for (const { name } of partitions) await seeder.query(`ALTER TABLE ${name} SET UNLOGGED`);
       await seeder.query('DROP INDEX usage_events_customer_code_ts_idx');
+      await seeder.query('DROP INDEX usage_events_tenant_xid_idx');
       await seeder.query(
         `INSERT INTO usage_events (tenant_key, event_id, code, customer_ref, ts, properties, ingested_at)
          SELECT $1, 'seed-' || g, $6, ($2::text[])[1 + g % $3], $4::timestamptz + (g % $7) * interval '1 second', '{}'::jsonb, now()
@@ -166,6 +196,7 @@ export async function run(): Promise<void> {
         [tenantKey, loaded, loaded.length, from, CHECK_EVENTS, metric.code, spanS],
       );
       await seeder.query('CREATE INDEX usage_events_customer_code_ts_idx ON usage_events (tenant_key, customer_ref, code, ts)');
+      await seeder.query('CREATE INDEX usage_events_tenant_xid_idx ON usage_events (tenant_key, xid)');
       await seeder.query('ANALYZE usage_events');
     } finally {
       seeder.release();
@@ -174,17 +205,29 @@ export async function run(): Promise<void> {
     const foldStart = performance.now();
     await service.tasks['usage.rollup']!({ tenant_id: tenant.id });
     const foldS = (performance.now() - foldStart) / 1000;
+    // How much a read must still take raw: events above the rollup watermark.
+    const tail = await pool.query<{ tail: string }>(
+      `SELECT (SELECT count(*) FROM usage_events e WHERE e.tenant_key = $3 AND e.xid >= s.watermark)::text AS tail FROM usage_rollup_state s WHERE s.tenant_id = $1 AND s.metric_id = $2`,
+      [tenant.id, metric.id, tenantKey],
+    );
     const checked = loaded[7]!;
     const answer = await call('GET', `/api/v1/customers/${checked}/entitlements/${feature.code}`);
-    const check = await autocannon({ url: `${address}/api/v1/customers/${checked}/entitlements/${feature.code}`, connections: 4, duration: DURATION_S, headers: auth });
-    const checkOne = await autocannon({ url: `${address}/api/v1/customers/${checked}/entitlements/${feature.code}`, connections: 1, duration: DURATION_S, headers: auth });
-
-    process.stdout.write([
-      ...alertLines,
-      `seed ${fmt(CHECK_EVENTS)} events ${seedS.toFixed(1)} s; rollup fold ${foldS.toFixed(1)} s; checked customer used ${answer.used} of ${answer.limit} this period`,
-      `entitlement check, ${fmt(CHECK_EVENTS)} events in tenant: 4 connections p50 ${check.latency.p50} ms, p99 ${check.latency.p99} ms, ${fmt(check.requests.average)} req/s (${check.non2xx} non-2xx); 1 connection p50 ${checkOne.latency.p50} ms, p99 ${checkOne.latency.p99} ms`,
-      '',
-    ].join('\n'));
+    const window = `start_date=${answer.period_start.slice(0, 10)}&end_date=${answer.reset_at.slice(0, 10)}`;
+    const usageAnswer = await call('GET', `/api/v1/usage/customer/${checked}?${window}&metric_id=${metric.id}`);
+    const checkUrl = `${address}/api/v1/customers/${checked}/entitlements/${feature.code}`;
+    const usageUrl = `${address}/api/v1/usage/customer/${checked}?${window}&metric_id=${metric.id}`;
+    lines.push(
+      `seed ${fmt(CHECK_EVENTS)} events ${seedS.toFixed(1)} s; rollup fold ${foldS.toFixed(1)} s; events above the rollup watermark: ${tail.rows[0] ? fmt(Number(tail.rows[0].tail)) : 'no rollups'}`,
+      `checked customer: used ${answer.used} of ${answer.limit} in ${window}; the usage query of that window says ${JSON.stringify(usageAnswer.usage?.[0]?.total_value ?? usageAnswer.usage)}`,
+    );
+    // the check and the plain usage query of the same customer and window, one after the other, at 1 then 4 connections
+    for (const connections of [1, 4]) {
+      for (const [name, url] of [['entitlement check', checkUrl], ['usage query     ', usageUrl]] as const) {
+        const result = await autocannon({ url, connections, duration: DURATION_S, headers: auth });
+        lines.push(`${name} (${fmt(CHECK_EVENTS)} events in tenant), ${connections} connection${connections > 1 ? 's' : ''}: p50 ${result.latency.p50} ms, p90 ${result.latency.p90} ms, p99 ${result.latency.p99} ms, ${fmt(result.requests.average)} req/s (${result.non2xx} non-2xx) (load ${load1()})`);
+      }
+    }
+    process.stdout.write([...lines, ''].join('\n'));
     await worker.stop();
     await service.app.close();
   } finally {

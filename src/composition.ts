@@ -18,7 +18,7 @@ import { createAddOnsModule, existingAddOnIds, existingPriceIds } from './module
 import { createCustomersModule } from './modules/customers/index.js';
 import { countSubscriptionsOfCustomer, createSubscriptionsModule, plansCatalog } from './modules/subscriptions/index.js';
 import { createCheckoutModule } from './modules/checkout/index.js';
-import { createUsageModule } from './modules/usage/index.js';
+import { createUsageModule, storedCustomerIds } from './modules/usage/index.js';
 import { createBatchJobsModule } from './modules/batch-jobs/index.js';
 import { createEntitlementsModule } from './modules/entitlements/index.js';
 import { createAlertsModule, type AlertsApi } from './modules/alerts/index.js';
@@ -102,8 +102,11 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   // invoices check the spend thresholds of those customers (called once composed)
   const usage = createUsageModule({
     ...base, metrics: metrics.api, findSubscription: subscriptions.api.usageScope, testClockTime,
-    onEventsStored: (tenantId, events) => alerts.api.eventsStored(tenantId, events),
-    usageStored: (tenantId, customerIds) => invoices.api.thresholds.usageStored(tenantId, customerIds),
+    subscribers: [
+      { name: 'alerts', stored: (tenantId, events) => alerts.api.eventsStored(tenantId, events) },
+      { name: 'spend thresholds', stored: (tenantId, events) => invoices.api.thresholds.usageStored(tenantId, storedCustomerIds(events)) },
+    ],
+    onSubscriberError: (error, subscriber) => app.log.error({ err: error, subscriber }, 'a reaction to committed usage failed; the events are stored'),
   });
   // CSV imports (docs/batch-jobs.md): events through usage ingestion, customers through the customers service.
   // Bank lines are matched to invoices by invoices (a later module; called once composed).

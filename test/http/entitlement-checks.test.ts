@@ -101,6 +101,36 @@ describe('metered entitlement check', () => {
     expect(events.rows).toHaveLength(2);
   });
 
+  it('reads the window the value resolves to, not the one the last check read (the early usage read is only used when it is the same window)', async () => {
+    const { h, api, plan, customer, ingest } = await setup();
+    await post(h, '/api/v1/subscriptions', { customer_id_or_alias: customer.id, plan_id: plan.planId, start_date: '2026-03-01' });
+    // by id: the subscriptions are read beside the customer
+    const check = async () => {
+      const res = await h.request('GET', `/api/v1/customers/${customer.id}/entitlements/${api.code}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    };
+    h.clock.set('2026-03-14T12:00:00.000Z');
+    await ingest(2);
+    h.clock.set('2026-03-15T12:00:00.000Z');
+    await ingest(1);
+    expect(await check()).toMatchObject({ used: '3', period_start: '2026-03-01T00:00:00.000Z' });
+    expect(await check()).toMatchObject({ used: '3' });
+    // a customer override with a daily window: the next check counts today only
+    const set = await h.request('PUT', `/api/v1/customers/${customer.id}/entitlements/${api.code}`, { body: { value: { limit: '5', reset_period: { type: 'CALENDAR', unit: 'DAY', interval: 1 } } } });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(await check()).toMatchObject({ source: 'CUSTOMER_OVERRIDE', used: '1', period_start: '2026-03-15T00:00:00.000Z', reset_at: '2026-03-16T00:00:00.000Z' });
+    await ingest(1);
+    expect(await check()).toMatchObject({ used: '2' });
+    expect((await h.request('DELETE', `/api/v1/customers/${customer.id}/entitlements/${api.code}`)).statusCode).toBe(204);
+    expect(await check()).toMatchObject({ source: 'PLAN_VERSION', used: '4', period_start: '2026-03-01T00:00:00.000Z' });
+    // the next period: the remembered March window is not the resolved one
+    h.clock.set('2026-04-02T00:00:00.000Z');
+    expect(await check()).toMatchObject({ used: '0', period_start: '2026-04-01T00:00:00.000Z' });
+    await ingest(1);
+    expect(await check()).toMatchObject({ used: '1' });
+  });
+
   it('answers 404 {code, message} for an unknown customer or feature and another tenant', async () => {
     const { h, api, customer } = await setup();
     for (const [res, message] of [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../harness/app.js';
+import { createIngestService, type UsageSubscriber } from '../../src/modules/usage/ingest-service.js';
 
 const harness = useHarness();
 let seq = 0;
@@ -305,5 +306,43 @@ describe('POST /api/v1/events', () => {
     expect(ledger.rows[0].n).toBe(20);
     const stored = await h.db.pool.query(`SELECT properties FROM usage_events WHERE event_id = 's4-00'`);
     expect(stored.rows[0].properties).toEqual({ n: '1' });
+  });
+});
+
+describe('subscribers of committed usage (alerts, spend thresholds)', () => {
+  it('are all told of a stored batch and a stored single event and awaited; a failing one is reported and the events stay stored', async () => {
+    const h = harness();
+    const c = await customer();
+    const told: string[] = [];
+    const errors: string[] = [];
+    let slowSettled = 0;
+    const subscribers: UsageSubscriber[] = [
+      { name: 'throws', stored: () => { throw new Error('thrown'); } },
+      { name: 'rejects', stored: async () => { throw new Error('rejected'); } },
+      {
+        name: 'slow',
+        stored: async (_tenantId, events) => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          told.push(...events.map((e) => e.eventId));
+          slowSettled += 1;
+        },
+      },
+    ];
+    const metrics = { get: async () => undefined, all: async () => [], codeExists: async () => true };
+    const ingest = createIngestService({ pool: h.db.pool, clock: h.clock, metrics, subscribers, onError: (_error, name) => errors.push(name) });
+
+    const batch = await ingest.ingest(h.tenant.id, [ev('sub-1', c.id), ev('sub-2', c.id)], { allowBackfilling: true, allowPartialFailures: false, strict: false });
+    expect(batch).toMatchObject({ accepted: true, ingested: 2, failures: [] });
+    // awaited: the slow subscriber has settled by the time ingestion answers
+    expect(slowSettled).toBe(1);
+    expect(told).toEqual(['sub-1', 'sub-2']);
+    expect(errors.sort()).toEqual(['rejects', 'throws']);
+
+    const single = await ingest.ingestOne(h.tenant.id, { event_id: 'sub-3', code: 'api_call', customer_id: c.id, timestamp: h.clock.now().toISOString(), properties: {} });
+    expect(single).toMatchObject({ accepted: true, ingested: 1 });
+    expect(slowSettled).toBe(2);
+    expect(told).toEqual(['sub-1', 'sub-2', 'sub-3']);
+    expect(errors).toHaveLength(4);
+    expect(await storedIds('sub-')).toEqual(['sub-1', 'sub-2', 'sub-3']);
   });
 });

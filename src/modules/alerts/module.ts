@@ -3,6 +3,8 @@
 import type { Pool } from '../../db/pool.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Module } from '../../module.js';
+import { loadMetricDefinition } from '../metrics/index.js';
+import { createEstimates } from './estimate.js';
 import { evaluateAlerts, type EvaluationReason } from './evaluate.js';
 import { alertTasks, resolveEndedPeriods } from './jobs.js';
 import { createMeasurer, type MeasurePorts } from './measure.js';
@@ -28,9 +30,15 @@ export function createAlertsModule(deps: { pool: Pool; clock: Clock; ports?: Mea
   const { pool, clock } = deps;
   // alerts whose scope a round could not read yet go back to the rounds (trigger is created below; called later)
   const measurer = createMeasurer({ pool, clock, ports: deps.ports ?? {}, defer: (tenantId, ids) => trigger.evaluateSoon(tenantId, ids) });
-  const evaluate = (tenantId: string, ids: readonly string[], reason: EvaluationReason = 'REQUESTED') => evaluateAlerts({ pool, clock, measurer }, tenantId, ids, reason);
-  const trigger = createAlertTrigger({ pool, evaluate: (tenantId, ids, reason) => evaluate(tenantId, ids, reason), onError: deps.onError });
-  const service = createAlertsService({ pool, clock, trigger, forget: measurer.forget });
+  // what every evaluation measured, for the fast lane's crossing estimates (estimate.ts)
+  const estimates = createEstimates();
+  const evaluate = (tenantId: string, ids: readonly string[], reason: EvaluationReason = 'REQUESTED') => evaluateAlerts({ pool, clock, measurer, estimates }, tenantId, ids, reason);
+  const metricOf = async (tenantId: string, metricId: string) => {
+    const def = await loadMetricDefinition(pool, tenantId, metricId);
+    return def && { aggregation: def.aggregation_type, property: def.aggregation_key };
+  };
+  const trigger = createAlertTrigger({ pool, evaluate: (tenantId, ids, reason) => evaluate(tenantId, ids, reason), onError: deps.onError, fastLane: { estimates, metricOf } });
+  const service = createAlertsService({ pool, clock, trigger, forget: (id) => (measurer.forget(id), estimates.forget(id)) });
   return {
     routes: alertRoutes(service),
     tasks: alertTasks({ pool, clock, evaluate: (tenantId, ids, reason) => evaluate(tenantId, ids, reason) }),

@@ -77,13 +77,22 @@ export async function findAlert(db: Queryable, tenantId: string, id: string, opt
   return scoped(db, tenantId).one<AlertRow>(`SELECT ${ALERT_COLUMNS} FROM alerts WHERE tenant_id = $1 AND id = $2${options.lock ? ' FOR UPDATE' : ''}`, [id]);
 }
 
-export async function activeAlertsByIds(db: Queryable, tenantId: string, ids: readonly string[]): Promise<AlertRow[]> {
-  return scoped(db, tenantId).query<AlertRow>(`SELECT ${ALERT_COLUMNS} FROM alerts WHERE tenant_id = $1 AND id = ANY($2::text[]) AND status = 'ACTIVE' ORDER BY id`, [ids]);
+/**
+ * The active alerts among `ids`, their rows locked (`lock`) until the caller's transaction ends:
+ * in id order, so two evaluations locking overlapping sets take the locks in the same order and
+ * cannot deadlock. Row locks, not advisory ones: a round of thousands of alerts uses no slot of
+ * the server's shared lock table.
+ */
+export async function activeAlertsByIds(db: Queryable, tenantId: string, ids: readonly string[], options: { lock?: boolean } = {}): Promise<AlertRow[]> {
+  return scoped(db, tenantId).query<AlertRow>(
+    `SELECT ${ALERT_COLUMNS} FROM alerts WHERE tenant_id = $1 AND id = ANY($2::text[]) AND status = 'ACTIVE' ORDER BY id${options.lock ? ' FOR NO KEY UPDATE' : ''}`,
+    [ids],
+  );
 }
 
 /** What the in-memory index of active alerts holds (trigger.ts). */
-export async function activeAlertKeys(db: Queryable, tenantId: string): Promise<Pick<AlertRow, 'id' | 'kind' | 'customer_id' | 'metric_code'>[]> {
-  return scoped(db, tenantId).query(`SELECT id, kind, customer_id, metric_code FROM alerts WHERE tenant_id = $1 AND status = 'ACTIVE'`);
+export async function activeAlertKeys(db: Queryable, tenantId: string): Promise<Pick<AlertRow, 'id' | 'kind' | 'customer_id' | 'metric_id' | 'metric_code'>[]> {
+  return scoped(db, tenantId).query(`SELECT id, kind, customer_id, metric_id, metric_code FROM alerts WHERE tenant_id = $1 AND status = 'ACTIVE'`);
 }
 
 export async function listAlerts(db: Queryable, tenantId: string, filter: { customerId?: string; status?: AlertStatus }, page: PageRequest): Promise<{ rows: AlertRow[]; total: number }> {

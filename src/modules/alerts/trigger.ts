@@ -8,9 +8,16 @@
 // dirtied so far (coalescing: at 10,000 events/s an alert is evaluated once per round, not once
 // per event), and an alert dirtied while a round runs is evaluated in the next one, whose
 // reading includes its events.
+//
+// The fast lane: a usage alert whose next threshold the batch's own events may have reached
+// (estimate.ts) is evaluated at once, alone or with the few others that may have crossed, in a
+// round of its own that skips the pause between rounds and does not wait for the round of every
+// touched alert. Evaluations lock the rows of the alerts they evaluate (evaluate.ts), so a fast
+// round and a usual round run side by side unless they share an alert.
 import { performance } from 'node:perf_hooks';
 import type { Pool } from '../../db/pool.js';
 import type { EvaluationReason } from './evaluate.js';
+import type { Estimates, WatchedMetric } from './estimate.js';
 import { activeAlertKeys } from './repository.js';
 
 /** What ingestion reports of stored events (its EventRow has these fields). */
@@ -19,6 +26,7 @@ export interface StoredEventKey {
   customerRef: string;
   code: string;
   unresolved?: boolean;
+  properties?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -39,6 +47,10 @@ const RETRY_AFTER_MS = 1_000;
  * 1,000 alerts at 250 ms; see docs/credits-and-alerts.md).
  */
 const MIN_ROUND_INTERVAL_MS = 500;
+/** Fast rounds in flight at once, over all tenants (one per tenant), beside the usual ones. */
+const MAX_FAST_ROUNDS_IN_FLIGHT = 2;
+/** Alerts per fast round: the rest of a storm of crossings waits for the next fast round or the usual one. */
+const MAX_FAST_ROUND_ALERTS = 20;
 
 interface TenantIndex {
   loadedAt: number;
@@ -47,6 +59,15 @@ interface TenantIndex {
   usage: Map<string, string[]>;
   /** customer_id -> SPEND and CREDIT_BALANCE alert ids (any usage of the customer may move them) */
   anyUsage: Map<string, string[]>;
+  /** USAGE_UNITS alert id -> its metric as the fast lane's bound reads it (absent: no fast lane) */
+  metrics: Map<string, WatchedMetric>;
+}
+
+/** A (customer, code) pair a batch touched, with its events. */
+interface TouchedKey {
+  customer: string;
+  code: string;
+  events: StoredEventKey[];
 }
 
 function push(map: Map<string, string[]>, key: string, id: string) {
@@ -55,24 +76,47 @@ function push(map: Map<string, string[]>, key: string, id: string) {
   else map.set(key, [id]);
 }
 
-export function createAlertTrigger(deps: { pool: Pool; evaluate: (tenantId: string, alertIds: string[], reason: EvaluationReason) => Promise<unknown>; onError?: (error: unknown) => void }) {
+export interface TriggerDeps {
+  pool: Pool;
+  evaluate: (tenantId: string, alertIds: string[], reason: EvaluationReason) => Promise<unknown>;
+  onError?: (error: unknown) => void;
+  /** The fast lane: the estimates the evaluations keep, and the metric of a usage alert (both or neither). */
+  fastLane?: { estimates: Estimates; metricOf: (tenantId: string, metricId: string) => Promise<WatchedMetric | undefined> };
+}
+
+export function createAlertTrigger(deps: TriggerDeps) {
   const indexes = new Map<string, TenantIndex>();
   const loading = new Map<string, Promise<TenantIndex>>();
   const dirty = new Map<string, Set<string>>();
   const running = new Set<string>();
   const lastRoundAt = new Map<string, number>();
   const delayed = new Set<string>();
+  /** Per tenant: alerts that may have crossed, for the fast rounds. */
+  const urgent = new Map<string, Set<string>>();
+  const fastRunning = new Set<string>();
   let idleWaiters: (() => void)[] = [];
 
   async function load(tenantId: string): Promise<TenantIndex> {
     const pending = loading.get(tenantId);
     if (pending) return pending;
     const promise = (async () => {
-      const index: TenantIndex = { loadedAt: performance.now(), size: 0, usage: new Map(), anyUsage: new Map() };
-      for (const row of await activeAlertKeys(deps.pool, tenantId)) {
+      const index: TenantIndex = { loadedAt: performance.now(), size: 0, usage: new Map(), anyUsage: new Map(), metrics: new Map() };
+      const rows = await activeAlertKeys(deps.pool, tenantId);
+      const metricIds = new Set<string>();
+      for (const row of rows) {
         index.size += 1;
-        if (row.kind === 'USAGE_UNITS') push(index.usage, `${row.customer_id}\u0000${row.metric_code}`, row.id);
-        else push(index.anyUsage, row.customer_id, row.id);
+        if (row.kind === 'USAGE_UNITS') {
+          push(index.usage, `${row.customer_id}\u0000${row.metric_code}`, row.id);
+          if (row.metric_id) metricIds.add(row.metric_id);
+        } else push(index.anyUsage, row.customer_id, row.id);
+      }
+      if (deps.fastLane) {
+        const metrics = new Map<string, WatchedMetric | undefined>();
+        for (const id of metricIds) metrics.set(id, await deps.fastLane.metricOf(tenantId, id));
+        for (const row of rows) {
+          const metric = row.metric_id ? metrics.get(row.metric_id) : undefined;
+          if (row.kind === 'USAGE_UNITS' && metric) index.metrics.set(row.id, metric);
+        }
       }
       indexes.set(tenantId, index);
       return index;
@@ -92,18 +136,30 @@ export function createAlertTrigger(deps: { pool: Pool; evaluate: (tenantId: stri
     if (set) pump();
   }
 
-  function match(tenantId: string, index: TenantIndex, keys: Iterable<[string, string]>): void {
+  function match(tenantId: string, index: TenantIndex, keys: Iterable<TouchedKey>): void {
     const ids: string[] = [];
-    for (const [customer, code] of keys) {
+    const crossing: string[] = [];
+    for (const { customer, code, events } of keys) {
       const usage = index.usage.get(`${customer}\u0000${code}`);
-      if (usage) ids.push(...usage);
+      if (usage) {
+        ids.push(...usage);
+        for (const id of usage) {
+          const metric = index.metrics.get(id);
+          if (metric && deps.fastLane?.estimates.told(id, metric, events)) crossing.push(id);
+        }
+      }
       const any = index.anyUsage.get(customer);
       if (any) ids.push(...any);
+    }
+    if (crossing.length > 0) {
+      let set = urgent.get(tenantId);
+      if (!set) urgent.set(tenantId, (set = new Set()));
+      for (const id of crossing) set.add(id);
     }
     markDirty(tenantId, ids);
   }
 
-  const isIdle = () => running.size === 0 && dirty.size === 0 && loading.size === 0 && delayed.size === 0;
+  const isIdle = () => running.size === 0 && dirty.size === 0 && loading.size === 0 && delayed.size === 0 && urgent.size === 0 && fastRunning.size === 0;
 
   function settle(): void {
     if (!isIdle()) return;
@@ -112,7 +168,37 @@ export function createAlertTrigger(deps: { pool: Pool; evaluate: (tenantId: stri
     for (const resolve of waiters) resolve();
   }
 
+  /** Fast rounds: the alerts that may have crossed, without the pause, beside the usual round. */
+  function pumpFast(): void {
+    for (const [tenantId, set] of urgent) {
+      if (fastRunning.size >= MAX_FAST_ROUNDS_IN_FLIGHT) return;
+      if (fastRunning.has(tenantId)) continue;
+      const ids = [...set].slice(0, MAX_FAST_ROUND_ALERTS);
+      for (const id of ids) set.delete(id);
+      if (set.size === 0) urgent.delete(tenantId);
+      // the fast round reads after these alerts' events committed: the usual round need not read them again for those events
+      const waiting = dirty.get(tenantId);
+      if (waiting) {
+        for (const id of ids) waiting.delete(id);
+        if (waiting.size === 0) dirty.delete(tenantId);
+      }
+      fastRunning.add(tenantId);
+      void deps
+        .evaluate(tenantId, ids, 'USAGE_COMMITTED')
+        .catch((error: unknown) => {
+          deps.onError?.(error);
+          setTimeout(() => markDirty(tenantId, ids), RETRY_AFTER_MS).unref();
+        })
+        .finally(() => {
+          fastRunning.delete(tenantId);
+          pump();
+          settle();
+        });
+    }
+  }
+
   function pump(): void {
+    pumpFast();
     for (const [tenantId, ids] of dirty) {
       if (running.size >= MAX_ROUNDS_IN_FLIGHT) return;
       if (running.has(tenantId) || delayed.has(tenantId)) continue;
@@ -147,11 +233,13 @@ export function createAlertTrigger(deps: { pool: Pool; evaluate: (tenantId: stri
     eventsStored(tenantId: string, events: readonly StoredEventKey[]): void {
       const index = indexes.get(tenantId);
       if (fresh(index) && index.size === 0) return;
-      const keys = new Map<string, [string, string]>();
+      const keys = new Map<string, TouchedKey>();
       for (const event of events) {
         if (event.unresolved) continue; // no customer has the alias yet, so no alert watches it
         const key = `${event.customerRef}\u0000${event.code}`;
-        if (!keys.has(key)) keys.set(key, [event.customerRef, event.code]);
+        const touched = keys.get(key);
+        if (touched) touched.events.push(event);
+        else keys.set(key, { customer: event.customerRef, code: event.code, events: [event] });
       }
       if (keys.size === 0) return;
       if (fresh(index)) return match(tenantId, index, keys.values());

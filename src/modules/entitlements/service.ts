@@ -2,10 +2,10 @@
 // subscription and customer overrides that sit on top, and the check of one feature. The
 // entitlement lists read consumption through a function the composition root wires to the usage
 // module; the check reads it through the usage module's bulk aggregation (the path invoicing
-// bills through) with the customer's references already known, to save round trips.
+// bills through) with the customer's references already known, started early (usage-hints.ts).
 import { today, type Clock } from '../../kernel/clock.js';
 import { badRequest, notFound } from '../../kernel/errors.js';
-import { newId } from '../../kernel/ids.js';
+import { isIdOf, newId } from '../../kernel/ids.js';
 import type { Pool, Queryable } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
@@ -13,7 +13,6 @@ import { scoped } from '../../db/tenant-scope.js';
 import { isInForce } from '../../domain/index.js';
 import { findCustomer } from '../customers/index.js';
 import { findFeature, parseEntitlementValue, type OveragePolicy } from '../features/index.js';
-import { customersMetricUsage } from '../usage/index.js';
 import { customerOverridesOf, deleteCustomerOverride, upsertCustomerOverride, type CustomerOverrideRow } from './repository.js';
 import { Dec, parseDecimal } from '../../kernel/money.js';
 import {
@@ -29,6 +28,7 @@ import {
   type SubscriptionRecord,
 } from '../subscriptions/index.js';
 import { mergeSameLevel, remainingOf, resolveLevels, usageWindow, type EntitlementValue, type ResetPeriod } from './resolve.js';
+import { createUsageHints } from './usage-hints.js';
 
 /** Usage of one customer for one metric in [from, to), as a decimal string; undefined when unknown. */
 export type ConsumedUsage = (tenantId: string, query: { customerId: string; metricId: string; from: Date; to: Date }) => Promise<string | undefined>;
@@ -85,6 +85,7 @@ export interface EntitlementsDeps {
 
 export function createEntitlementsService(deps: EntitlementsDeps) {
   const { pool, clock, catalog } = deps;
+  const usageHints = createUsageHints(pool);
 
   /** The plan version whose entitlements apply: the trialing plan's during a trial that names one. */
   async function entitlementVersionId(db: Queryable, tenantId: string, record: SubscriptionRecord): Promise<string> {
@@ -176,12 +177,23 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
    * usage is read through the usage module's aggregation over the window [start, reset_at)
    * (the billing period for BILLING_CYCLE: the window its invoice bills), from the hourly
    * rollups plus the events written since, so its cost does not grow with the events stored.
+   * Its latency is its longest chain of round trips, so reads that do not depend on each other
+   * run side by side: the usage of the window this customer and feature were last checked with
+   * (usage-hints.ts), the customer, due status moves, the features and (for a customer id) the
+   * serving subscriptions; then their add-ons and the four levels' values.
    */
   async function check(tenantId: string, idOrAlias: string, featureIdOrCode: string): Promise<EntitlementCheck> {
-    // independent reads side by side: the check's latency is its chain of round trips
-    const [customer, , features] = await Promise.all([findCustomer(pool, tenantId, idOrAlias), deps.advanceDue(tenantId), catalog.features(pool, tenantId)]);
+    const early = usageHints.start(tenantId, `${idOrAlias}\u0000${featureIdOrCode}`);
+    const byId = isIdOf('customer', idOrAlias);
+    const [customer, moved, features, guessed] = await Promise.all([
+      findCustomer(pool, tenantId, idOrAlias),
+      deps.advanceDue(tenantId),
+      catalog.features(pool, tenantId),
+      byId ? loadSubscriptionRecords(pool, tenantId, { customerId: idOrAlias, statuses: SERVING }) : undefined,
+    ]);
     if (!customer) throw notFound('customer');
-    const records = await loadSubscriptionRecords(pool, tenantId, { customerId: customer.id, statuses: SERVING });
+    // read beside the status moves: kept unless one moved, or the id is (oddly) another customer's alias
+    const records = guessed && moved === 0 && customer.id === idOrAlias ? guessed : await loadSubscriptionRecords(pool, tenantId, { customerId: customer.id, statuses: SERVING });
     const feature = features.find((f) => f.code === featureIdOrCode || f.id === featureIdOrCode);
     if (!feature) throw notFound('feature');
     const ref = { id: feature.id, code: feature.code, name: feature.name };
@@ -200,8 +212,7 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
     const now = clock.now();
     const win = usageWindow(value.reset_period, { periodStart: midnight(period.start), periodEnd: period.end ? midnight(period.end) : null, subscriptionStart: midnight(sub.start_date) }, now);
     const refs = customer.alias ? [customer.id, customer.alias] : [customer.id];
-    const usage = await customersMetricUsage(pool, tenantId, { customers: [{ key: customer.id, refs }], metricId: feature.metricId, periodStart: win.from, periodEnd: win.resetAt ?? now });
-    const used = usage?.byCustomer.get(customer.id)?.totalValue ?? null;
+    const used = await early.settle({ customerId: customer.id, refs, metricId: feature.metricId, from: win.from, to: win.resetAt ?? now }, { remember: win.resetAt !== null });
     const policy: OveragePolicy = value.overage_policy ?? 'BLOCK';
     const metered = { ...base, source, enabled: value.enabled, used, limit: value.limit, remaining: remainingOf(value.limit, used), overage_policy: policy, period_start: win.from.toISOString(), reset_at: win.resetAt ? win.resetAt.toISOString() : null };
     if (!value.enabled) return { ...metered, allowed: false, reason: 'DISABLED' };

@@ -59,6 +59,11 @@ function keyOfDimensions(metric: UsageMetric, dimensions: Record<string, string>
   return groupKeyOf(metric.groupBy.map((k) => dimensions[k] ?? ''));
 }
 
+/** Appends one by one: `push(...rows)` passes every row as an argument and overflows the stack past about 100,000 rows (a long tail above the watermark). */
+function append<T>(into: T[], rows: readonly T[]): void {
+  for (const row of rows) into.push(row);
+}
+
 function add(into: GroupsByKey, key: string, groupKey: string, partial: UsagePartial): void {
   let groups = into.get(key);
   if (!groups) into.set(key, (groups = new Map()));
@@ -104,11 +109,11 @@ export async function aggregateByKey(pool: Pool, tenantId: string, window: Usage
             add(out, key, keyOfDimensions(metric, row.dimensions), partial);
           }
         }
-        raw.push(...(await findRawEvents(client, tenantId, { ...base, from: fullFrom, to: fullTo, watermark: state.watermark })));
-        if (from < fullFrom) raw.push(...(await findRawEvents(client, tenantId, { ...base, from, to: fullFrom })));
-        if (fullTo < to) raw.push(...(await findRawEvents(client, tenantId, { ...base, from: fullTo, to })));
+        append(raw, await findRawEvents(client, tenantId, { ...base, from: fullFrom, to: fullTo, watermark: state.watermark }));
+        if (from < fullFrom) append(raw, await findRawEvents(client, tenantId, { ...base, from, to: fullFrom }));
+        if (fullTo < to) append(raw, await findRawEvents(client, tenantId, { ...base, from: fullTo, to }));
       } else {
-        raw.push(...(await findRawEvents(client, tenantId, { ...base, from, to })));
+        append(raw, await findRawEvents(client, tenantId, { ...base, from, to }));
       }
     }
     await client.query('COMMIT');

@@ -1,7 +1,8 @@
 // What other modules may use from usage.
 export { createUsageModule } from './module.js';
 export { MAX_BATCH_EVENTS } from './ingest-service.js';
-export type { IngestService, EventsStoredHook } from './ingest-service.js';
+export { storedCustomerIds } from './ingest-service.js';
+export type { IngestService, UsageSubscriber } from './ingest-service.js';
 export type { IngestFailure, IngestFailureKind } from './errors.js';
 export type { UsageQueryService, FindSubscriptionScope, SubscriptionUsageScope, MetricUsageResult } from './query-service.js';
 export { customerMetricUsage, customersMetricUsage } from './customer-usage.js';

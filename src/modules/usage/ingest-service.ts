@@ -79,36 +79,58 @@ interface ResolvedCustomer {
   testClockId: string | null;
 }
 
-/** `testClockTime` (test-clocks): events of a customer on a test clock are checked against the clock's time. */
 /**
- * Called after usage is committed, with the customers (ids) the events were stored for: a later
- * module's reaction to fresh usage (invoices' spend thresholds), passed in by the composition root.
+ * A reaction of another module to committed usage (usage alerts, spend thresholds), passed in by
+ * the composition root. One semantics for every subscriber (docs/credits-and-alerts.md, "The ingest hook"):
+ * - It is called after the statement that stored the events has committed, with the rows of
+ *   the batch (on the batch path also rows already stored before: a repeat is harmless).
+ * - All subscribers start together and the request's answer waits for all of them to settle. A
+ *   subscriber whose work must not delay the answer returns at once and does it later (alerts
+ *   only mark alerts to evaluate); one that returns a promise is awaited (thresholds queue their
+ *   check job, which is therefore queued by the time the 2xx is sent).
+ * - A failure (a throw or a rejection) never fails the request: the events are stored and stay
+ *   stored (a retry would only find duplicates). The failure is reported to `onError` (logged)
+ *   and the subscriber's own mechanism catches up: the billing run re-checks every threshold,
+ *   and alerts are evaluated again by the next event or the period-boundary job.
  */
-export type UsageStored = (tenantId: string, customerIds: readonly string[]) => Promise<void>;
+export interface UsageSubscriber {
+  /** Names the subscriber in the log. */
+  name: string;
+  stored(tenantId: string, events: readonly EventRow[]): void | Promise<void>;
+}
 
 /** The customer ids of stored rows (events kept under an alias no customer has yet name none). */
-function customersOf(rows: readonly EventRow[]): string[] {
+export function storedCustomerIds(rows: readonly EventRow[]): string[] {
   const ids = new Set<string>();
   for (const row of rows) if (!row.unresolved) ids.add(row.customerRef);
   return [...ids];
 }
 
-/**
- * Told of stored events after their statement committed (usage alerts evaluate the alerts they
- * touch): called synchronously and not awaited, so it must not throw or block; the request's
- * answer does not wait for it.
- */
-export type EventsStoredHook = (tenantId: string, events: readonly EventRow[]) => void;
+export interface IngestDeps {
+  pool: Pool;
+  clock: Clock;
+  metrics: UsageMetricSource;
+  /** `testClockTime` (test-clocks): events of a customer on a test clock are checked against the clock's time. */
+  testClockTime?: TestClockTime;
+  /** Told of committed usage, see UsageSubscriber. */
+  subscribers?: readonly UsageSubscriber[];
+  /** A subscriber failed (the events are stored regardless). */
+  onError?: (error: unknown, subscriber: string) => void;
+}
 
-export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: UsageMetricSource; testClockTime?: TestClockTime; usageStored?: UsageStored; onEventsStored?: EventsStoredHook }) {
+export function createIngestService(deps: IngestDeps) {
   const { pool, clock, metrics } = deps;
-  const told = (tenantId: string, rows: readonly EventRow[]) => {
-    if (!deps.onEventsStored || rows.length === 0) return;
-    try {
-      deps.onEventsStored(tenantId, rows);
-    } catch {
-      // a listener's failure must not fail an ingestion that has committed
-    }
+  const subscribers = deps.subscribers ?? [];
+  /** After the commit: every subscriber, awaited together; a failure is reported, never thrown. */
+  const afterCommit = async (tenantId: string, rows: readonly EventRow[]): Promise<void> => {
+    if (rows.length === 0 || subscribers.length === 0) return;
+    await Promise.all(subscribers.map(async (subscriber) => {
+      try {
+        await subscriber.stored(tenantId, rows);
+      } catch (error) {
+        deps.onError?.(error, subscriber.name);
+      }
+    }));
   };
   const customerRefs = cache<ResolvedCustomer>();
   const knownCodes = cache<true>();
@@ -315,24 +337,14 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
     return writeRows(pool, tenantId, rows, now);
   }
 
-  /**
-   * After the commit: the port's reaction. The events are stored whatever it does, so its failure
-   * does not fail the request (a retry would only find duplicates); the billing run re-checks.
-   */
-  async function afterStored(tenantId: string, rows: readonly EventRow[]): Promise<void> {
-    if (!deps.usageStored) return;
-    await deps.usageStored(tenantId, customersOf(rows)).catch(() => undefined);
-  }
-
   const singles = createGroupCommitter(
     async (tenantId, rows) => {
       await ensurePartitions(rows);
       // outside a transaction: a failed statement would abort it
       const outcomes = await writeAll(tenantId, rows, clock.now());
       if ([...outcomes.values()].some((o) => o.kind === 'stored')) {
-        told(tenantId, rows.filter((row) => outcomes.get(row.eventId)?.kind === 'stored'));
-        await wakeRollups(tenantId);
-        await afterStored(tenantId, rows.filter((row) => outcomes.get(row.eventId)?.kind === 'stored'));
+        // subscribers first: afterCommit calls them before its first await
+        await Promise.all([afterCommit(tenantId, rows.filter((row) => outcomes.get(row.eventId)?.kind === 'stored')), wakeRollups(tenantId)]);
       }
       return outcomes;
     },
@@ -400,10 +412,9 @@ export function createIngestService(deps: { pool: Pool; clock: Clock; metrics: U
         }
       }
       if (stored > 0) {
-        // every row of the batch, stored now or before (a duplicate only makes a repeated, idempotent evaluation)
-        told(tenantId, rows);
-        await wakeRollups(tenantId);
-        await afterStored(tenantId, rows);
+        // every row of the batch, stored now or before (a duplicate only makes a repeated, idempotent reaction);
+        // subscribers first: afterCommit calls them before its first await
+        await Promise.all([afterCommit(tenantId, rows), wakeRollups(tenantId)]);
       }
     }
     const all = [...failures, ...conflicts].sort((a, b) => a.index - b.index);

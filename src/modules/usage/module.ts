@@ -5,7 +5,7 @@ import type { Module } from '../../module.js';
 import type { MetricsService } from '../metrics/index.js';
 import type { TestClockTime } from '../customers/index.js';
 import { customerMetricUsage } from './customer-usage.js';
-import { createIngestService, type EventsStoredHook, type IngestService, type UsageStored } from './ingest-service.js';
+import { createIngestService, type IngestService, type UsageSubscriber } from './ingest-service.js';
 import { usageTasks } from './jobs.js';
 import { metricSource } from './metrics.js';
 import { createUsageQueryService, type FindSubscriptionScope, type UsageQueryService } from './query-service.js';
@@ -24,18 +24,18 @@ export interface UsageApi {
 /**
  * `findSubscription` comes from subscriptions (the usage API's subscription report);
  * `testClockTime` from test-clocks (events of a customer on a test clock are timed by the clock);
- * `onEventsStored` from alerts (told of committed events, see EventsStoredHook).
+ * `subscribers`: later modules told of committed usage (alerts, spend thresholds; see UsageSubscriber).
  */
 export function createUsageModule(deps: {
   pool: Pool; clock: Clock; metrics: MetricsService; findSubscription: FindSubscriptionScope; testClockTime?: TestClockTime;
-  /** After a commit of usage: the events stored (usage alerts; not awaited). */
-  onEventsStored?: EventsStoredHook;
-  /** After a commit of usage: the customers it was stored for (invoices' spend thresholds). */
-  usageStored?: UsageStored;
+  /** After a commit of usage, in this order; see UsageSubscriber for what is awaited and what a failure does. */
+  subscribers?: readonly UsageSubscriber[];
+  /** A subscriber failed; the events stay stored. */
+  onSubscriberError?: (error: unknown, subscriber: string) => void;
 }): Module<UsageApi> {
   const { pool, clock } = deps;
   const metrics = metricSource(pool, deps.metrics);
-  const ingest = createIngestService({ pool, clock, metrics, testClockTime: deps.testClockTime, usageStored: deps.usageStored, onEventsStored: deps.onEventsStored });
+  const ingest = createIngestService({ pool, clock, metrics, testClockTime: deps.testClockTime, subscribers: deps.subscribers, onError: deps.onSubscriberError });
   const queries = createUsageQueryService({ pool, metrics, findSubscription: deps.findSubscription });
   return {
     routes: usageRoutes(ingest, queries),

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Pool } from '../../../src/db/pool.js';
+import { createEstimates } from '../../../src/modules/alerts/estimate.js';
 import { createAlertTrigger } from '../../../src/modules/alerts/trigger.js';
 
 /** A pool that answers the index query with these active alerts and counts how often it is asked. */
-function fakePool(alerts: { id: string; kind: string; customer_id: string; metric_code: string | null }[]) {
+function fakePool(alerts: { id: string; kind: string; customer_id: string; metric_code: string | null; metric_id?: string }[]) {
   const calls = { index: 0 };
   const pool = {
     query: async () => {
@@ -16,7 +17,7 @@ function fakePool(alerts: { id: string; kind: string; customer_id: string; metri
 
 function recorder() {
   const rounds: { tenantId: string; ids: string[] }[] = [];
-  let release: () => void = () => {};
+  const releases: (() => void)[] = [];
   let blocked = false;
   return {
     rounds,
@@ -25,11 +26,11 @@ function recorder() {
     },
     unblock() {
       blocked = false;
-      release();
+      for (const release of releases.splice(0)) release();
     },
     evaluate: async (tenantId: string, ids: string[]) => {
       rounds.push({ tenantId, ids: [...ids].sort() });
-      if (blocked) await new Promise<void>((resolve) => (release = resolve));
+      if (blocked) await new Promise<void>((resolve) => releases.push(resolve));
     },
   };
 }
@@ -81,5 +82,43 @@ describe('alert trigger (the ingest hook)', () => {
       { tenantId: 'ten_1', ids: ['alr_a'] },
       { tenantId: 'ten_1', ids: ['alr_a', 'alr_b'] },
     ]);
+  });
+
+  it('fast lane: an alert the batch may have pushed over its next threshold is evaluated at once in its own round, while the round of the others runs', async () => {
+    const { pool } = fakePool([
+      { id: 'alr_probe', kind: 'USAGE_UNITS', customer_id: 'cus_p', metric_code: 'calls', metric_id: 'bm_calls' },
+      { id: 'alr_busy', kind: 'USAGE_UNITS', customer_id: 'cus_b', metric_code: 'calls', metric_id: 'bm_calls' },
+    ]);
+    const estimates = createEstimates();
+    const r = recorder();
+    // the measured values an evaluation reports, as evaluate.ts does
+    const values = new Map([['alr_probe', '0'], ['alr_busy', '0']]);
+    const evaluate = async (tenantId: string, ids: string[]) => {
+      const started = estimates.starts(ids);
+      for (const id of ids) estimates.measured(started, id, values.get(id)!, id === 'alr_probe' ? ['1'] : ['1000000']);
+      await r.evaluate(tenantId, ids);
+    };
+    const trigger = createAlertTrigger({ pool, evaluate, fastLane: { estimates, metricOf: async () => ({ aggregation: 'COUNT', property: null }) } });
+    trigger.evaluateSoon('ten_1', ['alr_probe', 'alr_busy']);
+    await trigger.idle();
+    expect(r.rounds).toEqual([{ tenantId: 'ten_1', ids: ['alr_busy', 'alr_probe'] }]);
+
+    // a usual round of the busy alert is running (blocked), and the probe's event comes in
+    r.block();
+    trigger.eventsStored('ten_1', [{ customerRef: 'cus_b', code: 'calls' }]);
+    await expect.poll(() => r.rounds.length).toBe(2);
+    trigger.eventsStored('ten_1', [{ customerRef: 'cus_p', code: 'calls' }]);
+    await expect.poll(() => r.rounds.length).toBe(3);
+    expect(r.rounds[2]).toEqual({ tenantId: 'ten_1', ids: ['alr_probe'] });
+    r.unblock();
+    await trigger.idle();
+    // the probe was not evaluated again by a usual round: its fast round read after its event
+    expect(r.rounds.slice(3).flatMap((round) => round.ids)).not.toContain('alr_probe');
+
+    // an event that cannot reach the busy alert's threshold takes the usual rounds only
+    const before = r.rounds.length;
+    trigger.eventsStored('ten_1', [{ customerRef: 'cus_b', code: 'calls' }]);
+    await trigger.idle();
+    expect(r.rounds.slice(before)).toEqual([{ tenantId: 'ten_1', ids: ['alr_busy'] }]);
   });
 });
