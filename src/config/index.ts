@@ -37,6 +37,8 @@ export interface Config {
    * for dead and its jobs are handed to the live workers, so a crash strands a job for at most a minute.
    */
   workerHeartbeatMs: number;
+  /** Subscriptions the bill run takes in one transaction (`BILLING_RUN_BATCH_SIZE`, default 250). */
+  billingRunBatchSize: number;
   /** Allow webhook URLs on private/loopback addresses for production tenants too. */
   webhookAllowPrivateUrls: boolean;
   /** How long one webhook attempt may take (connect, response and body) before it counts as failed. */
@@ -75,6 +77,12 @@ function int(env: Env, name: string, fallback: number): number {
 function nonNegativeInt(env: Env, name: string, fallback: number): number {
   const value = int(env, name, fallback);
   if (value < 0) throw new Error(`config: ${name} must be 0 or more, got '${env[name]}'`);
+  return value;
+}
+
+function positiveInt(env: Env, name: string, fallback: number): number {
+  const value = int(env, name, fallback);
+  if (value < 1) throw new Error(`config: ${name} must be 1 or more, got '${env[name]}'`);
   return value;
 }
 
@@ -123,6 +131,7 @@ export function loadConfig(env: Env = process.env): Config {
     runWorker: bool(env, 'RUN_WORKER', true),
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 4),
     workerHeartbeatMs: int(env, 'WORKER_HEARTBEAT_MS', 10_000),
+    billingRunBatchSize: positiveInt(env, 'BILLING_RUN_BATCH_SIZE', 250),
     webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
     smtp: {

@@ -1,6 +1,6 @@
 // Two serving processes (HTTP and worker each, as two replicas run) on one database: the same usage
 // event sent to both is counted once, and every webhook event is delivered exactly once.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,8 +10,7 @@ import { systemClock } from '../../src/kernel/clock.js';
 import { compose } from '../../src/main.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { WebhookReceiver } from '../http/webhooks-receiver.js';
-
-const BIN = new URL('../../bin/billing.js', import.meta.url).pathname;
+import { SECRET_KEY, startServe } from './processes.js';
 
 let db: TestDatabase;
 let dataDir: string;
@@ -20,31 +19,9 @@ const receiver = new WebhookReceiver();
 const children: ChildProcessWithoutNullStreams[] = [];
 
 async function serve(): Promise<string> {
-  const env = {
-    ...process.env,
-    DATABASE_URL: db.url,
-    SECRET_KEY: 'reliability-test-secret-key-0123456789',
-    DATA_DIR: dataDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    WORKER_HEARTBEAT_MS: '1000',
-    RATE_LIMIT_READ_PER_SECOND: '0',
-    RATE_LIMIT_WRITE_PER_SECOND: '0',
-    RATE_LIMIT_INGEST_PER_SECOND: '0',
-  };
-  const child = spawn('node', [BIN, 'serve'], { env });
-  children.push(child);
-  let stderr = '';
-  child.stdout.resume();
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no greeting in 150 s: ${stderr}`)), 150_000);
-    child.stderr.on('data', () => /listening on \S+/.test(stderr) && (clearTimeout(timer), resolve()));
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-  });
-  return /listening on (\S+)/.exec(stderr)![1]!;
+  const started = await startServe(db.url, dataDir);
+  children.push(started.child);
+  return started.baseUrl;
 }
 
 beforeAll(async () => {
@@ -62,7 +39,7 @@ afterAll(async () => {
 
 it('counts a usage event sent to both processes once and delivers each webhook event once', { timeout: 280_000 }, async () => {
   // The tenant is made in this process (the servers then find an organization and create none).
-  const service = await compose({ pool: db.pool, clock: systemClock, config: { ...loadConfig({}), logLevel: 'silent', secretKey: 'reliability-test-secret-key-0123456789' } });
+  const service = await compose({ pool: db.pool, clock: systemClock, config: { ...loadConfig({}), logLevel: 'silent', secretKey: SECRET_KEY } });
   const account = await service.accounts.bootstrap({ email: 'two@a.test', password: 'password-two', organization: 'Two' });
   await service.app.close();
   const key = account.tenants.find((t) => t.environment === 'sandbox')!.api_key;

@@ -60,7 +60,7 @@ export async function syncThresholdStates(db: Queryable, tenantId: string, alert
   const s = scoped(db, tenantId);
   await s.query(`DELETE FROM alert_threshold_states WHERE tenant_id = $1 AND alert_id = $2 AND NOT (threshold = ANY($3::numeric[]))`, [alertId, thresholds]);
   await s.query(
-    `INSERT INTO alert_threshold_states (tenant_id, alert_id, threshold) SELECT $1, $2, t FROM unnest($3::numeric[]) AS t ON CONFLICT (alert_id, threshold) DO NOTHING`,
+    `INSERT INTO alert_threshold_states (tenant_id, alert_id, threshold) SELECT $1, $2, t FROM unnest($3::numeric[]) AS t ON CONFLICT (tenant_id, alert_id, threshold) DO NOTHING`,
     [alertId, thresholds],
   );
 }

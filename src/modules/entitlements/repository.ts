@@ -23,7 +23,7 @@ export async function upsertCustomerOverride(db: Queryable, tenantId: string, ro
   const saved = await scoped(db, tenantId).one<CustomerOverrideRow>(
     `INSERT INTO customer_entitlement_overrides (tenant_id, id, customer_id, feature_id, value, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (customer_id, feature_id) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at
+     ON CONFLICT (tenant_id, customer_id, feature_id) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at
      RETURNING ${COLUMNS}`,
     [row.id, row.customer_id, row.feature_id, JSON.stringify(row.value), row.created_at, row.updated_at],
   );

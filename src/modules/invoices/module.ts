@@ -61,6 +61,8 @@ export interface Invoicing {
 export interface InvoicingDeps {
   pool: Pool;
   clock: Clock;
+  /** Subscriptions per transaction of the billing run (default RUN_BATCH_SIZE). */
+  runBatchSize?: number;
   /** Runs before each billing run, so subscription statuses are current (passed in: no import of later work). */
   beforeRun?: () => Promise<unknown>;
   /** Credit notes still open on an invoice (the credit-notes module comes after this one). */

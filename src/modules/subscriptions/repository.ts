@@ -357,7 +357,7 @@ export async function upsertOverride(db: Queryable, tenantId: string, row: Overr
   const saved = await scoped(db, tenantId).one<OverrideRow>(
     `INSERT INTO subscription_entitlement_overrides (tenant_id, id, subscription_id, feature_id, value, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (subscription_id, feature_id) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at
+     ON CONFLICT (tenant_id, subscription_id, feature_id) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at
      RETURNING ${OVERRIDE_COLUMNS}`,
     [row.id, row.subscription_id, row.feature_id, JSON.stringify(row.value), row.created_at, row.updated_at],
   );

@@ -61,8 +61,9 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
  * `testClockId`: the run bills the subscriptions of that test clock's customers, at `clock` (a
  * step of the clock's advance); absent, those on no test clock (the periodic run).
  */
-export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?: string }) {
+export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?: string; runBatchSize?: number }) {
   const { pool, clock } = deps;
+  const batchSize = deps.runBatchSize ?? RUN_BATCH_SIZE;
   // Published plan versions never change, so their terms can be kept for the process's life.
   const planTerms = new Map<string, Promise<PlanTerms>>();
   const termsOf = (tenantId: string, planVersionId: string) => {
@@ -192,7 +193,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
       const records = await loadSubscriptionRecords(pool, tenantId, { testClockId: deps.testClockId ?? null });
       result.subscriptions += records.length;
       const batches: SubscriptionRecord[][] = [];
-      for (let i = 0; i < records.length; i += RUN_BATCH_SIZE) batches.push(records.slice(i, i + RUN_BATCH_SIZE));
+      for (let i = 0; i < records.length; i += batchSize) batches.push(records.slice(i, i + batchSize));
       let next = 0;
       const worker = async () => {
         while (next < batches.length) {
