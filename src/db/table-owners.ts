@@ -67,7 +67,7 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   payment_dunning_settings: { owner: 'payments', why: 'a tenant\'s dunning schedule and final action' },
   payment_dunnings: { owner: 'payments', why: 'the dunning of one invoice after a failed automatic charge' },
   payment_refunds: { owner: 'payments', why: 'provider refunds of payments, one per credit note and payment' },
-  web_sessions: { owner: 'web', why: 'browser sessions of the sign-in pages' },
+  web_sessions: { owner: 'web', why: 'browser sessions of the sign-in pages, also accepted by the API from same-origin pages (docs/dashboard-api.md)' },
   oauth_apps: { owner: 'oauth', why: 'OAuth client applications' },
   connected_accounts: { owner: 'oauth', why: 'accounts connected to a platform (standard and express)' },
   connected_account_links: { owner: 'oauth', why: 'one-time onboarding links of express accounts' },

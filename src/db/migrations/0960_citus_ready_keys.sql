@@ -30,6 +30,7 @@ ALTER TABLE credit_note_lines DROP CONSTRAINT credit_note_lines_invoice_line_id_
 ALTER TABLE credit_notes DROP CONSTRAINT credit_notes_invoice_id_fkey;
 ALTER TABLE credit_notes DROP CONSTRAINT credit_notes_invoicing_entity_id_fkey;
 ALTER TABLE credit_notes DROP CONSTRAINT credit_notes_pdf_document_id_fkey;
+ALTER TABLE e_invoices DROP CONSTRAINT e_invoices_xml_document_id_fkey;
 ALTER TABLE credit_top_up_settings DROP CONSTRAINT credit_top_up_settings_customer_id_fkey;
 ALTER TABLE customer_balance_transactions DROP CONSTRAINT customer_balance_transactions_customer_id_fkey;
 ALTER TABLE customer_entitlement_overrides DROP CONSTRAINT customer_entitlement_overrides_customer_id_fkey;
@@ -243,6 +244,7 @@ ALTER TABLE credit_note_lines ADD CONSTRAINT credit_note_lines_invoice_line_id_f
 ALTER TABLE credit_notes ADD CONSTRAINT credit_notes_invoice_id_fkey FOREIGN KEY (tenant_id, invoice_id) REFERENCES invoices (tenant_id, id);
 ALTER TABLE credit_notes ADD CONSTRAINT credit_notes_invoicing_entity_id_fkey FOREIGN KEY (tenant_id, invoicing_entity_id) REFERENCES invoicing_entities (tenant_id, id);
 ALTER TABLE credit_notes ADD CONSTRAINT credit_notes_pdf_document_id_fkey FOREIGN KEY (tenant_id, pdf_document_id) REFERENCES documents (tenant_id, id);
+ALTER TABLE e_invoices ADD CONSTRAINT e_invoices_xml_document_id_fkey FOREIGN KEY (tenant_id, xml_document_id) REFERENCES documents (tenant_id, id);
 ALTER TABLE credit_top_up_settings ADD CONSTRAINT credit_top_up_settings_customer_id_fkey FOREIGN KEY (tenant_id, customer_id) REFERENCES customers (tenant_id, id);
 ALTER TABLE customer_balance_transactions ADD CONSTRAINT customer_balance_transactions_customer_id_fkey FOREIGN KEY (tenant_id, customer_id) REFERENCES customers (tenant_id, id);
 ALTER TABLE customer_entitlement_overrides ADD CONSTRAINT customer_entitlement_overrides_customer_id_fkey FOREIGN KEY (tenant_id, customer_id) REFERENCES customers (tenant_id, id) ON DELETE CASCADE;

@@ -2,7 +2,7 @@
 -- entity type. The values live on the owning objects (their `custom_properties` jsonb column);
 -- this table only says what a key means and how its values are checked.
 CREATE TABLE custom_property_definitions (
-  id text PRIMARY KEY,
+  id text NOT NULL,
   tenant_id text NOT NULL REFERENCES tenants(id),
   entity_type text NOT NULL CHECK (entity_type IN ('CUSTOMER', 'SUBSCRIPTION', 'PLAN', 'PRODUCT', 'INVOICE', 'CREDIT_NOTE')),
   -- immutable: values are stored under it
@@ -21,7 +21,9 @@ CREATE TABLE custom_property_definitions (
   print_on_pdf boolean NOT NULL DEFAULT false,
   created_at timestamptz NOT NULL,
   updated_at timestamptz NOT NULL,
-  archived_at timestamptz
+  archived_at timestamptz,
+  -- tenant_id leads every key (docs/architecture.md, "Keys of tenant tables")
+  PRIMARY KEY (tenant_id, id)
 );
 -- A key is unique per tenant and entity type, archived definitions included: their values stay on the objects.
 CREATE UNIQUE INDEX custom_property_definitions_key ON custom_property_definitions (tenant_id, entity_type, key);

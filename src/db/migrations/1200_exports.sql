@@ -27,7 +27,7 @@ CREATE TABLE export_configs (
 CREATE INDEX export_configs_due_idx ON export_configs (next_run_at) WHERE enabled;
 
 CREATE TABLE export_runs (
-  id text PRIMARY KEY,
+  id text NOT NULL,
   tenant_id text NOT NULL REFERENCES tenants(id),
   status text NOT NULL CHECK (status IN ('RUNNING', 'SUCCEEDED', 'FAILED')),
   trigger text NOT NULL CHECK (trigger IN ('MANUAL', 'SCHEDULED')),
@@ -41,7 +41,9 @@ CREATE TABLE export_runs (
   error text,
   created_at timestamptz NOT NULL,
   started_at timestamptz,
-  completed_at timestamptz
+  completed_at timestamptz,
+  -- tenant_id leads every key (docs/architecture.md, "Keys of tenant tables")
+  PRIMARY KEY (tenant_id, id)
 );
 -- At most one unfinished run per tenant: a failed run is retried (same windows, same file names) before a new one starts.
 CREATE UNIQUE INDEX export_runs_open_key ON export_runs (tenant_id) WHERE status IN ('RUNNING', 'FAILED');
@@ -52,6 +54,7 @@ CREATE TABLE export_watermarks (
   dataset text NOT NULL,
   -- everything up to this instant is in a succeeded run's files
   exported_up_to timestamptz NOT NULL,
-  run_id text NOT NULL REFERENCES export_runs(id),
-  PRIMARY KEY (tenant_id, dataset)
+  run_id text NOT NULL,
+  PRIMARY KEY (tenant_id, dataset),
+  FOREIGN KEY (tenant_id, run_id) REFERENCES export_runs (tenant_id, id)
 );
