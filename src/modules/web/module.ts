@@ -8,6 +8,7 @@ import { apiKeysPages } from './api-keys-pages.js';
 import { authPages } from './auth-pages.js';
 import { connectionsPages } from './connections-pages.js';
 import { consentPages } from './consent-pages.js';
+import { dashboardSessionPage } from './dashboard-session.js';
 import type { WebDeps } from './deps.js';
 import { onboardingPages } from './onboarding-pages.js';
 import { createSessions } from './sessions.js';
@@ -17,7 +18,7 @@ export function createWebModule(deps: Omit<WebDeps, 'sessions'> & { pool: Pool; 
   const pages: WebDeps = { ...services, sessions: createSessions({ pool, clock, secretKey, secureCookies }) };
   return {
     routes: async (app) => {
-      for (const register of [authPages, accountPages, apiKeysPages, consentPages, connectionsPages, onboardingPages]) await register(pages)(app);
+      for (const register of [authPages, accountPages, apiKeysPages, consentPages, connectionsPages, onboardingPages, dashboardSessionPage]) await register(pages)(app);
     },
     api: {},
   };

@@ -1,0 +1,40 @@
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router';
+import { Layout } from './app/Layout';
+import { NotFound } from './components/NotFound';
+
+/**
+ * Every screen of the dashboard, in one list (docs/dashboard.md, "Adding a screen"). `nav` puts
+ * it in the side navigation under its section; screens without `nav` (details) are reached by
+ * links. Each screen is loaded on first visit, so its code is not in the first download.
+ */
+export interface Screen {
+  path: string;
+  /** The browser tab's title and the screen's heading. */
+  title: string;
+  nav?: { section: NavSection; label: string };
+  load: () => Promise<{ default: ComponentType }>;
+}
+
+export const NAV_SECTIONS = ['Overview', 'Developers', 'Settings'] as const;
+export type NavSection = (typeof NAV_SECTIONS)[number];
+
+export const screens: Screen[] = [
+  { path: '/', title: 'Home', nav: { section: 'Overview', label: 'Home' }, load: () => import('./screens/home/HomeScreen') },
+];
+
+export const routeObjects: RouteObject[] = [
+  {
+    element: <Layout />,
+    children: [
+      ...screens.map(
+        (screen): RouteObject => ({
+          path: screen.path,
+          handle: { title: screen.title },
+          lazy: async () => ({ Component: (await screen.load()).default }),
+        }),
+      ),
+      { path: '*', handle: { title: 'Not found' }, element: <NotFound what="page" /> },
+    ],
+  },
+];
