@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RouteModule } from './app.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Where `dashboard/build.mjs` writes the built single-page app (docs/dashboard.md). */
 export const DASHBOARD_DIST = fileURLToPath(new URL('../../dashboard/dist/', import.meta.url));
@@ -20,7 +19,7 @@ const SERVER_PREFIXES = ['/api/', '/docs', '/assets/', '/health', '/ready', '/me
 
 export interface DashboardServing {
   /** `/` and `/assets/*`, registered with the other routes. */
-  routes: RouteModule;
+  routes: (app: FastifyInstance) => Promise<void>;
   /**
    * Client routes (`/developers/api-keys`, `/customers/cus_...`): a browser's GET for a page the
    * server does not have gets the app's index.html, whose router shows the screen or its own
