@@ -21,6 +21,11 @@ export type NavSection = (typeof NAV_SECTIONS)[number];
 
 export const screens: Screen[] = [
   { path: '/', title: 'Home', nav: { section: 'Overview', label: 'Home' }, load: () => import('./screens/home/HomeScreen') },
+  { path: '/developers/api-keys', title: 'API keys', nav: { section: 'Developers', label: 'API keys' }, load: () => import('./screens/developers/ApiKeysScreen') },
+  { path: '/developers/webhooks', title: 'Webhook endpoints', nav: { section: 'Developers', label: 'Webhooks' }, load: () => import('./screens/developers/WebhooksScreen') },
+  { path: '/developers/webhooks/:endpointId', title: 'Webhook endpoint', load: () => import('./screens/developers/WebhookEndpointScreen') },
+  { path: '/developers/oauth-apps', title: 'OAuth apps', nav: { section: 'Developers', label: 'OAuth apps' }, load: () => import('./screens/developers/OAuthAppsScreen') },
+  { path: '/developers/oauth-apps/:appId', title: 'OAuth app', load: () => import('./screens/developers/OAuthAppScreen') },
 ];
 
 export const routeObjects: RouteObject[] = [
