@@ -26,6 +26,8 @@ export const screens: Screen[] = [
   { path: '/developers/webhooks/:endpointId', title: 'Webhook endpoint', load: () => import('./screens/developers/WebhookEndpointScreen') },
   { path: '/developers/oauth-apps', title: 'OAuth apps', nav: { section: 'Developers', label: 'OAuth apps' }, load: () => import('./screens/developers/OAuthAppsScreen') },
   { path: '/developers/oauth-apps/:appId', title: 'OAuth app', load: () => import('./screens/developers/OAuthAppScreen') },
+  { path: '/settings/environment', title: 'Environment settings', nav: { section: 'Settings', label: 'Environment' }, load: () => import('./screens/settings/TenantSettingsScreen') },
+  { path: '/settings/members', title: 'Organizations and members', nav: { section: 'Settings', label: 'Members' }, load: () => import('./screens/settings/MembersScreen') },
 ];
 
 export const routeObjects: RouteObject[] = [
