@@ -51,20 +51,22 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const organization = data?.organizations.find((o) => o.id === organizationId) ?? data?.organizations.find((o) => o.id === data.selected_organization_id) ?? data?.organizations[0];
   const tenantId = organization?.tenants.find((t) => t.environment === environment)?.id;
 
-  // Every API call from now on acts on this tenant; what was cached belongs to the previous one.
+  // Every API call from now on acts on this tenant.
   if (data) configureClient({ csrfToken: data.csrf_token, tenantId });
-  useEffect(() => {
-    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
-  }, [tenantId, queryClient]);
 
+  // What was cached belongs to the previous tenant: dropped before the screens re-mount (the
+  // layout keys them by tenant), so nothing of one environment shows in the other.
+  const forgetTenantData = useCallback(() => queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'session' }), [queryClient]);
   const chooseOrganization = useCallback((id: string) => {
     localStorage.setItem(STORED.organization, id);
+    forgetTenantData();
     setOrganizationId(id);
-  }, []);
+  }, [forgetTenantData]);
   const chooseEnvironment = useCallback((value: Environment) => {
     localStorage.setItem(STORED.environment, value);
+    forgetTenantData();
     setEnvironment(value);
-  }, []);
+  }, [forgetTenantData]);
 
   const session = useMemo(() => (data ? { ...data, organization, environment, tenantId, chooseOrganization, chooseEnvironment } : undefined), [data, organization, environment, tenantId, chooseOrganization, chooseEnvironment]);
 
