@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   // sdk/src/gen is @hey-api/openapi-ts's output (`npm run sdk`): typechecked, not linted.
-  { ignores: ['node_modules/', '.data/', 'coverage/', 'sdk/src/gen/'] },
+  { ignores: ['node_modules/', '.data/', 'coverage/', 'sdk/src/gen/', 'dashboard/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -19,6 +19,7 @@ import { registerOpenApi } from './openapi.js';
 import { registerTextGuard } from './text-guard.js';
 import { registerUnknownQueryCheck, validatorCompiler } from './validation.js';
 import { registerContentTypes } from './content-types.js';
+import { dashboardServing } from './dashboard.js';
 
 /** The app with TypeBox inference: route handlers see typed `body`, `query` and `params`. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -67,7 +68,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerContentTypes(app);
   registerUnknownQueryCheck(app);
 
-  registerErrorHandling(app);
+  // The merchant dashboard (docs/dashboard.md): `/`, its assets, and its client routes for browsers.
+  const dashboard = dashboardServing();
+  registerErrorHandling(app, dashboard.clientRoute);
   registerTextGuard(app);
   await registerOpenApi(app);
   registerObservability(app, async () => {
@@ -76,6 +79,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerAuth(app, options.authenticators, options.sessionAuthenticator);
   await registerRateLimit(app, options.rateLimit, options.pool, options.clock);
   registerIdempotency(app, options.pool, options.clock, options.idempotencyKeyTtlHours);
+  await dashboard.routes(app);
   for (const register of options.routes) await register(app);
   return app;
 }

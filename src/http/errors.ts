@@ -61,13 +61,17 @@ function toAppError(error: FastifyError, request: FastifyRequest): AppError {
   return new AppError('INTERNAL_SERVER_ERROR', 'internal server error; quote the x-request-id header to support');
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/**
+ * `pageFallback` answers a browser's request for a page no route has (the dashboard's client
+ * routes); everything else not found gets the contract's 404 body.
+ */
+export function registerErrorHandling(app: FastifyInstance, pageFallback?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error, request);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(request, reply, appError);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, new AppError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`)),
+    pageFallback?.(request, reply) ?? sendError(request, reply, new AppError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`)),
   );
 }

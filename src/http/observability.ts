@@ -34,14 +34,11 @@ export function requestIdFrom(header: string | string[] | undefined): string {
   return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
 }
 
-/** Where `GET /` sends a visitor: the API reference for now (the dashboard, once there is one). */
-const HOME_PATH = '/docs';
-
 export interface ReadinessCheck {
   (): Promise<void>;
 }
 
-/** `x-request-id` echo, Prometheus metrics at /metrics, liveness at /health, readiness at /ready, `/` redirects home. */
+/** `x-request-id` echo, Prometheus metrics at /metrics, liveness at /health, readiness at /ready (`/` is the dashboard, dashboard.ts). */
 export function registerObservability(app: FastifyInstance, isReady: ReadinessCheck): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -64,7 +61,6 @@ export function registerObservability(app: FastifyInstance, isReady: ReadinessCh
   });
 
   const hidden = { hide: true };
-  app.get('/', { config: { public: true }, schema: hidden }, async (_request, reply) => reply.redirect(HOME_PATH, 302));
   // The probes are in the API document (no token: `security: []`); /metrics is Prometheus text for a scraper, not API.
   const tags = ['Operations'];
   app.get('/health', {

@@ -21,7 +21,7 @@ describe.skipIf(!browserAvailable)('account page in a browser', () => {
   it('signs up, creates a key shown once, uses it and revokes it', async () => {
     const context = await served.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${served.baseUrl}/signup`);
+    await page.goto(`${served.baseUrl}/signup?return_to=/account`);
     await page.getByLabel('E-mail').fill('first-hour@m.test');
     await page.getByLabel('Password (at least 8 characters)').fill('a long enough password');
     await page.getByLabel('Organization name (optional)').fill('Browser Books');

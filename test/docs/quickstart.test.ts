@@ -140,13 +140,13 @@ describe('docs/quickstart.md today (system clock)', () => {
     expect(JSON.parse(stdout)).toMatchObject({ data: [{ name: 'API requests' }, { name: 'Platform' }], pagination_meta: { total_items: 2 } });
   });
 
-  it('GET / redirects to the API reference', async () => {
+  it('GET / serves the dashboard (docs/dashboard.md)', async () => {
     const res = await fetch(`${live!.baseUrl}/`, { redirect: 'manual' });
-    expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe('/docs');
-    const followed = await fetch(`${live!.baseUrl}/`);
-    expect(followed.status).toBe(200);
-    expect(followed.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const page = await res.text();
+    expect(page).toContain('<div id="root"></div>');
+    expect(page).toMatch(/<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js">/);
   });
 });
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,6 +38,9 @@ export function withDatabase(url: string, database: string): string {
  * default, an embedded server in a temporary folder. A template database is migrated once.
  */
 export default async function setup(project: TestProject) {
+  // The app serves the built dashboard at `/` (docs/dashboard.md); `npm ci` builds it, a clone
+  // that skipped scripts gets it here once (about 10 s).
+  execFileSync(process.execPath, ['dashboard/build.mjs', '--if-missing'], { stdio: 'inherit' });
   let embedded: EmbeddedServer | undefined;
   let dataDir: string | undefined;
   let adminUrl = process.env.TEST_DATABASE_URL;

@@ -87,6 +87,7 @@ ${memberships.map((m) => html`<div><input type="radio" id="org-${m.organization_
 <p>Every API request carries one key, as <code>Authorization: Bearer sk_…</code>, and acts on that key's environment only.</p>
 ${tenants.map((t, i) => tenantSection(t, keys[i]!))}`}
 <h2>More</h2>
+<p><a href="/">Open the dashboard</a></p>
 <p><a href="/account/connections">Connected applications</a></p>
 <form method="post" action="/signout">${csrfField(deps, session)}<button type="submit">Sign out</button></form>`;
   return sendPage(reply, options.status ?? 200, 'Your account', body);

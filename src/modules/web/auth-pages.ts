@@ -4,6 +4,8 @@ import { errorBox, html, safeReturnTo, seeOther, sendPage } from './html.js';
 import type { WebSession } from './sessions.js';
 
 const hidden = { schema: { hide: true } } as const;
+/** Where sign-in and sign-up land without a return_to: the dashboard (docs/dashboard.md). */
+const DASHBOARD = '/';
 
 /** Sign-up, sign-in and sign-out (the account page is account-pages.ts). */
 export function authPages(deps: WebDeps) {
@@ -40,14 +42,14 @@ ${csrfField(deps, session)}
     app.get('/signin', hidden, async (request, reply) => {
       const session = await deps.sessions.load(request, reply);
       const query = request.query as Form;
-      return sendPage(reply, 200, 'Sign in', signInForm(session, safeReturnTo(query.return_to)));
+      return sendPage(reply, 200, 'Sign in', signInForm(session, safeReturnTo(query.return_to, DASHBOARD)));
     });
 
     app.post('/signin', hidden, async (request, reply) => {
       const session = await deps.sessions.load(request, reply);
       const form = request.body as Form;
       if (!deps.sessions.csrfValid(session, form?._csrf)) return sendCsrfFailure(reply);
-      const returnTo = safeReturnTo(form.return_to);
+      const returnTo = safeReturnTo(form.return_to, DASHBOARD);
       const user = await deps.users.signIn(text(form, 'email'), text(form, 'password'));
       if (!user) return sendPage(reply, 401, 'Sign in', signInForm(session, returnTo, text(form, 'email'), 'The e-mail or the password is wrong.'));
       await deps.sessions.signIn(reply, user.id);
@@ -57,14 +59,14 @@ ${csrfField(deps, session)}
     app.get('/signup', hidden, async (request, reply) => {
       const session = await deps.sessions.load(request, reply);
       const query = request.query as Form;
-      return sendPage(reply, 200, 'Create an account', signUpForm(session, safeReturnTo(query.return_to), { email: text(query, 'email') }));
+      return sendPage(reply, 200, 'Create an account', signUpForm(session, safeReturnTo(query.return_to, DASHBOARD), { email: text(query, 'email') }));
     });
 
     app.post('/signup', hidden, async (request, reply) => {
       const session = await deps.sessions.load(request, reply);
       const form = request.body as Form;
       if (!deps.sessions.csrfValid(session, form?._csrf)) return sendCsrfFailure(reply);
-      const returnTo = safeReturnTo(form.return_to);
+      const returnTo = safeReturnTo(form.return_to, DASHBOARD);
       const values = { email: text(form, 'email'), organization: text(form, 'organization') };
       try {
         const user = await deps.users.signUp({ email: values.email, password: text(form, 'password'), organizationName: values.organization || undefined });

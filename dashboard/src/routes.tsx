@@ -1,0 +1,47 @@
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router';
+import { Layout } from './app/Layout';
+import { NotFound } from './components/NotFound';
+
+/**
+ * Every screen of the dashboard, in one list (docs/dashboard.md, "Adding a screen"). `nav` puts
+ * it in the side navigation under its section; screens without `nav` (details) are reached by
+ * links. Each screen is loaded on first visit, so its code is not in the first download.
+ */
+export interface Screen {
+  path: string;
+  /** The browser tab's title and the screen's heading. */
+  title: string;
+  nav?: { section: NavSection; label: string };
+  load: () => Promise<{ default: ComponentType }>;
+}
+
+export const NAV_SECTIONS = ['Overview', 'Developers', 'Settings'] as const;
+export type NavSection = (typeof NAV_SECTIONS)[number];
+
+export const screens: Screen[] = [
+  { path: '/', title: 'Home', nav: { section: 'Overview', label: 'Home' }, load: () => import('./screens/home/HomeScreen') },
+  { path: '/developers/api-keys', title: 'API keys', nav: { section: 'Developers', label: 'API keys' }, load: () => import('./screens/developers/ApiKeysScreen') },
+  { path: '/developers/webhooks', title: 'Webhook endpoints', nav: { section: 'Developers', label: 'Webhooks' }, load: () => import('./screens/developers/WebhooksScreen') },
+  { path: '/developers/webhooks/:endpointId', title: 'Webhook endpoint', load: () => import('./screens/developers/WebhookEndpointScreen') },
+  { path: '/developers/oauth-apps', title: 'OAuth apps', nav: { section: 'Developers', label: 'OAuth apps' }, load: () => import('./screens/developers/OAuthAppsScreen') },
+  { path: '/developers/oauth-apps/:appId', title: 'OAuth app', load: () => import('./screens/developers/OAuthAppScreen') },
+  { path: '/settings/environment', title: 'Environment settings', nav: { section: 'Settings', label: 'Environment' }, load: () => import('./screens/settings/TenantSettingsScreen') },
+  { path: '/settings/members', title: 'Organizations and members', nav: { section: 'Settings', label: 'Members' }, load: () => import('./screens/settings/MembersScreen') },
+];
+
+export const routeObjects: RouteObject[] = [
+  {
+    element: <Layout />,
+    children: [
+      ...screens.map(
+        (screen): RouteObject => ({
+          path: screen.path,
+          handle: { title: screen.title },
+          lazy: async () => ({ Component: (await screen.load()).default }),
+        }),
+      ),
+      { path: '*', handle: { title: 'Not found' }, element: <NotFound what="page" /> },
+    ],
+  },
+];
