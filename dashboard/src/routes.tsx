@@ -33,6 +33,11 @@ export const screens: Screen[] = [
   { path: '/catalog/metrics', title: 'Billable metrics', nav: { section: 'Catalog', label: 'Billable metrics' }, load: () => import('./screens/catalog/MetricsScreen') },
   { path: '/catalog/metrics/:metricId', title: 'Billable metric', load: () => import('./screens/catalog/MetricDetailScreen') },
   { path: '/catalog/features', title: 'Features', nav: { section: 'Catalog', label: 'Features' }, load: () => import('./screens/catalog/FeaturesScreen') },
+  { path: '/developers/api-keys', title: 'API keys', nav: { section: 'Developers', label: 'API keys' }, load: () => import('./screens/developers/ApiKeysScreen') },
+  { path: '/developers/webhooks', title: 'Webhook endpoints', nav: { section: 'Developers', label: 'Webhooks' }, load: () => import('./screens/developers/WebhooksScreen') },
+  { path: '/developers/webhooks/:endpointId', title: 'Webhook endpoint', load: () => import('./screens/developers/WebhookEndpointScreen') },
+  { path: '/developers/oauth-apps', title: 'OAuth apps', nav: { section: 'Developers', label: 'OAuth apps' }, load: () => import('./screens/developers/OAuthAppsScreen') },
+  { path: '/developers/oauth-apps/:appId', title: 'OAuth app', load: () => import('./screens/developers/OAuthAppScreen') },
 ];
 
 export const routeObjects: RouteObject[] = [

@@ -1,3 +1,5 @@
+import { BillingApiError } from '../../../sdk/src/index';
+
 /**
  * How the dashboard reaches the API: same origin, the sign-in session's cookie, the CSRF token
  * of that session and the tenant chosen in the header bar (docs/dashboard.md, "Talking to the API").
@@ -31,9 +33,10 @@ export function fieldOfError(message: string, fields: readonly string[]): string
     .sort((a, b) => b.length - a.length)[0];
 }
 
-/** Makes any thrown value an ApiError (network failures become a 0-status one). */
+/** Makes any thrown value an ApiError (the SDK's BillingApiError; network failures become a 0-status one). */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof BillingApiError) return new ApiError(error.status, error.code ?? 'ERROR', error.message);
   if (error && typeof error === 'object' && 'code' in error && 'message' in error) {
     const body = error as { code: unknown; message: unknown; status?: unknown };
     return new ApiError(typeof body.status === 'number' ? body.status : 400, String(body.code), String(body.message));

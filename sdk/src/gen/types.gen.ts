@@ -15320,6 +15320,113 @@ export type PreviewUpcomingInvoiceResponses = {
 
 export type PreviewUpcomingInvoiceResponse = PreviewUpcomingInvoiceResponses[keyof PreviewUpcomingInvoiceResponses];
 
+export type GetInvoiceSummaryData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * How many months, 1 to 36
+         */
+        months?: number;
+    };
+    url: '/api/v1/invoices/summary';
+};
+
+export type GetInvoiceSummaryErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `read` rate limit class, 1000 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_READ_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type GetInvoiceSummaryError = GetInvoiceSummaryErrors[keyof GetInvoiceSummaryErrors];
+
+export type GetInvoiceSummaryResponses = {
+    /**
+     * The figures
+     */
+    200: {
+        /**
+         * The months covered, oldest first; the current month last
+         */
+        months: Array<string>;
+        /**
+         * One entry per currency the tenant invoiced in; empty before the first invoice
+         */
+        currencies: Array<{
+            currency: string;
+            by_month: Array<{
+                /**
+                 * A calendar month in UTC, YYYY-MM
+                 */
+                month: string;
+                /**
+                 * Monthly recurring revenue: recurring lines covering the 15th of the month, each counted for one month (a quarterly fee counts a third); decimal string in the currency's minor-unit digits
+                 */
+                mrr: string;
+                /**
+                 * Totals of the invoices dated in the month (finalized or uncollectible); decimal string in the currency's minor-unit digits
+                 */
+                invoiced: string;
+                /**
+                 * What is still unpaid today of the finalized invoices dated in the month; decimal string in the currency's minor-unit digits
+                 */
+                unpaid: string;
+            }>;
+            /**
+             * Everything finalized and still unpaid today, whatever its date; decimal string in the currency's minor-unit digits
+             */
+            unpaid: string;
+            /**
+             * How many finalized invoices are not fully paid
+             */
+            unpaid_invoices: number;
+        }>;
+        /**
+         * The 10 latest failed payment attempts, newest first
+         */
+        failed_payments: Array<{
+            /**
+             * Payment transaction ID
+             */
+            id: string;
+            invoice_id: string;
+            invoice_number: string | null;
+            customer_id: string;
+            customer_name: string | null;
+            /**
+             * The amount that failed; decimal string in the currency's minor-unit digits
+             */
+            amount: string;
+            currency: string;
+            /**
+             * What the payment provider said
+             */
+            error: string | null;
+            created_at: string;
+        }>;
+    };
+};
+
+export type GetInvoiceSummaryResponse = GetInvoiceSummaryResponses[keyof GetInvoiceSummaryResponses];
+
 export type ListInvoicingEntitiesData = {
     body?: never;
     path?: never;

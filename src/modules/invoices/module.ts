@@ -7,6 +7,7 @@ import { createInvoicingEntitiesService, type InvoicingEntitiesService } from '.
 import { entityRoutes } from './entity-routes.js';
 import { createInvoiceLifecycle, RENDER_PDF_TASK, type InvoiceLifecycle, type OpenCreditNotes, type PrepaidCredits } from './lifecycle.js';
 import { invoiceRoutes, type PaymentUrl } from './routes.js';
+import { invoiceSummaryRoutes } from './summary.js';
 import { createInvoicesService, type InvoicesService } from './service.js';
 import type { PayUrlOf } from './documents.js';
 import { createBillingRun, type BillingRun } from './billing/run.js';
@@ -145,6 +146,7 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
   const invoiceRoutesOf = invoiceRoutes(invoices, lifecycle, upcomingOf, deps.paymentUrl);
   const routes: RouteModule = async (app) => {
     await invoiceRoutesOf(app);
+    await invoiceSummaryRoutes(deps.pool, deps.clock)(app);
     await entityRoutes(entities)(app);
   };
   const previewFirstInvoice = (tenantId: string, record: SubscriptionRecord) => upcomingInvoice(billing, deps.clock, tenantId, record);
