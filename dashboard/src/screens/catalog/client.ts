@@ -1,21 +1,11 @@
 /**
- * The catalog screens' way to the API: the generated SDK with the sign-in session
- * (createSessionClient), the session's CSRF token and the tenant chosen in the header bar.
- * Calls throw a BillingApiError (status, code, message) that components/QueryState and
- * components/forms already understand.
+ * The catalog screens reach the API through the dashboard's one SDK client (app/client.ts: the
+ * sign-in session, its CSRF token, the tenant chosen in the header bar).
  */
-import { useSession } from '../../app/session';
-import { createSessionClient } from '../../../../sdk/src/index';
+import { client } from '../../app/client';
 
-const current = { csrfToken: '', tenantId: undefined as string | undefined };
-
-const client = createSessionClient({ csrfToken: () => current.csrfToken, tenantId: () => current.tenantId, throwOnError: true });
-
-/** The SDK client acting on the tenant the header bar shows; read at every call. */
+/** The SDK client to pass as `client` to the SDK's operations. */
 export function useCatalogClient() {
-  const session = useSession();
-  current.csrfToken = session.csrf_token;
-  current.tenantId = session.tenantId;
   return client;
 }
 
