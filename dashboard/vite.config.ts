@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 /**
@@ -10,6 +11,8 @@ const SERVICE = 'http://127.0.0.1:8080';
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [react()],
+  // The SDK is TypeScript source in this repository (sdk/README.md).
+  resolve: { alias: { '@tally-billing/sdk': fileURLToPath(new URL('../sdk/src/index.ts', import.meta.url)) } },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

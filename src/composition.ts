@@ -127,8 +127,12 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     payUrlOf: (db, tenantId, invoice) => payments.api.payUrlFor(db, invoice, tenantId),
   });
   const creditNotes = createCreditNotesModule(base);
-  // Prepaid credits (docs/credits-and-alerts.md): the projected balance reads usage through invoices' upcoming invoices.
-  const credits = createCreditsModule({ ...base, accruedUsage: accruedUsageOf(invoices.api.upcoming), testClockTime });
+  // Prepaid credits (docs/credits-and-alerts.md): the projected balance reads usage through invoices' upcoming invoices;
+  // a balance that moves without usage (grant, top-up, void, consumption, expiry) has the customer's alerts evaluated.
+  const credits = createCreditsModule({
+    ...base, accruedUsage: accruedUsageOf(invoices.api.upcoming), testClockTime,
+    balanceMoved: (tenantId, customerId) => alerts.api.evaluateCustomerSoon(tenantId, customerId),
+  });
   // Payment providers and the charge of finalized invoices (docs/payments.md); credentials sealed with the service secret.
   const payments = createPaymentsModule({
     ...base, secretKey: config.secretKey, stripeApiBase: config.stripeApiBase, gocardlessApiBase: config.gocardlessApiBase, publicBaseUrl: config.publicBaseUrl, invoicePdf: invoices.api.invoices.pdf,
@@ -153,6 +157,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     ...base,
     secretKey: config.secretKey,
     secureCookies: config.publicBaseUrl?.startsWith('https:') ?? false,
+    publicBaseUrl: config.publicBaseUrl,
     accounts: accounts.api,
     users: oauth.api.users,
     authorize: oauth.api.authorize,
@@ -192,6 +197,8 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     rateLimit: config.rateLimit,
     idempotencyKeyTtlHours: config.idempotencyKeyTtlHours,
     authenticators,
+    // without an Authorization header, the dashboard's sign-in session (docs/dashboard-api.md)
+    sessionAuthenticator: web.api.authenticateSession,
     routes: modules.flatMap((m) => m.routes ?? []),
   });
   const tasks: TaskRegistry = {};

@@ -11,6 +11,7 @@ import type { AccountsService } from './modules/accounts/index.js';
 import { scheduleBillingRuns } from './modules/invoices/index.js';
 import { scheduleReconciliation } from './modules/payments/index.js';
 import { schedulePeriodBoundaries } from './modules/alerts/index.js';
+import { scheduleExpirySweep } from './modules/credits/index.js';
 import { compose } from './composition.js';
 
 export { compose, type Composition } from './composition.js';
@@ -34,6 +35,8 @@ export async function serve(config: Config, clock: Clock = systemClock): Promise
   if (worker) await scheduleReconciliation(db.pool);
   // Usage alerts resolve at their period's end even without new events (reschedules itself every minute).
   if (worker) await schedulePeriodBoundaries(db.pool);
+  // Credit grants past their expiry get their EXPIRY entries (reschedules itself every minute).
+  if (worker) await scheduleExpirySweep(db.pool);
   const firstAccount = await createFirstAccount(accounts);
   let listeningOn: string;
   try {

@@ -25,8 +25,9 @@ export async function generateSdk(root: string = SDK_ROOT, document?: Record<str
       input: documentPath,
       output: { path: path.join(root, 'src', 'gen'), importFileExtension: '.js', clean: true },
       logs: { level: 'silent' },
-      // the fetch client, the types of every schema and operation, one function per operation (named by its operationId)
-      plugins: ['@hey-api/client-fetch', '@hey-api/typescript', '@hey-api/sdk'],
+      // the fetch client, the types of every schema and operation, one function per operation (named by its operationId).
+      // Calls throw on a 4xx/5xx unless told `throwOnError: false`, so `data` is typed as present.
+      plugins: [{ name: '@hey-api/client-fetch', throwOnError: true }, '@hey-api/typescript', '@hey-api/sdk'],
     });
   } finally {
     rmSync(work, { recursive: true, force: true });

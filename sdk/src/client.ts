@@ -6,7 +6,7 @@
  */
 import { createClient, createConfig, type Client, type Config } from './gen/client/index.js';
 
-/** A refused call (HTTP status 4xx or 5xx), thrown by calls made with `throwOnError: true`. */
+/** A refused call (HTTP status 4xx or 5xx), thrown unless the call says `throwOnError: false`. */
 export class BillingApiError extends Error {
   /** The HTTP status, e.g. 400 or 404. */
   readonly status: number;
@@ -26,7 +26,7 @@ export class BillingApiError extends Error {
   }
 }
 
-/** Calls made with `throwOnError: true` throw a BillingApiError; the others keep the typed `error` body. */
+/** Throwing calls throw a BillingApiError; calls with `throwOnError: false` keep the typed `error` body. */
 function throwTypedErrors(client: Client): Client {
   client.interceptors.error.use((error, response, _request, options) => {
     if (!options.throwOnError || !response) return error;
@@ -40,7 +40,7 @@ export interface ApiKeyClientOptions {
   baseUrl: string;
   /** A tenant's secret API key (`sk_sandbox_…` or `sk_prod_…`), sent as `Authorization: Bearer`. */
   apiKey: string;
-  /** Throw a BillingApiError on 4xx/5xx instead of returning `{ error }` (default false). */
+  /** false: return `{ error }` (the typed error body) on 4xx/5xx instead of throwing a BillingApiError (default true). */
   throwOnError?: boolean;
   /** Another fetch (tests, proxies); default globalThis.fetch. */
   fetch?: typeof fetch;
@@ -52,7 +52,7 @@ export function createApiKeyClient(options: ApiKeyClientOptions): Client {
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     // Only bearer operations take the key; the OAuth endpoints' basic scheme wants client credentials.
     auth: (auth) => (auth.scheme === 'bearer' ? options.apiKey : undefined),
-    throwOnError: options.throwOnError ?? false,
+    throwOnError: options.throwOnError ?? true,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
   return throwTypedErrors(createClient(createConfig(config)));
@@ -65,7 +65,7 @@ export interface SessionClientOptions {
   csrfToken: string | (() => string | undefined);
   /** The tenant the UI acts on, sent as `X-Tenant-Id`: one of the session's organizations' tenants. */
   tenantId: string | (() => string | undefined);
-  /** Throw a BillingApiError on 4xx/5xx instead of returning `{ error }` (default false). */
+  /** false: return `{ error }` on 4xx/5xx instead of throwing a BillingApiError (default true). */
   throwOnError?: boolean;
   fetch?: typeof fetch;
 }
@@ -85,7 +85,7 @@ export function createSessionClient(options: SessionClientOptions): Client {
   const client = createClient(createConfig({
     baseUrl: (options.baseUrl ?? '').replace(/\/+$/, ''),
     credentials: 'same-origin',
-    throwOnError: options.throwOnError ?? false,
+    throwOnError: options.throwOnError ?? true,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   }));
   client.interceptors.request.use((request) => {

@@ -11,7 +11,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Clock } from '../kernel/clock.js';
 import type { Pool } from '../db/pool.js';
 import { registerErrorHandling } from './errors.js';
-import { registerAuth, type Authenticator } from './auth.js';
+import { registerAuth, type Authenticator, type SessionAuthenticator } from './auth.js';
 import { registerRateLimit, type RateLimitConfig } from './rate-limit.js';
 import { registerIdempotency } from './idempotency.js';
 import { REDACTED, redactUrl, registerObservability, requestIdFrom } from './observability.js';
@@ -34,12 +34,14 @@ export interface AppOptions {
   rateLimit: RateLimitConfig;
   idempotencyKeyTtlHours: number;
   authenticators: Authenticator[];
+  /** The dashboard's sign-in session, for requests without an Authorization header. */
+  sessionAuthenticator?: SessionAuthenticator;
   routes: RouteModule[];
 }
 
 // Request lines log method, redacted URL and peer only: no headers (API keys, cookies) and no
 // bodies (passwords of the sign-in pages). These paths are a second guard should a log call add them.
-const REDACTED_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'req.headers["x-portal-token"]', 'req.body', 'res.headers["set-cookie"]'];
+const REDACTED_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]', 'req.headers["x-api-key"]', 'req.headers["x-portal-token"]', 'req.body', 'res.headers["set-cookie"]'];
 
 export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({
@@ -74,7 +76,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerObservability(app, async () => {
     await options.pool.query('SELECT 1');
   });
-  registerAuth(app, options.authenticators);
+  registerAuth(app, options.authenticators, options.sessionAuthenticator);
   await registerRateLimit(app, options.rateLimit, options.pool, options.clock);
   registerIdempotency(app, options.pool, options.clock, options.idempotencyKeyTtlHours);
   await dashboard.routes(app);

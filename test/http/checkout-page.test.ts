@@ -97,6 +97,28 @@ describe('hosted checkout page (sandbox)', () => {
     expect((await h.request('GET', `/api/v1/customers/${customer.id}`)).json().balance).toBe('0.00');
   });
 
+  it('charges only what prepaid credits leave due, and the credits pay the first invoice at its finalization', async () => {
+    const { h, session, path, customer } = await setup();
+    const before = dueToday((await open(h, path)).body)!;
+    const granted = await h.request('POST', `/api/v1/customers/${customer.id}/credit-grants`, { body: { name: 'Welcome credits', type: 'PROMOTIONAL', amount: '7.00' } });
+    expect(granted.statusCode, granted.body).toBe(201);
+    const page = await open(h, path);
+    const due = dueToday(page.body)!;
+    const beforeMinor = BigInt(before.split(' ')[0]!.replace('.', ''));
+    expect(BigInt(due.split(' ')[0]!.replace('.', ''))).toBe(beforeMinor - 700n);
+    const paid = await post(h, page, '', { card_number: '4242 4242 4242 4242', shown_amount: due.split(' ')[0]! });
+    expect(paid.statusCode, paid.body).toBe(303);
+    await h.drainJobs();
+    const [invoice] = await invoicesOf(h, customer.id);
+    expect(invoice).toMatchObject({ payment_status: 'PAID', paid: (beforeMinor - 700n).toString(), total_minor: beforeMinor.toString() });
+    const api = (await h.request('GET', `/api/v1/invoices/${invoice!.id}`)).json();
+    expect(api).toMatchObject({ prepaid_credits: '7.00', prepaid_credit_lines: [expect.objectContaining({ name: 'Welcome credits', amount: '7.00' })] });
+    expect((await attemptsOf(h, session.id)).map((a) => a.amount_minor)).toEqual([(beforeMinor - 700n).toString()]);
+    // nothing overpaid into the cash balance, and the credits are spent once
+    expect((await h.request('GET', `/api/v1/customers/${customer.id}`)).json().balance).toBe('0.00');
+    expect((await h.request('GET', `/api/v1/customers/${customer.id}/credit-balance`)).json()).toMatchObject({ balance: '0.00' });
+  });
+
   it('shows a decline (402) with the provider message and leaves no subscription, invoice or saved card; a good card then completes', async () => {
     const { h, session, path, customer } = await setup();
     const page = await open(h, path);

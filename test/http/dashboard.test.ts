@@ -3,10 +3,9 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DASHBOARD_CSP, DASHBOARD_DIST } from '../../src/http/dashboard.js';
 import { useHarness } from '../harness/app.js';
-import { Browser, signUp } from './oauth-helpers.js';
 
 /**
- * The dashboard's serving (src/http/dashboard.ts) and its session read (web module): `/` and
+ * The dashboard's serving (src/http/dashboard.ts): `/` and
  * client routes give the app's page to browsers, the API and the server pages keep their
  * answers, assets are cached for good and sent gzipped. The build comes from global setup.
  */
@@ -61,26 +60,5 @@ describe('dashboard serving', () => {
     const zipped = await app.inject({ method: 'GET', url: `/assets/${script}`, headers: { 'accept-encoding': 'gzip' } });
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(zipped.rawPayload).toString()).toBe(plain.body);
-  });
-});
-
-describe('GET /account/session', () => {
-  it('is 401 signed out and names the organizations, tenants and CSRF token signed in', async () => {
-    const h = harness();
-    const anonymous = await new Browser(h).get('/account/session');
-    expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.json()).toEqual({ code: 'UNAUTHORIZED', message: 'not signed in; sign in at /signin' });
-
-    const { browser, email } = await signUp(h, 'Session Shop');
-    const res = await browser.get('/account/session');
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['cache-control']).toBe('no-store');
-    const body = res.json();
-    expect(body).toMatchObject({ user: { email }, csrf_token: expect.stringMatching(/^[\w-]{43}$/) });
-    expect(body.organizations).toHaveLength(1);
-    expect(body.organizations[0]).toMatchObject({ name: 'Session Shop', role: 'ADMIN' });
-    expect(body.organizations[0].tenants.map((t: { environment: string }) => t.environment).sort()).toEqual(['production', 'sandbox']);
-    // Only the user's own organizations: the harness's organization is not among them.
-    expect(body.organizations.map((o: { id: string }) => o.id)).not.toContain(h.tenant.organizationId);
   });
 });

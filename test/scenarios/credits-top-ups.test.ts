@@ -2,7 +2,7 @@
 // replayed top-up triggers buys one top-up (docs/credits-and-alerts.md, "Prepaid credits").
 import { describe, expect, it } from 'vitest';
 import { Dec } from '../../src/kernel/money.js';
-import { AUTO_TOP_UP_TASK } from '../../src/modules/credits/index.js';
+import { BALANCE_MOVED_TASK } from '../../src/modules/credits/index.js';
 import { useHarness, type Harness } from '../harness/app.js';
 import { createCustomer, createDraft, outbox } from '../http/invoices-support.js';
 
@@ -80,7 +80,7 @@ describe('automatic top-up', () => {
     // 15.00 consumed: the balance (5.00) falls below 10.00
     expect(await spend(h, customer.id)).toMatchObject({ prepaid_credits: '15.00' });
     // the storm: the trigger replayed by workers and settings retried by a client, all at once
-    const task = h.service.tasks[AUTO_TOP_UP_TASK]!;
+    const task = h.service.tasks[BALANCE_MOVED_TASK]!;
     await Promise.all([
       ...Array.from({ length: 20 }, () => task({ tenant_id: h.tenant.id, customer_id: customer.id })),
       ...Array.from({ length: 5 }, () => h.request('PUT', `/api/v1/customers/${customer.id}/credit-top-up`, { body: settings })),

@@ -90,6 +90,83 @@ describe('spend thresholds', () => {
     }
    }, 180_000); // two subscriptions through a whole period: slow on a loaded machine
 
+  it('prepaid credits pay threshold invoices at finalization, and the period-end invoice nets them without deducting credits twice', async () => {
+    const h = harness();
+    h.clock.set('2026-03-02T12:00:00.000Z');
+    const a = await backdatedSubscription(h, { name: 'Credits Thresholds Co', startDate: '2026-03-01' });
+    const b = await backdatedSubscription(h, { name: 'Credits Plain Co', startDate: '2026-03-01' });
+    expect((await h.request('PATCH', `/api/v1/subscriptions/${a.subscriptionId}`, { body: { usage_thresholds: [{ amount: '5.00' }] } })).statusCode).toBe(200);
+    await run(h); // March's advance fees, before any credits
+    // 10.00 of usage-only credits each
+    for (const customerId of [a.customerId, b.customerId]) {
+      const granted = await h.request('POST', `/api/v1/customers/${customerId}/credit-grants`, { body: { name: 'Usage credits', type: 'PROMOTIONAL', amount: '10.00', applies_to: 'USAGE' } });
+      expect(granted.statusCode, granted.body).toBe(201);
+    }
+
+    await calls(h, [a.customerId, b.customerId], '2026-03-02', 60, 'cr1'); // 6.00 + 1.20 VAT: the 5.00 threshold
+    const [threshold] = thresholdInvoices(await invoicesOf(h, a.subscriptionId));
+    // the credits pay it at its finalization, as they pay any invoice: paid in full, nothing charged
+    expect(threshold).toMatchObject({ status: 'FINALIZED', total: '7.20', prepaid_credits: '7.20', amount_due: '0.00', payment_status: 'PAID' });
+    expect(threshold!.prepaid_credit_lines).toEqual([expect.objectContaining({ name: 'Usage credits', amount: '7.20' })]);
+    const balanceOf = async (customerId: string) => (await h.request('GET', `/api/v1/customers/${customerId}/credit-balance`)).json();
+    expect(await balanceOf(a.customerId)).toMatchObject({ balance: '2.80' });
+
+    h.clock.set('2026-03-10T12:00:00.000Z');
+    await calls(h, [a.customerId, b.customerId], '2026-03-10', 100, 'cr2'); // 160 calls, 13.00 in all
+    h.clock.set('2026-04-02T00:00:00.000Z');
+    await run(h);
+    const invoicesA = await invoicesOf(h, a.subscriptionId);
+    const invoicesB = await invoicesOf(h, b.subscriptionId);
+    const aprilA = invoicesA.find((i) => i.invoice_date === '2026-04-01')!;
+    const aprilB = invoicesB.find((i) => i.invoice_date === '2026-04-01')!;
+    // April nets the 6.00 (+1.20) already billed; the credits left (2.80) pay its usage line, no more
+    expect(aprilA).toMatchObject({ status: 'FINALIZED', total: '79.20', prepaid_credits: '2.80', amount_due: '76.40' });
+    expect(aprilB).toMatchObject({ status: 'FINALIZED', total: '86.40', prepaid_credits: '10.00', amount_due: '76.40' });
+    // over the period: the same totals, the same 10.00 of credits used once, the same left to pay
+    for (const field of ['total', 'prepaid_credits', 'amount_due']) expect(sum(invoicesA, field), field).toBe(sum(invoicesB, field));
+    expect(sum(invoicesA, 'prepaid_credits')).toBe('10.00');
+    for (const customerId of [a.customerId, b.customerId]) {
+      expect(await balanceOf(customerId)).toMatchObject({ balance: '0.00' });
+      const consumed = (await h.request('GET', `/api/v1/customers/${customerId}/credit-ledger`, { query: { type: 'CONSUMPTION', per_page: '100' } })).json().data;
+      expect(consumed.reduce((total: Dec, e: { amount: string }) => total.plus(e.amount), new Dec(0)).toFixed(2)).toBe('-10.00');
+    }
+  }, 180_000);
+
+  it('a test clock\'s advance checks thresholds at the clock\'s frozen time; the periodic re-check leaves the clock alone', async () => {
+    const h = harness();
+    h.clock.set('2026-03-15T12:00:00.000Z');
+    const created = await h.request('POST', '/api/v1/test-clocks', { body: { frozen_time: '2026-03-02T12:00:00Z', name: 'thresholds' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const clockId = created.json().id as string;
+    const advance = async (to: string) => {
+      const res = await h.request('POST', `/api/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: to } });
+      expect(res.statusCode, res.body).toBe(200);
+      await h.drainJobs();
+      await expect.poll(async () => (await h.request('GET', `/api/v1/test-clocks/${clockId}`)).json()).toMatchObject({ status: 'READY', frozen_time: new Date(to).toISOString() });
+    };
+    const a = await backdatedSubscription(h, { name: 'Clock Co', startDate: '2026-03-01', testClockId: clockId });
+    expect((await h.request('PATCH', `/api/v1/subscriptions/${a.subscriptionId}`, { body: { usage_thresholds: [{ amount: '20.00' }] } })).statusCode).toBe(200);
+    await advance('2026-03-02T13:00:00Z'); // March's advance fees
+    await calls(h, [a.customerId], '2026-03-02', 60, 'clock'); // 6.00: below 20.00 when ingested
+    // the threshold lowered under the usage: nothing checks it until the clock moves
+    expect((await h.request('PATCH', `/api/v1/subscriptions/${a.subscriptionId}`, { body: { usage_thresholds: [{ amount: '5.00' }] } })).statusCode).toBe(200);
+    await run(h);
+    expect(thresholdInvoices(await invoicesOf(h, a.subscriptionId))).toEqual([]);
+
+    await advance('2026-03-10T00:00:00Z');
+    const [threshold] = thresholdInvoices(await invoicesOf(h, a.subscriptionId));
+    // checked at the clock's first stop (its time when the advance began), not at the service's time
+    expect(threshold).toMatchObject({ status: 'FINALIZED', invoice_date: '2026-03-02', subtotal: '6.00', finalized_at: '2026-03-02T13:00:00.000Z', usage_threshold: expect.objectContaining({ crossing: 1 }) });
+
+    await advance('2026-04-02T00:00:00Z');
+    const april = (await invoicesOf(h, a.subscriptionId)).find((i) => i.invoice_date === '2026-04-01')!;
+    expect(lineSummary(april).filter(([name]) => name!.startsWith('API calls'))).toEqual([
+      ['API calls', '2026-03-01', '2026-03-31', '6.00', '1.20'],
+      ['API calls: billed on threshold invoices', '2026-03-01', '2026-03-31', '-6.00', '-1.20'],
+    ]);
+    expect(thresholdInvoices(await invoicesOf(h, a.subscriptionId))).toHaveLength(1);
+  }, 180_000);
+
   it('racing batches crossing one threshold give one threshold invoice', async () => {
     const h = harness();
     h.clock.set('2026-03-02T12:00:00.000Z');

@@ -1,4 +1,4 @@
-import { BillingApiError } from '../../../sdk/src/index';
+import { BillingApiError } from '@tally-billing/sdk';
 
 /**
  * How the dashboard reaches the API: same origin, the sign-in session's cookie, the CSRF token

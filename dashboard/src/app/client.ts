@@ -1,4 +1,4 @@
-import { createSessionClient } from '../../../sdk/src/index';
+import { createSessionClient } from '@tally-billing/sdk';
 
 /** What every API call carries; set by the session provider when the session or the tenant changes. */
 const current = { csrfToken: '', tenantId: undefined as string | undefined };

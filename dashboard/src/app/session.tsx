@@ -1,17 +1,13 @@
 import { Center, Loader } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { ApiError } from './api';
-import { configureClient } from './client';
+import { getSession, type GetSessionResponse } from '@tally-billing/sdk';
+import { ApiError, toApiError } from './api';
+import { client, configureClient } from './client';
 
 export type Environment = 'production' | 'sandbox';
 
-export interface SessionInfo {
-  user: { id: string; email: string };
-  selected_organization_id: string | null;
-  csrf_token: string;
-  organizations: { id: string; name: string; role: string; tenants: { id: string; environment: Environment }[] }[];
-}
+export type SessionInfo = GetSessionResponse;
 
 export interface Session extends SessionInfo {
   organization: SessionInfo['organizations'][number] | undefined;
@@ -27,11 +23,13 @@ const SessionContext = createContext<Session | undefined>(undefined);
 /** The chosen organization and environment outlive a reload (this browser only). */
 const STORED = { organization: 'dashboard.organization', environment: 'dashboard.environment' } as const;
 
+/** Who is signed in, their organizations and tenants, the CSRF token (docs/dashboard-api.md). */
 async function loadSession(): Promise<SessionInfo> {
-  const res = await fetch('/account/session', { credentials: 'same-origin', headers: { accept: 'application/json' } });
-  const body = await res.json();
-  if (!res.ok) throw new ApiError(res.status, body.code, body.message);
-  return body as SessionInfo;
+  try {
+    return (await getSession({ client })).data;
+  } catch (error) {
+    throw toApiError(error);
+  }
 }
 
 /** Sends a signed-out visitor to the sign-in page, which brings them back here. */

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { AddSubscriptionAddOnData, AddSubscriptionAddOnErrors, AddSubscriptionAddOnResponses, AdvanceTestClockData, AdvanceTestClockErrors, AdvanceTestClockResponses, ArchiveAddonData, ArchiveAddonErrors, ArchiveAddonResponses, ArchiveAlertData, ArchiveAlertErrors, ArchiveAlertResponses, ArchiveCouponData, ArchiveCouponErrors, ArchiveCouponResponses, ArchiveCustomerData, ArchiveCustomerErrors, ArchiveCustomerResponses, ArchiveFeatureData, ArchiveFeatureErrors, ArchiveFeatureResponses, ArchiveInvoicingEntityData, ArchiveInvoicingEntityErrors, ArchiveInvoicingEntityResponses, ArchiveMetricData, ArchiveMetricErrors, ArchiveMetricResponses, ArchivePlanData, ArchivePlanErrors, ArchivePlanResponses, ArchiveProductData, ArchiveProductErrors, ArchiveProductResponses, AttachPaymentMethodData, AttachPaymentMethodErrors, AttachPaymentMethodResponses, CancelCheckoutSessionData, CancelCheckoutSessionErrors, CancelCheckoutSessionResponses, CancelSubscriptionData, CancelSubscriptionErrors, CancelSubscriptionResponses, ChangeSubscriptionPlanData, ChangeSubscriptionPlanErrors, ChangeSubscriptionPlanResponses, ChangeSubscriptionSlotsData, ChangeSubscriptionSlotsErrors, ChangeSubscriptionSlotsResponses, CheckCustomerEntitlementData, CheckCustomerEntitlementErrors, CheckCustomerEntitlementResponses, CompleteCheckoutSessionData, CompleteCheckoutSessionErrors, CompleteCheckoutSessionResponses, ConnectPaymentProviderData, ConnectPaymentProviderErrors, ConnectPaymentProviderResponses, CreateAddonData, CreateAddonErrors, CreateAddonResponses, CreateAlertData, CreateAlertErrors, CreateAlertResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateBatchJobData, CreateBatchJobErrors, CreateBatchJobResponses, CreateCheckoutSessionData, CreateCheckoutSessionErrors, CreateCheckoutSessionResponses, CreateCouponData, CreateCouponErrors, CreateCouponResponses, CreateCreditGrantData, CreateCreditGrantErrors, CreateCreditGrantResponses, CreateCreditNoteData, CreateCreditNoteErrors, CreateCreditNoteResponses, CreateCustomerData, CreateCustomerErrors, CreateCustomerResponses, CreateExpressAccountData, CreateExpressAccountErrors, CreateExpressAccountResponses, CreateFeatureData, CreateFeatureErrors, CreateFeatureResponses, CreateInvoicingEntityData, CreateInvoicingEntityErrors, CreateInvoicingEntityResponses, CreateMetricData, CreateMetricErrors, CreateMetricResponses, CreateOauthAppData, CreateOauthAppErrors, CreateOauthAppResponses, CreateOnboardingLinkData, CreateOnboardingLinkErrors, CreateOnboardingLinkResponses, CreatePlanData, CreatePlanErrors, CreatePlanResponses, CreatePortalTokenData, CreatePortalTokenErrors, CreatePortalTokenResponses, CreateProductData, CreateProductErrors, CreateProductFamilyData, CreateProductFamilyErrors, CreateProductFamilyResponses, CreateProductResponses, CreateSubscriptionData, CreateSubscriptionErrors, CreateSubscriptionResponses, CreateTestClockData, CreateTestClockErrors, CreateTestClockResponses, CreateWebhookEndpointData, CreateWebhookEndpointErrors, CreateWebhookEndpointResponses, CreditCustomerBalanceData, CreditCustomerBalanceErrors, CreditCustomerBalanceResponses, DeleteOauthAppData, DeleteOauthAppErrors, DeleteOauthAppResponses, DeletePaymentProviderData, DeletePaymentProviderErrors, DeletePaymentProviderResponses, DeleteTestClockData, DeleteTestClockErrors, DeleteTestClockResponses, DeleteWebhookEndpointData, DeleteWebhookEndpointErrors, DeleteWebhookEndpointResponses, DetachPaymentMethodData, DetachPaymentMethodErrors, DetachPaymentMethodResponses, DisableCouponData, DisableCouponErrors, DisableCouponResponses, DisableFeatureData, DisableFeatureErrors, DisableFeatureResponses, DisconnectConnectedAccountData, DisconnectConnectedAccountErrors, DisconnectConnectedAccountResponses, DownloadCreditNotePdfData, DownloadCreditNotePdfErrors, DownloadCreditNotePdfResponses, DownloadInvoicePdfData, DownloadInvoicePdfErrors, DownloadInvoicePdfResponses, DownloadPortalInvoicePdfData, DownloadPortalInvoicePdfErrors, DownloadPortalInvoicePdfResponses, EnableCouponData, EnableCouponErrors, EnableCouponResponses, EnableFeatureData, EnableFeatureErrors, EnableFeatureResponses, FinalizeCreditNoteData, FinalizeCreditNoteErrors, FinalizeCreditNoteResponses, FinalizeInvoiceData, FinalizeInvoiceErrors, FinalizeInvoiceResponses, GetAddonData, GetAddonErrors, GetAddonResponses, GetAlertData, GetAlertErrors, GetAlertResponses, GetBatchJobData, GetBatchJobErrors, GetBatchJobResponses, GetCheckoutSessionData, GetCheckoutSessionErrors, GetCheckoutSessionResponses, GetConnectedAccountData, GetConnectedAccountErrors, GetConnectedAccountResponses, GetCouponData, GetCouponErrors, GetCouponResponses, GetCreditBalanceData, GetCreditBalanceErrors, GetCreditBalanceResponses, GetCreditGrantData, GetCreditGrantErrors, GetCreditGrantResponses, GetCreditNoteData, GetCreditNoteErrors, GetCreditNoteResponses, GetCreditTopUpData, GetCreditTopUpErrors, GetCreditTopUpResponses, GetCustomerData, GetCustomerErrors, GetCustomerResponses, GetCustomerUsageData, GetCustomerUsageErrors, GetCustomerUsageResponses, GetDunningSettingsData, GetDunningSettingsErrors, GetDunningSettingsResponses, GetEffectiveEntitlementsData, GetEffectiveEntitlementsErrors, GetEffectiveEntitlementsResponses, GetEmailData, GetEmailErrors, GetEmailResponses, GetFeatureData, GetFeatureErrors, GetFeatureResponses, GetHealthData, GetHealthResponses, GetInvoiceByIdData, GetInvoiceByIdErrors, GetInvoiceByIdResponses, GetInvoiceSummaryData, GetInvoiceSummaryErrors, GetInvoiceSummaryResponses, GetInvoicingEntityData, GetInvoicingEntityErrors, GetInvoicingEntityResponses, GetMetricData, GetMetricErrors, GetMetricResponses, GetOauthAppData, GetOauthAppErrors, GetOauthAppResponses, GetPaymentProviderData, GetPaymentProviderErrors, GetPaymentProviderResponses, GetPaymentSettingsData, GetPaymentSettingsErrors, GetPaymentSettingsResponses, GetPlanDetailsData, GetPlanDetailsErrors, GetPlanDetailsResponses, GetPortalCustomerData, GetPortalCustomerErrors, GetPortalCustomerResponses, GetPortalUsageData, GetPortalUsageErrors, GetPortalUsageResponses, GetProductData, GetProductErrors, GetProductFamilyByIdOrAliasData, GetProductFamilyByIdOrAliasErrors, GetProductFamilyByIdOrAliasResponses, GetProductResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSubscriptionUsageData, GetSubscriptionUsageErrors, GetSubscriptionUsageResponses, GetTenantData, GetTenantErrors, GetTenantResponses, GetTestClockData, GetTestClockErrors, GetTestClockResponses, GetUsageSummaryData, GetUsageSummaryErrors, GetUsageSummaryResponses, GetWebhookDeliveryData, GetWebhookDeliveryErrors, GetWebhookDeliveryResponses, GetWebhookEndpointData, GetWebhookEndpointErrors, GetWebhookEndpointResponses, IngestEventData, IngestEventErrors, IngestEventResponses, IngestEventsData, IngestEventsErrors, IngestEventsResponses, ListAddOnEntitlementsData, ListAddOnEntitlementsErrors, ListAddOnEntitlementsResponses, ListAddonsData, ListAddonsErrors, ListAddonsResponses, ListAlertHistoryData, ListAlertHistoryErrors, ListAlertHistoryResponses, ListAlertsData, ListAlertsErrors, ListAlertsResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListBatchJobFailuresData, ListBatchJobFailuresErrors, ListBatchJobFailuresResponses, ListBatchJobsData, ListBatchJobsErrors, ListBatchJobsResponses, ListCheckoutSessionsData, ListCheckoutSessionsErrors, ListCheckoutSessionsResponses, ListConnectedAccountsData, ListConnectedAccountsErrors, ListConnectedAccountsResponses, ListCouponsData, ListCouponsErrors, ListCouponsResponses, ListCreditGrantsData, ListCreditGrantsErrors, ListCreditGrantsResponses, ListCreditLedgerEntriesData, ListCreditLedgerEntriesErrors, ListCreditLedgerEntriesResponses, ListCreditNotesData, ListCreditNotesErrors, ListCreditNotesResponses, ListCustomersData, ListCustomersErrors, ListCustomersResponses, ListEmailsData, ListEmailsErrors, ListEmailsResponses, ListFeaturesData, ListFeaturesErrors, ListFeaturesResponses, ListInvoicePaymentTransactionsData, ListInvoicePaymentTransactionsErrors, ListInvoicePaymentTransactionsResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListInvoicingEntitiesData, ListInvoicingEntitiesErrors, ListInvoicingEntitiesResponses, ListMetricsData, ListMetricsErrors, ListMetricsResponses, ListOauthAppsData, ListOauthAppsErrors, ListOauthAppsResponses, ListPaymentMethodsData, ListPaymentMethodsErrors, ListPaymentMethodsResponses, ListPaymentProvidersData, ListPaymentProvidersErrors, ListPaymentProvidersResponses, ListPlansData, ListPlansErrors, ListPlansResponses, ListPlanVersionEntitlementsData, ListPlanVersionEntitlementsErrors, ListPlanVersionEntitlementsResponses, ListPlanVersionsData, ListPlanVersionsErrors, ListPlanVersionsResponses, ListPortalInvoicesData, ListPortalInvoicesErrors, ListPortalInvoicesResponses, ListPortalSubscriptionsData, ListPortalSubscriptionsErrors, ListPortalSubscriptionsResponses, ListProductEntitlementsData, ListProductEntitlementsErrors, ListProductEntitlementsResponses, ListProductFamiliesData, ListProductFamiliesErrors, ListProductFamiliesResponses, ListProductsData, ListProductsErrors, ListProductsResponses, ListSubscriptionEntitlementsData, ListSubscriptionEntitlementsErrors, ListSubscriptionEntitlementsResponses, ListSubscriptionsData, ListSubscriptionsErrors, ListSubscriptionsResponses, ListTestClocksData, ListTestClocksErrors, ListTestClocksResponses, ListUnresolvedCustomersData, ListUnresolvedCustomersErrors, ListUnresolvedCustomersResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhookEndpointsData, ListWebhookEndpointsErrors, ListWebhookEndpointsResponses, MarkInvoicePaidData, MarkInvoicePaidErrors, MarkInvoicePaidResponses, MarkInvoiceUncollectibleData, MarkInvoiceUncollectibleErrors, MarkInvoiceUncollectibleResponses, OauthAuthorizeData, OauthAuthorizeErrors, OauthAuthorizeResponses, OauthIntrospectData, OauthIntrospectErrors, OauthIntrospectResponses, OauthRevokeData, OauthRevokeErrors, OauthRevokeResponses, OauthTokenData, OauthTokenErrors, OauthTokenResponses, PatchCustomerData, PatchCustomerErrors, PatchCustomerResponses, PatchPlanData, PatchPlanErrors, PatchPlanResponses, PreviewUpcomingInvoiceData, PreviewUpcomingInvoiceErrors, PreviewUpcomingInvoiceResponses, PublishPlanData, PublishPlanErrors, PublishPlanResponses, ReactivateConnectedAccountData, ReactivateConnectedAccountErrors, ReactivateConnectedAccountResponses, ReceivePaymentProviderWebhookData, ReceivePaymentProviderWebhookErrors, ReceivePaymentProviderWebhookResponses, RedeliverWebhookEventData, RedeliverWebhookEventErrors, RedeliverWebhookEventResponses, RemoveCustomerEntitlementData, RemoveCustomerEntitlementErrors, RemoveCustomerEntitlementResponses, RemoveFeatureEntitlementData, RemoveFeatureEntitlementErrors, RemoveFeatureEntitlementResponses, RemoveSubscriptionAddOnData, RemoveSubscriptionAddOnErrors, RemoveSubscriptionAddOnResponses, RemoveSubscriptionEntitlementData, RemoveSubscriptionEntitlementErrors, RemoveSubscriptionEntitlementResponses, ReplacePlanData, ReplacePlanErrors, ReplacePlanResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeInvoicePaymentLinkData, RevokeInvoicePaymentLinkErrors, RevokeInvoicePaymentLinkResponses, RevokePortalTokensData, RevokePortalTokensErrors, RevokePortalTokensResponses, RotateOauthAppSecretData, RotateOauthAppSecretErrors, RotateOauthAppSecretResponses, RotateWebhookEndpointSecretData, RotateWebhookEndpointSecretErrors, RotateWebhookEndpointSecretResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SetCreditTopUpData, SetCreditTopUpErrors, SetCreditTopUpResponses, SetCustomerEntitlementData, SetCustomerEntitlementErrors, SetCustomerEntitlementResponses, SetFeatureEntitlementData, SetFeatureEntitlementErrors, SetFeatureEntitlementResponses, SetSubscriptionEntitlementData, SetSubscriptionEntitlementErrors, SetSubscriptionEntitlementResponses, SubscriptionDetailsData, SubscriptionDetailsErrors, SubscriptionDetailsResponses, SuspendConnectedAccountData, SuspendConnectedAccountErrors, SuspendConnectedAccountResponses, UnarchiveAddonData, UnarchiveAddonErrors, UnarchiveAddonResponses, UnarchiveCouponData, UnarchiveCouponErrors, UnarchiveCouponResponses, UnarchiveCustomerData, UnarchiveCustomerErrors, UnarchiveCustomerResponses, UnarchiveFeatureData, UnarchiveFeatureErrors, UnarchiveFeatureResponses, UnarchiveInvoicingEntityData, UnarchiveInvoicingEntityErrors, UnarchiveInvoicingEntityResponses, UnarchiveMetricData, UnarchiveMetricErrors, UnarchiveMetricResponses, UnarchivePlanData, UnarchivePlanErrors, UnarchivePlanResponses, UnarchiveProductData, UnarchiveProductErrors, UnarchiveProductResponses, UpdateAddonData, UpdateAddonErrors, UpdateAddonResponses, UpdateAlertData, UpdateAlertErrors, UpdateAlertResponses, UpdateCouponData, UpdateCouponErrors, UpdateCouponResponses, UpdateCustomerData, UpdateCustomerErrors, UpdateCustomerResponses, UpdateDunningSettingsData, UpdateDunningSettingsErrors, UpdateDunningSettingsResponses, UpdateFeatureData, UpdateFeatureErrors, UpdateFeatureResponses, UpdateInvoicingEntityData, UpdateInvoicingEntityErrors, UpdateInvoicingEntityResponses, UpdateMetricData, UpdateMetricErrors, UpdateMetricResponses, UpdateOauthAppData, UpdateOauthAppErrors, UpdateOauthAppResponses, UpdatePaymentSettingsData, UpdatePaymentSettingsErrors, UpdatePaymentSettingsResponses, UpdateProductData, UpdateProductErrors, UpdateProductResponses, UpdateSubscriptionAddOnData, UpdateSubscriptionAddOnErrors, UpdateSubscriptionAddOnResponses, UpdateSubscriptionData, UpdateSubscriptionErrors, UpdateSubscriptionResponses, UpdateTenantSettingsData, UpdateTenantSettingsErrors, UpdateTenantSettingsResponses, UpdateWebhookEndpointData, UpdateWebhookEndpointErrors, UpdateWebhookEndpointResponses, VerifyPaymentProviderData, VerifyPaymentProviderErrors, VerifyPaymentProviderResponses, VoidCreditGrantData, VoidCreditGrantErrors, VoidCreditGrantResponses, VoidCreditNoteData, VoidCreditNoteErrors, VoidCreditNoteResponses, VoidInvoiceData, VoidInvoiceErrors, VoidInvoiceResponses } from './types.gen.js';
+import type { AddSubscriptionAddOnData, AddSubscriptionAddOnErrors, AddSubscriptionAddOnResponses, AdvanceTestClockData, AdvanceTestClockErrors, AdvanceTestClockResponses, ArchiveAddonData, ArchiveAddonErrors, ArchiveAddonResponses, ArchiveAlertData, ArchiveAlertErrors, ArchiveAlertResponses, ArchiveCouponData, ArchiveCouponErrors, ArchiveCouponResponses, ArchiveCustomerData, ArchiveCustomerErrors, ArchiveCustomerResponses, ArchiveFeatureData, ArchiveFeatureErrors, ArchiveFeatureResponses, ArchiveInvoicingEntityData, ArchiveInvoicingEntityErrors, ArchiveInvoicingEntityResponses, ArchiveMetricData, ArchiveMetricErrors, ArchiveMetricResponses, ArchivePlanData, ArchivePlanErrors, ArchivePlanResponses, ArchiveProductData, ArchiveProductErrors, ArchiveProductResponses, AttachPaymentMethodData, AttachPaymentMethodErrors, AttachPaymentMethodResponses, CancelCheckoutSessionData, CancelCheckoutSessionErrors, CancelCheckoutSessionResponses, CancelSubscriptionData, CancelSubscriptionErrors, CancelSubscriptionResponses, ChangeSubscriptionPlanData, ChangeSubscriptionPlanErrors, ChangeSubscriptionPlanResponses, ChangeSubscriptionSlotsData, ChangeSubscriptionSlotsErrors, ChangeSubscriptionSlotsResponses, CheckCustomerEntitlementData, CheckCustomerEntitlementErrors, CheckCustomerEntitlementResponses, CompleteCheckoutSessionData, CompleteCheckoutSessionErrors, CompleteCheckoutSessionResponses, ConnectPaymentProviderData, ConnectPaymentProviderErrors, ConnectPaymentProviderResponses, CreateAddonData, CreateAddonErrors, CreateAddonResponses, CreateAlertData, CreateAlertErrors, CreateAlertResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateBatchJobData, CreateBatchJobErrors, CreateBatchJobResponses, CreateCheckoutSessionData, CreateCheckoutSessionErrors, CreateCheckoutSessionResponses, CreateCouponData, CreateCouponErrors, CreateCouponResponses, CreateCreditGrantData, CreateCreditGrantErrors, CreateCreditGrantResponses, CreateCreditNoteData, CreateCreditNoteErrors, CreateCreditNoteResponses, CreateCustomerData, CreateCustomerErrors, CreateCustomerResponses, CreateExpressAccountData, CreateExpressAccountErrors, CreateExpressAccountResponses, CreateFeatureData, CreateFeatureErrors, CreateFeatureResponses, CreateInvoicingEntityData, CreateInvoicingEntityErrors, CreateInvoicingEntityResponses, CreateMetricData, CreateMetricErrors, CreateMetricResponses, CreateOauthAppData, CreateOauthAppErrors, CreateOauthAppResponses, CreateOnboardingLinkData, CreateOnboardingLinkErrors, CreateOnboardingLinkResponses, CreatePlanData, CreatePlanErrors, CreatePlanResponses, CreatePortalTokenData, CreatePortalTokenErrors, CreatePortalTokenResponses, CreateProductData, CreateProductErrors, CreateProductFamilyData, CreateProductFamilyErrors, CreateProductFamilyResponses, CreateProductResponses, CreateSubscriptionData, CreateSubscriptionErrors, CreateSubscriptionResponses, CreateTestClockData, CreateTestClockErrors, CreateTestClockResponses, CreateWebhookEndpointData, CreateWebhookEndpointErrors, CreateWebhookEndpointResponses, CreditCustomerBalanceData, CreditCustomerBalanceErrors, CreditCustomerBalanceResponses, DeleteOauthAppData, DeleteOauthAppErrors, DeleteOauthAppResponses, DeletePaymentProviderData, DeletePaymentProviderErrors, DeletePaymentProviderResponses, DeleteTestClockData, DeleteTestClockErrors, DeleteTestClockResponses, DeleteWebhookEndpointData, DeleteWebhookEndpointErrors, DeleteWebhookEndpointResponses, DetachPaymentMethodData, DetachPaymentMethodErrors, DetachPaymentMethodResponses, DisableCouponData, DisableCouponErrors, DisableCouponResponses, DisableFeatureData, DisableFeatureErrors, DisableFeatureResponses, DisconnectConnectedAccountData, DisconnectConnectedAccountErrors, DisconnectConnectedAccountResponses, DownloadCreditNotePdfData, DownloadCreditNotePdfErrors, DownloadCreditNotePdfResponses, DownloadInvoicePdfData, DownloadInvoicePdfErrors, DownloadInvoicePdfResponses, DownloadPortalInvoicePdfData, DownloadPortalInvoicePdfErrors, DownloadPortalInvoicePdfResponses, EnableCouponData, EnableCouponErrors, EnableCouponResponses, EnableFeatureData, EnableFeatureErrors, EnableFeatureResponses, FinalizeCreditNoteData, FinalizeCreditNoteErrors, FinalizeCreditNoteResponses, FinalizeInvoiceData, FinalizeInvoiceErrors, FinalizeInvoiceResponses, GetAddonData, GetAddonErrors, GetAddonResponses, GetAlertData, GetAlertErrors, GetAlertResponses, GetBatchJobData, GetBatchJobErrors, GetBatchJobResponses, GetCheckoutSessionData, GetCheckoutSessionErrors, GetCheckoutSessionResponses, GetConnectedAccountData, GetConnectedAccountErrors, GetConnectedAccountResponses, GetCouponData, GetCouponErrors, GetCouponResponses, GetCreditBalanceData, GetCreditBalanceErrors, GetCreditBalanceResponses, GetCreditGrantData, GetCreditGrantErrors, GetCreditGrantResponses, GetCreditNoteData, GetCreditNoteErrors, GetCreditNoteResponses, GetCreditTopUpData, GetCreditTopUpErrors, GetCreditTopUpResponses, GetCustomerData, GetCustomerErrors, GetCustomerResponses, GetCustomerUsageData, GetCustomerUsageErrors, GetCustomerUsageResponses, GetDunningSettingsData, GetDunningSettingsErrors, GetDunningSettingsResponses, GetEffectiveEntitlementsData, GetEffectiveEntitlementsErrors, GetEffectiveEntitlementsResponses, GetEmailData, GetEmailErrors, GetEmailResponses, GetFeatureData, GetFeatureErrors, GetFeatureResponses, GetHealthData, GetHealthResponses, GetInvoiceByIdData, GetInvoiceByIdErrors, GetInvoiceByIdResponses, GetInvoiceSummaryData, GetInvoiceSummaryErrors, GetInvoiceSummaryResponses, GetInvoicingEntityData, GetInvoicingEntityErrors, GetInvoicingEntityResponses, GetMetricData, GetMetricErrors, GetMetricResponses, GetOauthAppData, GetOauthAppErrors, GetOauthAppResponses, GetPaymentProviderData, GetPaymentProviderErrors, GetPaymentProviderResponses, GetPaymentSettingsData, GetPaymentSettingsErrors, GetPaymentSettingsResponses, GetPlanDetailsData, GetPlanDetailsErrors, GetPlanDetailsResponses, GetPortalCustomerData, GetPortalCustomerErrors, GetPortalCustomerResponses, GetPortalUsageData, GetPortalUsageErrors, GetPortalUsageResponses, GetProductData, GetProductErrors, GetProductFamilyByIdOrAliasData, GetProductFamilyByIdOrAliasErrors, GetProductFamilyByIdOrAliasResponses, GetProductResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSessionData, GetSessionErrors, GetSessionResponses, GetSubscriptionUsageData, GetSubscriptionUsageErrors, GetSubscriptionUsageResponses, GetTenantData, GetTenantErrors, GetTenantResponses, GetTestClockData, GetTestClockErrors, GetTestClockResponses, GetUsageSummaryData, GetUsageSummaryErrors, GetUsageSummaryResponses, GetWebhookDeliveryData, GetWebhookDeliveryErrors, GetWebhookDeliveryResponses, GetWebhookEndpointData, GetWebhookEndpointErrors, GetWebhookEndpointResponses, IngestEventData, IngestEventErrors, IngestEventResponses, IngestEventsData, IngestEventsErrors, IngestEventsResponses, ListAddOnEntitlementsData, ListAddOnEntitlementsErrors, ListAddOnEntitlementsResponses, ListAddonsData, ListAddonsErrors, ListAddonsResponses, ListAlertHistoryData, ListAlertHistoryErrors, ListAlertHistoryResponses, ListAlertsData, ListAlertsErrors, ListAlertsResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListBatchJobFailuresData, ListBatchJobFailuresErrors, ListBatchJobFailuresResponses, ListBatchJobsData, ListBatchJobsErrors, ListBatchJobsResponses, ListCheckoutSessionsData, ListCheckoutSessionsErrors, ListCheckoutSessionsResponses, ListConnectedAccountsData, ListConnectedAccountsErrors, ListConnectedAccountsResponses, ListCouponsData, ListCouponsErrors, ListCouponsResponses, ListCreditGrantsData, ListCreditGrantsErrors, ListCreditGrantsResponses, ListCreditLedgerEntriesData, ListCreditLedgerEntriesErrors, ListCreditLedgerEntriesResponses, ListCreditNotesData, ListCreditNotesErrors, ListCreditNotesResponses, ListCustomersData, ListCustomersErrors, ListCustomersResponses, ListEmailsData, ListEmailsErrors, ListEmailsResponses, ListFeaturesData, ListFeaturesErrors, ListFeaturesResponses, ListInvoicePaymentTransactionsData, ListInvoicePaymentTransactionsErrors, ListInvoicePaymentTransactionsResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListInvoicingEntitiesData, ListInvoicingEntitiesErrors, ListInvoicingEntitiesResponses, ListMetricsData, ListMetricsErrors, ListMetricsResponses, ListOauthAppsData, ListOauthAppsErrors, ListOauthAppsResponses, ListPaymentMethodsData, ListPaymentMethodsErrors, ListPaymentMethodsResponses, ListPaymentProvidersData, ListPaymentProvidersErrors, ListPaymentProvidersResponses, ListPlansData, ListPlansErrors, ListPlansResponses, ListPlanVersionEntitlementsData, ListPlanVersionEntitlementsErrors, ListPlanVersionEntitlementsResponses, ListPlanVersionsData, ListPlanVersionsErrors, ListPlanVersionsResponses, ListPortalInvoicesData, ListPortalInvoicesErrors, ListPortalInvoicesResponses, ListPortalSubscriptionsData, ListPortalSubscriptionsErrors, ListPortalSubscriptionsResponses, ListProductEntitlementsData, ListProductEntitlementsErrors, ListProductEntitlementsResponses, ListProductFamiliesData, ListProductFamiliesErrors, ListProductFamiliesResponses, ListProductsData, ListProductsErrors, ListProductsResponses, ListSubscriptionEntitlementsData, ListSubscriptionEntitlementsErrors, ListSubscriptionEntitlementsResponses, ListSubscriptionsData, ListSubscriptionsErrors, ListSubscriptionsResponses, ListTestClocksData, ListTestClocksErrors, ListTestClocksResponses, ListUnresolvedCustomersData, ListUnresolvedCustomersErrors, ListUnresolvedCustomersResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhookEndpointsData, ListWebhookEndpointsErrors, ListWebhookEndpointsResponses, MarkInvoicePaidData, MarkInvoicePaidErrors, MarkInvoicePaidResponses, MarkInvoiceUncollectibleData, MarkInvoiceUncollectibleErrors, MarkInvoiceUncollectibleResponses, OauthAuthorizeData, OauthAuthorizeErrors, OauthAuthorizeResponses, OauthIntrospectData, OauthIntrospectErrors, OauthIntrospectResponses, OauthRevokeData, OauthRevokeErrors, OauthRevokeResponses, OauthTokenData, OauthTokenErrors, OauthTokenResponses, PatchCustomerData, PatchCustomerErrors, PatchCustomerResponses, PatchPlanData, PatchPlanErrors, PatchPlanResponses, PreviewUpcomingInvoiceData, PreviewUpcomingInvoiceErrors, PreviewUpcomingInvoiceResponses, PublishPlanData, PublishPlanErrors, PublishPlanResponses, ReactivateConnectedAccountData, ReactivateConnectedAccountErrors, ReactivateConnectedAccountResponses, ReceivePaymentProviderWebhookData, ReceivePaymentProviderWebhookErrors, ReceivePaymentProviderWebhookResponses, RedeliverWebhookEventData, RedeliverWebhookEventErrors, RedeliverWebhookEventResponses, RemoveCustomerEntitlementData, RemoveCustomerEntitlementErrors, RemoveCustomerEntitlementResponses, RemoveFeatureEntitlementData, RemoveFeatureEntitlementErrors, RemoveFeatureEntitlementResponses, RemoveSubscriptionAddOnData, RemoveSubscriptionAddOnErrors, RemoveSubscriptionAddOnResponses, RemoveSubscriptionEntitlementData, RemoveSubscriptionEntitlementErrors, RemoveSubscriptionEntitlementResponses, ReplacePlanData, ReplacePlanErrors, ReplacePlanResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeInvoicePaymentLinkData, RevokeInvoicePaymentLinkErrors, RevokeInvoicePaymentLinkResponses, RevokePortalTokensData, RevokePortalTokensErrors, RevokePortalTokensResponses, RotateOauthAppSecretData, RotateOauthAppSecretErrors, RotateOauthAppSecretResponses, RotateWebhookEndpointSecretData, RotateWebhookEndpointSecretErrors, RotateWebhookEndpointSecretResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SetCreditTopUpData, SetCreditTopUpErrors, SetCreditTopUpResponses, SetCustomerEntitlementData, SetCustomerEntitlementErrors, SetCustomerEntitlementResponses, SetFeatureEntitlementData, SetFeatureEntitlementErrors, SetFeatureEntitlementResponses, SetSubscriptionEntitlementData, SetSubscriptionEntitlementErrors, SetSubscriptionEntitlementResponses, SubscriptionDetailsData, SubscriptionDetailsErrors, SubscriptionDetailsResponses, SuspendConnectedAccountData, SuspendConnectedAccountErrors, SuspendConnectedAccountResponses, UnarchiveAddonData, UnarchiveAddonErrors, UnarchiveAddonResponses, UnarchiveCouponData, UnarchiveCouponErrors, UnarchiveCouponResponses, UnarchiveCustomerData, UnarchiveCustomerErrors, UnarchiveCustomerResponses, UnarchiveFeatureData, UnarchiveFeatureErrors, UnarchiveFeatureResponses, UnarchiveInvoicingEntityData, UnarchiveInvoicingEntityErrors, UnarchiveInvoicingEntityResponses, UnarchiveMetricData, UnarchiveMetricErrors, UnarchiveMetricResponses, UnarchivePlanData, UnarchivePlanErrors, UnarchivePlanResponses, UnarchiveProductData, UnarchiveProductErrors, UnarchiveProductResponses, UpdateAddonData, UpdateAddonErrors, UpdateAddonResponses, UpdateAlertData, UpdateAlertErrors, UpdateAlertResponses, UpdateCouponData, UpdateCouponErrors, UpdateCouponResponses, UpdateCustomerData, UpdateCustomerErrors, UpdateCustomerResponses, UpdateDunningSettingsData, UpdateDunningSettingsErrors, UpdateDunningSettingsResponses, UpdateFeatureData, UpdateFeatureErrors, UpdateFeatureResponses, UpdateInvoicingEntityData, UpdateInvoicingEntityErrors, UpdateInvoicingEntityResponses, UpdateMetricData, UpdateMetricErrors, UpdateMetricResponses, UpdateOauthAppData, UpdateOauthAppErrors, UpdateOauthAppResponses, UpdatePaymentSettingsData, UpdatePaymentSettingsErrors, UpdatePaymentSettingsResponses, UpdateProductData, UpdateProductErrors, UpdateProductResponses, UpdateSubscriptionAddOnData, UpdateSubscriptionAddOnErrors, UpdateSubscriptionAddOnResponses, UpdateSubscriptionData, UpdateSubscriptionErrors, UpdateSubscriptionResponses, UpdateTenantSettingsData, UpdateTenantSettingsErrors, UpdateTenantSettingsResponses, UpdateWebhookEndpointData, UpdateWebhookEndpointErrors, UpdateWebhookEndpointResponses, VerifyPaymentProviderData, VerifyPaymentProviderErrors, VerifyPaymentProviderResponses, VoidCreditGrantData, VoidCreditGrantErrors, VoidCreditGrantResponses, VoidCreditNoteData, VoidCreditNoteErrors, VoidCreditNoteResponses, VoidInvoiceData, VoidInvoiceErrors, VoidInvoiceResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -23,21 +23,21 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
  *
  * Answers 200 while the process serves HTTP, without touching the database. No token needed, not rate limited.
  */
-export const getHealth = <ThrowOnError extends boolean = false>(options?: Options<GetHealthData, ThrowOnError>) => (options?.client ?? client).get<GetHealthResponses, unknown, ThrowOnError>({ url: '/health', ...options });
+export const getHealth = <ThrowOnError extends boolean = true>(options?: Options<GetHealthData, ThrowOnError>) => (options?.client ?? client).get<GetHealthResponses, unknown, ThrowOnError>({ url: '/health', ...options });
 
 /**
  * Readiness probe
  *
  * Answers 200 when the database answers a query, else 503: keep the instance out of the load balancer until it is ready. No token needed, not rate limited.
  */
-export const getReadiness = <ThrowOnError extends boolean = false>(options?: Options<GetReadinessData, ThrowOnError>) => (options?.client ?? client).get<GetReadinessResponses, GetReadinessErrors, ThrowOnError>({ url: '/ready', ...options });
+export const getReadiness = <ThrowOnError extends boolean = true>(options?: Options<GetReadinessData, ThrowOnError>) => (options?.client ?? client).get<GetReadinessResponses, GetReadinessErrors, ThrowOnError>({ url: '/ready', ...options });
 
 /**
  * Get the calling tenant
  *
  * Returns the tenant the bearer token acts for, with its settings. An organization has a `production` and a `sandbox` tenant; each holds its own data, and an API key belongs to exactly one of them (its prefix, `sk_prod_` or `sk_sandbox_`, says which).
  */
-export const getTenant = <ThrowOnError extends boolean = false>(options?: Options<GetTenantData, ThrowOnError>) => (options?.client ?? client).get<GetTenantResponses, GetTenantErrors, ThrowOnError>({
+export const getTenant = <ThrowOnError extends boolean = true>(options?: Options<GetTenantData, ThrowOnError>) => (options?.client ?? client).get<GetTenantResponses, GetTenantErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/tenant',
     ...options
@@ -48,7 +48,7 @@ export const getTenant = <ThrowOnError extends boolean = false>(options?: Option
  *
  * Changes the settings given and leaves the others as they are; an empty body changes nothing. `disable_emails: true` stops e-mail to this tenant's customers (finalized invoices, payment receipts, credit notes), which suits a sandbox: each message is still logged, with status `SKIPPED` and skip_reason `EMAILS_DISABLED`, including messages queued before the switch. Webhooks are not affected.
  */
-export const updateTenantSettings = <ThrowOnError extends boolean = false>(options: Options<UpdateTenantSettingsData, ThrowOnError>) => (options.client ?? client).patch<UpdateTenantSettingsResponses, UpdateTenantSettingsErrors, ThrowOnError>({
+export const updateTenantSettings = <ThrowOnError extends boolean = true>(options: Options<UpdateTenantSettingsData, ThrowOnError>) => (options.client ?? client).patch<UpdateTenantSettingsResponses, UpdateTenantSettingsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/tenant',
     ...options,
@@ -63,7 +63,7 @@ export const updateTenantSettings = <ThrowOnError extends boolean = false>(optio
  *
  * Lists every API key of the calling tenant, revoked ones included, oldest first (not paged). Only a hint of each key is shown: the secret is returned once, when the key is created, and stored as a hash. `last_used_at` is updated at most once a minute.
  */
-export const listApiKeys = <ThrowOnError extends boolean = false>(options?: Options<ListApiKeysData, ThrowOnError>) => (options?.client ?? client).get<ListApiKeysResponses, ListApiKeysErrors, ThrowOnError>({
+export const listApiKeys = <ThrowOnError extends boolean = true>(options?: Options<ListApiKeysData, ThrowOnError>) => (options?.client ?? client).get<ListApiKeysResponses, ListApiKeysErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/api-keys',
     ...options
@@ -74,7 +74,7 @@ export const listApiKeys = <ThrowOnError extends boolean = false>(options?: Opti
  *
  * Creates a key for the calling tenant: `sk_prod_` or `sk_sandbox_` (after the tenant's environment) followed by 32 random characters. The response is the only time `key` is shown; store it in a secret manager. `name` (1 to 200 characters) is a label for people and need not be unique.
  */
-export const createApiKey = <ThrowOnError extends boolean = false>(options: Options<CreateApiKeyData, ThrowOnError>) => (options.client ?? client).post<CreateApiKeyResponses, CreateApiKeyErrors, ThrowOnError>({
+export const createApiKey = <ThrowOnError extends boolean = true>(options: Options<CreateApiKeyData, ThrowOnError>) => (options.client ?? client).post<CreateApiKeyResponses, CreateApiKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/api-keys',
     ...options,
@@ -89,7 +89,7 @@ export const createApiKey = <ThrowOnError extends boolean = false>(options: Opti
  *
  * Revokes the key at once, in every server process: requests with it answer 401 from then on. Revoking is final; revoking a revoked key again changes nothing and returns it with its first `revoked_at`. A key may revoke itself.
  */
-export const revokeApiKey = <ThrowOnError extends boolean = false>(options: Options<RevokeApiKeyData, ThrowOnError>) => (options.client ?? client).post<RevokeApiKeyResponses, RevokeApiKeyErrors, ThrowOnError>({
+export const revokeApiKey = <ThrowOnError extends boolean = true>(options: Options<RevokeApiKeyData, ThrowOnError>) => (options.client ?? client).post<RevokeApiKeyResponses, RevokeApiKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/api-keys/{api_key_id}/revoke',
     ...options
@@ -100,7 +100,7 @@ export const revokeApiKey = <ThrowOnError extends boolean = false>(options: Opti
  *
  * Lists the tenant's product families, newest first unless `order_by` says otherwise. `search` keeps the families whose name contains it, ignoring case. Paged: `page` from 0, `per_page` 1 to 100 (default 10); the answer carries `pagination_meta`.
  */
-export const listProductFamilies = <ThrowOnError extends boolean = false>(options?: Options<ListProductFamiliesData, ThrowOnError>) => (options?.client ?? client).get<ListProductFamiliesResponses, ListProductFamiliesErrors, ThrowOnError>({
+export const listProductFamilies = <ThrowOnError extends boolean = true>(options?: Options<ListProductFamiliesData, ThrowOnError>) => (options?.client ?? client).get<ListProductFamiliesResponses, ListProductFamiliesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/product_families',
     ...options
@@ -111,7 +111,7 @@ export const listProductFamilies = <ThrowOnError extends boolean = false>(option
  *
  * Creates a product family: the group its products, billable metrics and plans belong to. `name` is 1 to 255 characters and is trimmed; a blank name is a 400. `alias` (optional, 1 to 200 characters) is a second key to fetch the family by; it must be unique in the tenant, a taken alias is a 400. The answer holds the id and the name.
  */
-export const createProductFamily = <ThrowOnError extends boolean = false>(options: Options<CreateProductFamilyData, ThrowOnError>) => (options.client ?? client).post<CreateProductFamilyResponses, CreateProductFamilyErrors, ThrowOnError>({
+export const createProductFamily = <ThrowOnError extends boolean = true>(options: Options<CreateProductFamilyData, ThrowOnError>) => (options.client ?? client).post<CreateProductFamilyResponses, CreateProductFamilyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/product_families',
     ...options,
@@ -126,7 +126,7 @@ export const createProductFamily = <ThrowOnError extends boolean = false>(option
  *
  * Returns the product family with this id, or else the one with this alias.
  */
-export const getProductFamilyByIdOrAlias = <ThrowOnError extends boolean = false>(options: Options<GetProductFamilyByIdOrAliasData, ThrowOnError>) => (options.client ?? client).get<GetProductFamilyByIdOrAliasResponses, GetProductFamilyByIdOrAliasErrors, ThrowOnError>({
+export const getProductFamilyByIdOrAlias = <ThrowOnError extends boolean = true>(options: Options<GetProductFamilyByIdOrAliasData, ThrowOnError>) => (options.client ?? client).get<GetProductFamilyByIdOrAliasResponses, GetProductFamilyByIdOrAliasErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/product_families/{id_or_alias}',
     ...options
@@ -137,7 +137,7 @@ export const getProductFamilyByIdOrAlias = <ThrowOnError extends boolean = false
  *
  * Lists the tenant's products, by name A to Z unless `order_by` says otherwise. Filters: `product_family_id` (a family id; an alias does not match), `search` (part of the name, case-insensitive) and `include_archived` (archived products are left out unless true). Paged: `page` from 0, `per_page` 1 to 100 (default 10); the answer carries `pagination_meta`. Errors of this operation are `{message}`, without `code`.
  */
-export const listProducts = <ThrowOnError extends boolean = false>(options?: Options<ListProductsData, ThrowOnError>) => (options?.client ?? client).get<ListProductsResponses, ListProductsErrors, ThrowOnError>({
+export const listProducts = <ThrowOnError extends boolean = true>(options?: Options<ListProductsData, ThrowOnError>) => (options?.client ?? client).get<ListProductsResponses, ListProductsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/products',
     ...options
@@ -148,7 +148,7 @@ export const listProducts = <ThrowOnError extends boolean = false>(options?: Opt
  *
  * Creates a product: something the tenant sells, with the structure of its fee. `name` is 1 to 255 characters and is trimmed; `product_family_id` is the id or alias of one of the tenant's product families (else a 400); `catalog` defaults to true. `fee_structure` by `type`: `RATE {}`; `SLOT {slot_unit_name, upgrade_policy: PRORATED, downgrade_policy: REMOVE_AT_END_OF_PERIOD}` (both policies default to those values); `CAPACITY {metric_id}`; `USAGE {metric_id, model: PER_UNIT|TIERED|VOLUME|PACKAGE|MATRIX}`; `EXTRA_RECURRING {billing_type: ADVANCE|ARREARS}`; `ONE_TIME {}`. A field that does not belong to the type is a 400, and `metric_id` must be a billable metric of the tenant that is not archived. The structure holds no prices: plans and add-ons price the product. Emits the `product.created` event.
  */
-export const createProduct = <ThrowOnError extends boolean = false>(options: Options<CreateProductData, ThrowOnError>) => (options.client ?? client).post<CreateProductResponses, CreateProductErrors, ThrowOnError>({
+export const createProduct = <ThrowOnError extends boolean = true>(options: Options<CreateProductData, ThrowOnError>) => (options.client ?? client).post<CreateProductResponses, CreateProductErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/products',
     ...options,
@@ -163,7 +163,7 @@ export const createProduct = <ThrowOnError extends boolean = false>(options: Opt
  *
  * Returns one product of the tenant, archived or not.
  */
-export const getProduct = <ThrowOnError extends boolean = false>(options: Options<GetProductData, ThrowOnError>) => (options.client ?? client).get<GetProductResponses, GetProductErrors, ThrowOnError>({
+export const getProduct = <ThrowOnError extends boolean = true>(options: Options<GetProductData, ThrowOnError>) => (options.client ?? client).get<GetProductResponses, GetProductErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/products/{product_id}',
     ...options
@@ -174,7 +174,7 @@ export const getProduct = <ThrowOnError extends boolean = false>(options: Option
  *
  * Changes the fields given. `name` (absent or null keeps it) must not be blank; `description: null` clears it. `fee_structure` replaces the structure but its `type` is fixed at creation: another type is a 400. `fee_structure` by `type`: `RATE {}`; `SLOT {slot_unit_name, upgrade_policy: PRORATED, downgrade_policy: REMOVE_AT_END_OF_PERIOD}` (both policies default to those values); `CAPACITY {metric_id}`; `USAGE {metric_id, model: PER_UNIT|TIERED|VOLUME|PACKAGE|MATRIX}`; `EXTRA_RECURRING {billing_type: ADVANCE|ARREARS}`; `ONE_TIME {}`. A field that does not belong to the type is a 400, and `metric_id` must be a billable metric of the tenant that is not archived. The structure holds no prices: plans and add-ons price the product. Emits the `product.updated` event.
  */
-export const updateProduct = <ThrowOnError extends boolean = false>(options: Options<UpdateProductData, ThrowOnError>) => (options.client ?? client).patch<UpdateProductResponses, UpdateProductErrors, ThrowOnError>({
+export const updateProduct = <ThrowOnError extends boolean = true>(options: Options<UpdateProductData, ThrowOnError>) => (options.client ?? client).patch<UpdateProductResponses, UpdateProductErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/products/{product_id}',
     ...options,
@@ -189,7 +189,7 @@ export const updateProduct = <ThrowOnError extends boolean = false>(options: Opt
  *
  * Archives the product: lists leave it out unless `include_archived=true`, and new plan components and add-ons refuse it (400). Plans and subscriptions that already price it keep billing it. Archiving an archived product changes nothing. Emits the `product.archived` event.
  */
-export const archiveProduct = <ThrowOnError extends boolean = false>(options: Options<ArchiveProductData, ThrowOnError>) => (options.client ?? client).post<ArchiveProductResponses, ArchiveProductErrors, ThrowOnError>({
+export const archiveProduct = <ThrowOnError extends boolean = true>(options: Options<ArchiveProductData, ThrowOnError>) => (options.client ?? client).post<ArchiveProductResponses, ArchiveProductErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/products/{product_id}/archive',
     ...options
@@ -200,7 +200,7 @@ export const archiveProduct = <ThrowOnError extends boolean = false>(options: Op
  *
  * Makes an archived product usable in plans and add-ons again; a product that is not archived is left as it is. No event is emitted.
  */
-export const unarchiveProduct = <ThrowOnError extends boolean = false>(options: Options<UnarchiveProductData, ThrowOnError>) => (options.client ?? client).post<UnarchiveProductResponses, UnarchiveProductErrors, ThrowOnError>({
+export const unarchiveProduct = <ThrowOnError extends boolean = true>(options: Options<UnarchiveProductData, ThrowOnError>) => (options.client ?? client).post<UnarchiveProductResponses, UnarchiveProductErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/products/{product_id}/unarchive',
     ...options
@@ -211,7 +211,7 @@ export const unarchiveProduct = <ThrowOnError extends boolean = false>(options: 
  *
  * Lists the tenant's billable metrics, archived ones included, by name A to Z unless `order_by` says otherwise. Filters: `product_family_id` (a family id) and `search` (part of the name or of the code, case-insensitive). Items are summaries; get a metric for its segmentation, unit conversion and grouping. Paged: `page` from 0, `per_page` 1 to 100 (default 10).
  */
-export const listMetrics = <ThrowOnError extends boolean = false>(options?: Options<ListMetricsData, ThrowOnError>) => (options?.client ?? client).get<ListMetricsResponses, ListMetricsErrors, ThrowOnError>({
+export const listMetrics = <ThrowOnError extends boolean = true>(options?: Options<ListMetricsData, ThrowOnError>) => (options?.client ?? client).get<ListMetricsResponses, ListMetricsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/metrics',
     ...options
@@ -222,7 +222,7 @@ export const listMetrics = <ThrowOnError extends boolean = false>(options?: Opti
  *
  * Creates a billable metric: how the usage events whose `code` matches turn into one quantity per period. `name` is 1 to 255 characters; `code` (1 to 512 bytes) need not be unique, several metrics may read one event code. `aggregation_type`: `COUNT` counts events and takes no `aggregation_key` (giving one is a 400); `SUM`, `MAX`, `MIN`, `MEAN`, `LATEST` and `COUNT_DISTINCT` read the event property named by `aggregation_key`, which is then required. `product_family_id` is the id or alias of a family of the tenant; `product_id`, if given, must be a product of that family. `segmentation_matrix` splits usage by event properties: `SINGLE {key, values}`, `DOUBLE {dimension1: {key, values}, dimension2: {key, values}}` (two different keys) or `LINKED {dimension1_key, dimension2_key, values: {first value: [second values]}}`; value lists are non-empty and without repeats. `unit_conversion {factor, rounding}` divides the aggregated quantity by `factor` (an integer from 1 to 2147483647) and rounds it (`UP`, `DOWN`, `NEAREST`, `NEAREST_HALF`, `NEAREST_DECILE` or `NONE`), e.g. bytes to GB. `usage_group_key` names a property usage is grouped by; it must not also be a segmentation key. Emits the `metric.created` event.
  */
-export const createMetric = <ThrowOnError extends boolean = false>(options: Options<CreateMetricData, ThrowOnError>) => (options.client ?? client).post<CreateMetricResponses, CreateMetricErrors, ThrowOnError>({
+export const createMetric = <ThrowOnError extends boolean = true>(options: Options<CreateMetricData, ThrowOnError>) => (options.client ?? client).post<CreateMetricResponses, CreateMetricErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/metrics',
     ...options,
@@ -237,7 +237,7 @@ export const createMetric = <ThrowOnError extends boolean = false>(options: Opti
  *
  * Returns one billable metric of the tenant, archived or not, with its full definition.
  */
-export const getMetric = <ThrowOnError extends boolean = false>(options: Options<GetMetricData, ThrowOnError>) => (options.client ?? client).get<GetMetricResponses, GetMetricErrors, ThrowOnError>({
+export const getMetric = <ThrowOnError extends boolean = true>(options: Options<GetMetricData, ThrowOnError>) => (options.client ?? client).get<GetMetricResponses, GetMetricErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/metrics/{metric_id}',
     ...options
@@ -248,7 +248,7 @@ export const getMetric = <ThrowOnError extends boolean = false>(options: Options
  *
  * Partially update a metric. Code, aggregation and grouping are immutable. Only `name`, `description`, `segmentation_matrix` and `unit_conversion` change; null clears the last three. `code`, `aggregation_type`, `aggregation_key`, `product_family_id`, `product_id` and `usage_group_key` are refused with a 400 (create a new metric instead), as is any other field. `segmentation_matrix` splits usage by event properties: `SINGLE {key, values}`, `DOUBLE {dimension1: {key, values}, dimension2: {key, values}}` (two different keys) or `LINKED {dimension1_key, dimension2_key, values: {first value: [second values]}}`; value lists are non-empty and without repeats. `unit_conversion {factor, rounding}` divides the aggregated quantity by `factor` (an integer from 1 to 2147483647) and rounds it (`UP`, `DOWN`, `NEAREST`, `NEAREST_HALF`, `NEAREST_DECILE` or `NONE`), e.g. bytes to GB. Emits the `metric.updated` event.
  */
-export const updateMetric = <ThrowOnError extends boolean = false>(options: Options<UpdateMetricData, ThrowOnError>) => (options.client ?? client).patch<UpdateMetricResponses, UpdateMetricErrors, ThrowOnError>({
+export const updateMetric = <ThrowOnError extends boolean = true>(options: Options<UpdateMetricData, ThrowOnError>) => (options.client ?? client).patch<UpdateMetricResponses, UpdateMetricErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/metrics/{metric_id}',
     ...options,
@@ -263,7 +263,7 @@ export const updateMetric = <ThrowOnError extends boolean = false>(options: Opti
  *
  * Archives the metric: new products, features and plan components can no longer use it (400), while plans already billing it keep doing so. It stays in the list. Archiving an archived metric changes nothing. Emits the `metric.archived` event.
  */
-export const archiveMetric = <ThrowOnError extends boolean = false>(options: Options<ArchiveMetricData, ThrowOnError>) => (options.client ?? client).post<ArchiveMetricResponses, ArchiveMetricErrors, ThrowOnError>({
+export const archiveMetric = <ThrowOnError extends boolean = true>(options: Options<ArchiveMetricData, ThrowOnError>) => (options.client ?? client).post<ArchiveMetricResponses, ArchiveMetricErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/metrics/{metric_id}/archive',
     ...options
@@ -274,7 +274,7 @@ export const archiveMetric = <ThrowOnError extends boolean = false>(options: Opt
  *
  * Makes an archived metric usable by new products, features and plan components again, and emits `metric.updated`. A metric that is not archived is left as it is, without an event.
  */
-export const unarchiveMetric = <ThrowOnError extends boolean = false>(options: Options<UnarchiveMetricData, ThrowOnError>) => (options.client ?? client).post<UnarchiveMetricResponses, UnarchiveMetricErrors, ThrowOnError>({
+export const unarchiveMetric = <ThrowOnError extends boolean = true>(options: Options<UnarchiveMetricData, ThrowOnError>) => (options.client ?? client).post<UnarchiveMetricResponses, UnarchiveMetricErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/metrics/{metric_id}/unarchive',
     ...options
@@ -285,7 +285,7 @@ export const unarchiveMetric = <ThrowOnError extends boolean = false>(options: O
  *
  * Lists the tenant's features by name A to Z. Filters: `statuses` (repeat the parameter for several; all statuses when absent), `product_id` and `search` (part of the name, case-insensitive). Paged: `page` from 0, `per_page` 1 to 100 (default 10).
  */
-export const listFeatures = <ThrowOnError extends boolean = false>(options?: Options<ListFeaturesData, ThrowOnError>) => (options?.client ?? client).get<ListFeaturesResponses, ListFeaturesErrors, ThrowOnError>({
+export const listFeatures = <ThrowOnError extends boolean = true>(options?: Options<ListFeaturesData, ThrowOnError>) => (options?.client ?? client).get<ListFeaturesResponses, ListFeaturesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/features',
     ...options
@@ -296,7 +296,7 @@ export const listFeatures = <ThrowOnError extends boolean = false>(options?: Opt
  *
  * Creates a feature, ACTIVE: something plans, add-ons and subscriptions grant. `code` is 1 to 128 lower-case letters, digits, `-` or `_`, starting with a letter or digit, unique in the tenant (a taken code is a 409) and fixed for good. `name` is 1 to 255 characters. `feature_type` is `{type: BOOLEAN}` (on or off) or `{type: METERED, metric_id}` (a usage allowance counted by a billable metric of the tenant that is not archived). `product_id`, if given, must be a product of the tenant. `entitlement.value`, if given, is the feature-level default, the lowest-priority grant. A value is `{type?, enabled}` for a BOOLEAN feature (`enabled` required) and `{type?, enabled, limit, reset_period}` for a METERED one: `enabled` defaults to true, `limit` is a decimal string >= 0 such as "10000" (null or absent = unlimited), `reset_period` is `BILLING_CYCLE`, `NEVER` (the default), or `CALENDAR`, `FIXED_WINDOW` or `SLIDING_WINDOW` with `unit` (HOUR, DAY, WEEK, MONTH, YEAR) and `interval` (1 to 10000). `type`, when given, must be the feature's type.
  */
-export const createFeature = <ThrowOnError extends boolean = false>(options: Options<CreateFeatureData, ThrowOnError>) => (options.client ?? client).post<CreateFeatureResponses, CreateFeatureErrors, ThrowOnError>({
+export const createFeature = <ThrowOnError extends boolean = true>(options: Options<CreateFeatureData, ThrowOnError>) => (options.client ?? client).post<CreateFeatureResponses, CreateFeatureErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/features',
     ...options,
@@ -311,7 +311,7 @@ export const createFeature = <ThrowOnError extends boolean = false>(options: Opt
  *
  * Returns the feature with this id, or else the one with this code, whatever its status.
  */
-export const getFeature = <ThrowOnError extends boolean = false>(options: Options<GetFeatureData, ThrowOnError>) => (options.client ?? client).get<GetFeatureResponses, GetFeatureErrors, ThrowOnError>({
+export const getFeature = <ThrowOnError extends boolean = true>(options: Options<GetFeatureData, ThrowOnError>) => (options.client ?? client).get<GetFeatureResponses, GetFeatureErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/features/{id_or_code}',
     ...options
@@ -322,7 +322,7 @@ export const getFeature = <ThrowOnError extends boolean = false>(options: Option
  *
  * Only name and description change; code, feature_type and product are immutable (400). Any other field is a 400 too. `name` must not be blank; `description: null` clears it. The status does not change here: use archive, unarchive, enable and disable.
  */
-export const updateFeature = <ThrowOnError extends boolean = false>(options: Options<UpdateFeatureData, ThrowOnError>) => (options.client ?? client).patch<UpdateFeatureResponses, UpdateFeatureErrors, ThrowOnError>({
+export const updateFeature = <ThrowOnError extends boolean = true>(options: Options<UpdateFeatureData, ThrowOnError>) => (options.client ?? client).patch<UpdateFeatureResponses, UpdateFeatureErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/features/{id_or_code}',
     ...options,
@@ -337,7 +337,7 @@ export const updateFeature = <ThrowOnError extends boolean = false>(options: Opt
  *
  * Moves the feature to ARCHIVED: it leaves every effective entitlement, and plans, add-ons and subscription overrides can no longer grant it (400); grants already stored are kept. Archiving an archived feature returns it unchanged.
  */
-export const archiveFeature = <ThrowOnError extends boolean = false>(options: Options<ArchiveFeatureData, ThrowOnError>) => (options.client ?? client).post<ArchiveFeatureResponses, ArchiveFeatureErrors, ThrowOnError>({
+export const archiveFeature = <ThrowOnError extends boolean = true>(options: Options<ArchiveFeatureData, ThrowOnError>) => (options.client ?? client).post<ArchiveFeatureResponses, ArchiveFeatureErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/features/{id_or_code}/archive',
     ...options
@@ -348,7 +348,7 @@ export const archiveFeature = <ThrowOnError extends boolean = false>(options: Op
  *
  * Moves an ARCHIVED feature back to ACTIVE. A feature that is not archived is returned unchanged.
  */
-export const unarchiveFeature = <ThrowOnError extends boolean = false>(options: Options<UnarchiveFeatureData, ThrowOnError>) => (options.client ?? client).post<UnarchiveFeatureResponses, UnarchiveFeatureErrors, ThrowOnError>({
+export const unarchiveFeature = <ThrowOnError extends boolean = true>(options: Options<UnarchiveFeatureData, ThrowOnError>) => (options.client ?? client).post<UnarchiveFeatureResponses, UnarchiveFeatureErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/features/{id_or_code}/unarchive',
     ...options
@@ -359,7 +359,7 @@ export const unarchiveFeature = <ThrowOnError extends boolean = false>(options: 
  *
  * Moves a DISABLED feature back to ACTIVE; an ACTIVE one is returned unchanged. An ARCHIVED feature is a 409: unarchive it first.
  */
-export const enableFeature = <ThrowOnError extends boolean = false>(options: Options<EnableFeatureData, ThrowOnError>) => (options.client ?? client).post<EnableFeatureResponses, EnableFeatureErrors, ThrowOnError>({
+export const enableFeature = <ThrowOnError extends boolean = true>(options: Options<EnableFeatureData, ThrowOnError>) => (options.client ?? client).post<EnableFeatureResponses, EnableFeatureErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/features/{id_or_code}/enable',
     ...options
@@ -370,7 +370,7 @@ export const enableFeature = <ThrowOnError extends boolean = false>(options: Opt
  *
  * Moves the feature to DISABLED: it is switched off for every customer (left out of effective entitlements) while its grants are kept, so enabling it restores them. A DISABLED feature is returned unchanged; an ARCHIVED one is a 409: unarchive it first.
  */
-export const disableFeature = <ThrowOnError extends boolean = false>(options: Options<DisableFeatureData, ThrowOnError>) => (options.client ?? client).post<DisableFeatureResponses, DisableFeatureErrors, ThrowOnError>({
+export const disableFeature = <ThrowOnError extends boolean = true>(options: Options<DisableFeatureData, ThrowOnError>) => (options.client ?? client).post<DisableFeatureResponses, DisableFeatureErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/features/{id_or_code}/disable',
     ...options
@@ -381,7 +381,7 @@ export const disableFeature = <ThrowOnError extends boolean = false>(options: Op
  *
  * Removes the feature-level default: customers then get the feature only from their plan, add-ons or subscription overrides. Removing an absent default returns the feature unchanged.
  */
-export const removeFeatureEntitlement = <ThrowOnError extends boolean = false>(options: Options<RemoveFeatureEntitlementData, ThrowOnError>) => (options.client ?? client).delete<RemoveFeatureEntitlementResponses, RemoveFeatureEntitlementErrors, ThrowOnError>({
+export const removeFeatureEntitlement = <ThrowOnError extends boolean = true>(options: Options<RemoveFeatureEntitlementData, ThrowOnError>) => (options.client ?? client).delete<RemoveFeatureEntitlementResponses, RemoveFeatureEntitlementErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/features/{id_or_code}/entitlement',
     ...options
@@ -392,7 +392,7 @@ export const removeFeatureEntitlement = <ThrowOnError extends boolean = false>(o
  *
  * Sets the feature-level (default, lowest-priority) entitlement. It creates the default or replaces it (the entitlement keeps its id). It applies to every customer with a serving subscription whose plan, add-ons and subscription overrides say nothing about the feature. A value is `{type?, enabled}` for a BOOLEAN feature (`enabled` required) and `{type?, enabled, limit, reset_period}` for a METERED one: `enabled` defaults to true, `limit` is a decimal string >= 0 such as "10000" (null or absent = unlimited), `reset_period` is `BILLING_CYCLE`, `NEVER` (the default), or `CALENDAR`, `FIXED_WINDOW` or `SLIDING_WINDOW` with `unit` (HOUR, DAY, WEEK, MONTH, YEAR) and `interval` (1 to 10000). `type`, when given, must be the feature's type.
  */
-export const setFeatureEntitlement = <ThrowOnError extends boolean = false>(options: Options<SetFeatureEntitlementData, ThrowOnError>) => (options.client ?? client).put<SetFeatureEntitlementResponses, SetFeatureEntitlementErrors, ThrowOnError>({
+export const setFeatureEntitlement = <ThrowOnError extends boolean = true>(options: Options<SetFeatureEntitlementData, ThrowOnError>) => (options.client ?? client).put<SetFeatureEntitlementResponses, SetFeatureEntitlementErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/features/{id_or_code}/entitlement',
     ...options,
@@ -407,7 +407,7 @@ export const setFeatureEntitlement = <ThrowOnError extends boolean = false>(opti
  *
  * Lists the tenant's coupons, newest first unless `order_by` says otherwise (`expires_at` puts coupons without expiry last). `filter`: `ALL` (the default), `ACTIVE` (applicable now), `INACTIVE` (disabled, expired or at its redemption limit, not archived) or `ARCHIVED`. `search` matches part of the code or of the description, ignoring case. Paged: `page` from 0, `per_page` 1 to 100 (default 10).
  */
-export const listCoupons = <ThrowOnError extends boolean = false>(options?: Options<ListCouponsData, ThrowOnError>) => (options?.client ?? client).get<ListCouponsResponses, ListCouponsErrors, ThrowOnError>({
+export const listCoupons = <ThrowOnError extends boolean = true>(options?: Options<ListCouponsData, ThrowOnError>) => (options?.client ?? client).get<ListCouponsResponses, ListCouponsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/coupons',
     ...options
@@ -418,7 +418,7 @@ export const listCoupons = <ThrowOnError extends boolean = false>(options?: Opti
  *
  * Creates a coupon customers can redeem on subscriptions. `code` is 1 to 64 letters, digits, `-` or `_`, starting with a letter or digit, and unique in the tenant ignoring case (a taken code is a 409). `discount` is `{type: PERCENTAGE, percentage}` with a whole-percent decimal string above 0 and at most 100, up to 4 decimals ("10" = 10 %), or `{type: FIXED, currency, amount}` with an ISO 4217 currency and an amount above 0 in major units, with at most the currency's decimals (returned at that precision: "10" becomes "10.00"). `expires_at`, if given, must be in the future. `redemption_limit` caps how many subscriptions may redeem it and `recurring_value` how many invoices of a subscription it applies to (positive integers; null or absent = no limit). `reusable` (default false) lets one customer redeem it on several subscriptions. `plan_ids` restricts it to those plans of the tenant (empty = any plan). Code, expiry, limits and `reusable` are fixed at creation. Emits `coupon.created`.
  */
-export const createCoupon = <ThrowOnError extends boolean = false>(options: Options<CreateCouponData, ThrowOnError>) => (options.client ?? client).post<CreateCouponResponses, CreateCouponErrors, ThrowOnError>({
+export const createCoupon = <ThrowOnError extends boolean = true>(options: Options<CreateCouponData, ThrowOnError>) => (options.client ?? client).post<CreateCouponResponses, CreateCouponErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/coupons',
     ...options,
@@ -433,7 +433,7 @@ export const createCoupon = <ThrowOnError extends boolean = false>(options: Opti
  *
  * Returns one coupon of the tenant by id, whatever its state, with its redemption count.
  */
-export const getCoupon = <ThrowOnError extends boolean = false>(options: Options<GetCouponData, ThrowOnError>) => (options.client ?? client).get<GetCouponResponses, GetCouponErrors, ThrowOnError>({
+export const getCoupon = <ThrowOnError extends boolean = true>(options: Options<GetCouponData, ThrowOnError>) => (options.client ?? client).get<GetCouponResponses, GetCouponErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/coupons/{coupon_id}',
     ...options
@@ -444,7 +444,7 @@ export const getCoupon = <ThrowOnError extends boolean = false>(options: Options
  *
  * Changes description, discount and plan_ids; the other terms are fixed at creation. Giving `code`, `expires_at`, `redemption_limit`, `recurring_value` or `reusable` (or an unknown field) is a 400. `description: null` clears it; a null `discount` or `plan_ids` changes nothing. `discount` is `{type: PERCENTAGE, percentage}` with a whole-percent decimal string above 0 and at most 100, up to 4 decimals ("10" = 10 %), or `{type: FIXED, currency, amount}` with an ISO 4217 currency and an amount above 0 in major units, with at most the currency's decimals (returned at that precision: "10" becomes "10.00"). Once redeemed, the discount may not change type or currency (400). `plan_ids` replaces the list. Subscriptions that already carry the coupon keep it as it was when applied. Emits `coupon.updated`.
  */
-export const updateCoupon = <ThrowOnError extends boolean = false>(options: Options<UpdateCouponData, ThrowOnError>) => (options.client ?? client).patch<UpdateCouponResponses, UpdateCouponErrors, ThrowOnError>({
+export const updateCoupon = <ThrowOnError extends boolean = true>(options: Options<UpdateCouponData, ThrowOnError>) => (options.client ?? client).patch<UpdateCouponResponses, UpdateCouponErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/coupons/{coupon_id}',
     ...options,
@@ -459,7 +459,7 @@ export const updateCoupon = <ThrowOnError extends boolean = false>(options: Opti
  *
  * Archives the coupon: it can no longer be applied to subscriptions, and lists show it only with `filter=ARCHIVED` or `ALL`. Subscriptions that already carry the coupon keep it as it was when applied. Emits `coupon.archived`. Repeating the current state changes nothing and emits no event.
  */
-export const archiveCoupon = <ThrowOnError extends boolean = false>(options: Options<ArchiveCouponData, ThrowOnError>) => (options.client ?? client).post<ArchiveCouponResponses, ArchiveCouponErrors, ThrowOnError>({
+export const archiveCoupon = <ThrowOnError extends boolean = true>(options: Options<ArchiveCouponData, ThrowOnError>) => (options.client ?? client).post<ArchiveCouponResponses, ArchiveCouponErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/coupons/{coupon_id}/archive',
     ...options
@@ -470,7 +470,7 @@ export const archiveCoupon = <ThrowOnError extends boolean = false>(options: Opt
  *
  * Makes an archived coupon applicable again (unless it is disabled, expired or exhausted). Emits `coupon.updated`. Repeating the current state changes nothing and emits no event.
  */
-export const unarchiveCoupon = <ThrowOnError extends boolean = false>(options: Options<UnarchiveCouponData, ThrowOnError>) => (options.client ?? client).post<UnarchiveCouponResponses, UnarchiveCouponErrors, ThrowOnError>({
+export const unarchiveCoupon = <ThrowOnError extends boolean = true>(options: Options<UnarchiveCouponData, ThrowOnError>) => (options.client ?? client).post<UnarchiveCouponResponses, UnarchiveCouponErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/coupons/{coupon_id}/unarchive',
     ...options
@@ -481,7 +481,7 @@ export const unarchiveCoupon = <ThrowOnError extends boolean = false>(options: O
  *
  * Stops the coupon from being applied to new subscriptions (it lists as INACTIVE) without archiving it. Subscriptions that already carry the coupon keep it as it was when applied. Emits `coupon.updated`. Repeating the current state changes nothing and emits no event.
  */
-export const disableCoupon = <ThrowOnError extends boolean = false>(options: Options<DisableCouponData, ThrowOnError>) => (options.client ?? client).post<DisableCouponResponses, DisableCouponErrors, ThrowOnError>({
+export const disableCoupon = <ThrowOnError extends boolean = true>(options: Options<DisableCouponData, ThrowOnError>) => (options.client ?? client).post<DisableCouponResponses, DisableCouponErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/coupons/{coupon_id}/disable',
     ...options
@@ -492,7 +492,7 @@ export const disableCoupon = <ThrowOnError extends boolean = false>(options: Opt
  *
  * Lets a disabled coupon be applied again. Emits `coupon.updated`. Repeating the current state changes nothing and emits no event.
  */
-export const enableCoupon = <ThrowOnError extends boolean = false>(options: Options<EnableCouponData, ThrowOnError>) => (options.client ?? client).post<EnableCouponResponses, EnableCouponErrors, ThrowOnError>({
+export const enableCoupon = <ThrowOnError extends boolean = true>(options: Options<EnableCouponData, ThrowOnError>) => (options.client ?? client).post<EnableCouponResponses, EnableCouponErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/coupons/{coupon_id}/enable',
     ...options
@@ -503,7 +503,7 @@ export const enableCoupon = <ThrowOnError extends boolean = false>(options: Opti
  *
  * Lists the tenant's plans, newest first unless `order_by` says otherwise, each shown at its published version (at its draft when it was never published). Filters: `product_family_id` (a family id), `search` (part of the name, case-insensitive), `status` and `plan_type` (repeat them for several values). Plans are DRAFT until a version is published, then ACTIVE; INACTIVE or ARCHIVED plans (set at creation, or by archiving) are not offered for new subscriptions. Paged: `page` from 0, `per_page` 1 to 100 (default 10).
  */
-export const listPlans = <ThrowOnError extends boolean = false>(options?: Options<ListPlansData, ThrowOnError>) => (options?.client ?? client).get<ListPlansResponses, ListPlansErrors, ThrowOnError>({
+export const listPlans = <ThrowOnError extends boolean = true>(options?: Options<ListPlansData, ThrowOnError>) => (options?.client ?? client).get<ListPlansResponses, ListPlansErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/plans',
     ...options
@@ -514,7 +514,7 @@ export const listPlans = <ThrowOnError extends boolean = false>(options?: Option
  *
  * Creates a plan with version 1. `status` ACTIVE publishes it immediately; DRAFT (the default) stages it for review. INACTIVE and ARCHIVED also publish version 1, then put the plan in that state: it is not offered for new subscriptions or plan changes (a PUT that publishes, or archive then unarchive, makes it ACTIVE). `name` is 1 to 255 characters; `product_family_id` is the id or alias of a family of the tenant; `plan_type` is STANDARD (the default), FREE or CUSTOM. `currency` is an ISO 4217 code. Each component names a product of the tenant that is not archived; its `fee.type` defaults to the product's fee type and must equal it, and the fee must agree with the product (metric, usage model, billing type). Prices are decimal strings such as "49.00" (at most 12 digits on each side of the point; a JSON number is a 400). Fees: RATE `{rates: [{term, price}]}` (term MONTHLY, the default, QUARTERLY, SEMIANNUAL or ANNUAL, each at most once); SLOT adds `minimum_count` and `quota` (>= minimum_count); CAPACITY `{thresholds: [{included_amount, price, per_unit_overage}], cadence}`; USAGE `{pricing, cadence}` with PER_UNIT `{rate}`, TIERED or VOLUME `{tiers: [{first_unit, rate, flat_fee?, flat_cap?}], block_size?}` (first_unit starts at 0 and increases), PACKAGE `{block_size, rate, rounding: UP|DOWN}` or MATRIX `{rates}`; EXTRA_RECURRING `{unit_price, quantity, billing_type, cadence}`; ONE_TIME `{unit_price, quantity}`. A FREE plan may hold only zero prices. `billing`: `net_terms` 0 to 365 days (default 0), `billing_cycles` 1 to 1000 (null = no end), `period_start_day` 1 to 31. `trial`: `duration_days` 0 to 730, `is_free`, and `trialing_plan_id` (another plan of the tenant whose entitlements apply during the trial). `minimum_commitment.amount` is the floor of each period's invoice, with at most the currency's decimals. `usage_thresholds` (spend thresholds, progressive billing): up to 20 `{amount, recurring?, threshold_display_name?}`, amounts above zero with at most the currency's decimals, fixed amounts distinct, at most one `recurring` (a step repeated after the highest fixed amount); subscriptions copy them when created. `add_ons` attach active add-ons of the tenant, each once; `entitlements` grant features of the tenant that are not archived, each once, with a value of the feature's type. Emits `plan.created`, then `plan.published` when published, then `plan.archived` for ARCHIVED.
  */
-export const createPlan = <ThrowOnError extends boolean = false>(options: Options<CreatePlanData, ThrowOnError>) => (options.client ?? client).post<CreatePlanResponses, CreatePlanErrors, ThrowOnError>({
+export const createPlan = <ThrowOnError extends boolean = true>(options: Options<CreatePlanData, ThrowOnError>) => (options.client ?? client).post<CreatePlanResponses, CreatePlanErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/plans',
     ...options,
@@ -529,7 +529,7 @@ export const createPlan = <ThrowOnError extends boolean = false>(options: Option
  *
  * Returns the plan at one of its versions: the published version by default (the draft when none was published), `?version=draft` for the pending draft (404 when there is none), `?version=2` for version 2 (404 when it does not exist). Any other `version` is a 400. `available_parameters` lists what a subscription chooses: the billing period of components priced in several terms, the capacity of components with several thresholds, and the slot components whose initial count it sets.
  */
-export const getPlanDetails = <ThrowOnError extends boolean = false>(options: Options<GetPlanDetailsData, ThrowOnError>) => (options.client ?? client).get<GetPlanDetailsResponses, GetPlanDetailsErrors, ThrowOnError>({
+export const getPlanDetails = <ThrowOnError extends boolean = true>(options: Options<GetPlanDetailsData, ThrowOnError>) => (options.client ?? client).get<GetPlanDetailsResponses, GetPlanDetailsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/plans/{plan_id}',
     ...options
@@ -540,7 +540,7 @@ export const getPlanDetails = <ThrowOnError extends boolean = false>(options: Op
  *
  * Changes plan metadata (name, description, self_service_rank); prices and version settings change through PUT. These fields belong to the plan, not to a version, so no version is written. A null `name` keeps it (a blank one is a 400); null clears `description` and `self_service_rank`. Any other field is a 400. The answer shows the plan at its default version.
  */
-export const patchPlan = <ThrowOnError extends boolean = false>(options: Options<PatchPlanData, ThrowOnError>) => (options.client ?? client).patch<PatchPlanResponses, PatchPlanErrors, ThrowOnError>({
+export const patchPlan = <ThrowOnError extends boolean = true>(options: Options<PatchPlanData, ThrowOnError>) => (options.client ?? client).patch<PatchPlanResponses, PatchPlanErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/plans/{plan_id}',
     ...options,
@@ -555,7 +555,7 @@ export const patchPlan = <ThrowOnError extends boolean = false>(options: Options
  *
  * Replaces the plan configuration. A draft is changed in place; a published plan gets a new version (published unless `status` is DRAFT). `status` defaults to DRAFT for a plan never published and to ACTIVE otherwise; INACTIVE or ARCHIVED is a 400. A published version never changes: its subscriptions keep it. The body is the whole version: settings left out take their defaults, except `entitlements` and `add_ons`, which carry over from the version replaced when absent; `description` left out keeps the plan's. An archived plan is a 409: unarchive it first. `currency` is an ISO 4217 code. Each component names a product of the tenant that is not archived; its `fee.type` defaults to the product's fee type and must equal it, and the fee must agree with the product (metric, usage model, billing type). Prices are decimal strings such as "49.00" (at most 12 digits on each side of the point; a JSON number is a 400). Fees: RATE `{rates: [{term, price}]}` (term MONTHLY, the default, QUARTERLY, SEMIANNUAL or ANNUAL, each at most once); SLOT adds `minimum_count` and `quota` (>= minimum_count); CAPACITY `{thresholds: [{included_amount, price, per_unit_overage}], cadence}`; USAGE `{pricing, cadence}` with PER_UNIT `{rate}`, TIERED or VOLUME `{tiers: [{first_unit, rate, flat_fee?, flat_cap?}], block_size?}` (first_unit starts at 0 and increases), PACKAGE `{block_size, rate, rounding: UP|DOWN}` or MATRIX `{rates}`; EXTRA_RECURRING `{unit_price, quantity, billing_type, cadence}`; ONE_TIME `{unit_price, quantity}`. A FREE plan may hold only zero prices. `billing`: `net_terms` 0 to 365 days (default 0), `billing_cycles` 1 to 1000 (null = no end), `period_start_day` 1 to 31. `trial`: `duration_days` 0 to 730, `is_free`, and `trialing_plan_id` (another plan of the tenant whose entitlements apply during the trial). `minimum_commitment.amount` is the floor of each period's invoice, with at most the currency's decimals. `usage_thresholds` (spend thresholds, progressive billing): up to 20 `{amount, recurring?, threshold_display_name?}`, amounts above zero with at most the currency's decimals, fixed amounts distinct, at most one `recurring` (a step repeated after the highest fixed amount); subscriptions copy them when created. `add_ons` attach active add-ons of the tenant, each once; `entitlements` grant features of the tenant that are not archived, each once, with a value of the feature's type. Emits `plan.published` when it publishes.
  */
-export const replacePlan = <ThrowOnError extends boolean = false>(options: Options<ReplacePlanData, ThrowOnError>) => (options.client ?? client).put<ReplacePlanResponses, ReplacePlanErrors, ThrowOnError>({
+export const replacePlan = <ThrowOnError extends boolean = true>(options: Options<ReplacePlanData, ThrowOnError>) => (options.client ?? client).put<ReplacePlanResponses, ReplacePlanErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/plans/{plan_id}',
     ...options,
@@ -570,7 +570,7 @@ export const replacePlan = <ThrowOnError extends boolean = false>(options: Optio
  *
  * Publishes the plan's draft version: it becomes the version new subscriptions get, and the plan becomes ACTIVE. Older published versions stay with their subscriptions. A plan without a draft, or an archived plan, is a 409. Emits `plan.published`.
  */
-export const publishPlan = <ThrowOnError extends boolean = false>(options: Options<PublishPlanData, ThrowOnError>) => (options.client ?? client).post<PublishPlanResponses, PublishPlanErrors, ThrowOnError>({
+export const publishPlan = <ThrowOnError extends boolean = true>(options: Options<PublishPlanData, ThrowOnError>) => (options.client ?? client).post<PublishPlanResponses, PublishPlanErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/plans/{plan_id}/publish',
     ...options
@@ -581,7 +581,7 @@ export const publishPlan = <ThrowOnError extends boolean = false>(options: Optio
  *
  * Archives the plan: new subscriptions and plan changes to it are refused (400), and it can be neither replaced nor published (409) until unarchived. Existing subscriptions keep running on their version. Archiving an archived plan changes nothing. Emits `plan.archived`.
  */
-export const archivePlan = <ThrowOnError extends boolean = false>(options: Options<ArchivePlanData, ThrowOnError>) => (options.client ?? client).post<ArchivePlanResponses, ArchivePlanErrors, ThrowOnError>({
+export const archivePlan = <ThrowOnError extends boolean = true>(options: Options<ArchivePlanData, ThrowOnError>) => (options.client ?? client).post<ArchivePlanResponses, ArchivePlanErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/plans/{plan_id}/archive',
     ...options
@@ -592,7 +592,7 @@ export const archivePlan = <ThrowOnError extends boolean = false>(options: Optio
  *
  * Brings an archived plan back: to ACTIVE when a version was ever published, else to DRAFT. A plan that is not archived is a 409. This operation answers `{message}`, on success and on error. No event is emitted.
  */
-export const unarchivePlan = <ThrowOnError extends boolean = false>(options: Options<UnarchivePlanData, ThrowOnError>) => (options.client ?? client).post<UnarchivePlanResponses, UnarchivePlanErrors, ThrowOnError>({
+export const unarchivePlan = <ThrowOnError extends boolean = true>(options: Options<UnarchivePlanData, ThrowOnError>) => (options.client ?? client).post<UnarchivePlanResponses, UnarchivePlanErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/plans/{plan_id}/unarchive',
     ...options
@@ -603,7 +603,7 @@ export const unarchivePlan = <ThrowOnError extends boolean = false>(options: Opt
  *
  * Lists the versions of a plan, newest first, the draft included (`is_draft`, with a null `published_at`). Get a version's content with `GET /api/v1/plans/{plan_id}?version=N`. Paged: `page` from 0, `per_page` 1 to 100 (default 10).
  */
-export const listPlanVersions = <ThrowOnError extends boolean = false>(options: Options<ListPlanVersionsData, ThrowOnError>) => (options.client ?? client).get<ListPlanVersionsResponses, ListPlanVersionsErrors, ThrowOnError>({
+export const listPlanVersions = <ThrowOnError extends boolean = true>(options: Options<ListPlanVersionsData, ThrowOnError>) => (options.client ?? client).get<ListPlanVersionsResponses, ListPlanVersionsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/plans/{plan_id}/versions',
     ...options
@@ -614,7 +614,7 @@ export const listPlanVersions = <ThrowOnError extends boolean = false>(options: 
  *
  * Lists the features a plan version grants, with each feature and its value (a metered value also names the feature's metric), in the order given. Not paged. This is what the version grants, not what a customer ends up with: see the customer and subscription entitlements for that.
  */
-export const listPlanVersionEntitlements = <ThrowOnError extends boolean = false>(options: Options<ListPlanVersionEntitlementsData, ThrowOnError>) => (options.client ?? client).get<ListPlanVersionEntitlementsResponses, ListPlanVersionEntitlementsErrors, ThrowOnError>({
+export const listPlanVersionEntitlements = <ThrowOnError extends boolean = true>(options: Options<ListPlanVersionEntitlementsData, ThrowOnError>) => (options.client ?? client).get<ListPlanVersionEntitlementsResponses, ListPlanVersionEntitlementsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/plan-versions/{plan_version_id}/entitlements',
     ...options
@@ -625,7 +625,7 @@ export const listPlanVersionEntitlements = <ThrowOnError extends boolean = false
  *
  * Lists the tenant's add-ons with their price and entitlements, newest first unless `order_by` says otherwise. Filters: `search` (part of the name, case-insensitive), `currency` (add-ons priced in it) and `include_archived` (archived add-ons are left out unless true). Paged: `page` from 0, `per_page` 1 to 100 (default 10).
  */
-export const listAddons = <ThrowOnError extends boolean = false>(options?: Options<ListAddonsData, ThrowOnError>) => (options?.client ?? client).get<ListAddonsResponses, ListAddonsErrors, ThrowOnError>({
+export const listAddons = <ThrowOnError extends boolean = true>(options?: Options<ListAddonsData, ThrowOnError>) => (options?.client ?? client).get<ListAddonsResponses, ListAddonsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/addons',
     ...options
@@ -636,7 +636,7 @@ export const listAddons = <ThrowOnError extends boolean = false>(options?: Optio
  *
  * Creates an add-on: an extra a plan version can offer and a subscription can carry, priced on one product. `name` is 1 to 255 characters; `product_id` must be a product of the tenant that is not archived. Either `price_id` or `price` is required. The price is either `price_id`, an existing price of the same product, or `price: {currency, fee}`, which creates one: an ISO 4217 currency and a fee in the plan-component shape (RATE, SLOT, CAPACITY, USAGE, EXTRA_RECURRING or ONE_TIME, prices as decimal strings such as "8.00"), checked against the product like a plan component. Giving both is a 400. `max_instances_per_subscription` is an integer >= 1 (null = no limit). `self_serviceable` is stored and returned. `entitlements` grant features of the tenant that are not archived, each once, with a value of the feature's type. Emits `addon.created`.
  */
-export const createAddon = <ThrowOnError extends boolean = false>(options: Options<CreateAddonData, ThrowOnError>) => (options.client ?? client).post<CreateAddonResponses, CreateAddonErrors, ThrowOnError>({
+export const createAddon = <ThrowOnError extends boolean = true>(options: Options<CreateAddonData, ThrowOnError>) => (options.client ?? client).post<CreateAddonResponses, CreateAddonErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/addons',
     ...options,
@@ -651,7 +651,7 @@ export const createAddon = <ThrowOnError extends boolean = false>(options: Optio
  *
  * Returns one add-on of the tenant, archived or not, with its price and entitlements.
  */
-export const getAddon = <ThrowOnError extends boolean = false>(options: Options<GetAddonData, ThrowOnError>) => (options.client ?? client).get<GetAddonResponses, GetAddonErrors, ThrowOnError>({
+export const getAddon = <ThrowOnError extends boolean = true>(options: Options<GetAddonData, ThrowOnError>) => (options.client ?? client).get<GetAddonResponses, GetAddonErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/addons/{addon_id}',
     ...options
@@ -662,7 +662,7 @@ export const getAddon = <ThrowOnError extends boolean = false>(options: Options<
  *
  * Changes the fields given. A null or absent `name` keeps it (a blank one is a 400); null clears `description` and `max_instances_per_subscription`; a null `self_serviceable` keeps it. `price_id` or `price` gives the add-on another price of its product (the product itself cannot change). `entitlements`, when given, replace all of the add-on's grants. The price is either `price_id`, an existing price of the same product, or `price: {currency, fee}`, which creates one: an ISO 4217 currency and a fee in the plan-component shape (RATE, SLOT, CAPACITY, USAGE, EXTRA_RECURRING or ONE_TIME, prices as decimal strings such as "8.00"), checked against the product like a plan component. Giving both is a 400. `max_instances_per_subscription` is an integer >= 1 (null = no limit). `self_serviceable` is stored and returned. `entitlements` grant features of the tenant that are not archived, each once, with a value of the feature's type. Emits `addon.updated`.
  */
-export const updateAddon = <ThrowOnError extends boolean = false>(options: Options<UpdateAddonData, ThrowOnError>) => (options.client ?? client).patch<UpdateAddonResponses, UpdateAddonErrors, ThrowOnError>({
+export const updateAddon = <ThrowOnError extends boolean = true>(options: Options<UpdateAddonData, ThrowOnError>) => (options.client ?? client).patch<UpdateAddonResponses, UpdateAddonErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/addons/{addon_id}',
     ...options,
@@ -677,7 +677,7 @@ export const updateAddon = <ThrowOnError extends boolean = false>(options: Optio
  *
  * Archives the add-on: lists leave it out unless `include_archived=true`, and new plan versions and subscriptions can no longer take it (400). Subscriptions that carry it keep it. Archiving an archived add-on changes nothing. Emits `addon.archived`.
  */
-export const archiveAddon = <ThrowOnError extends boolean = false>(options: Options<ArchiveAddonData, ThrowOnError>) => (options.client ?? client).post<ArchiveAddonResponses, ArchiveAddonErrors, ThrowOnError>({
+export const archiveAddon = <ThrowOnError extends boolean = true>(options: Options<ArchiveAddonData, ThrowOnError>) => (options.client ?? client).post<ArchiveAddonResponses, ArchiveAddonErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/addons/{addon_id}/archive',
     ...options
@@ -688,7 +688,7 @@ export const archiveAddon = <ThrowOnError extends boolean = false>(options: Opti
  *
  * Makes an archived add-on available to plan versions and subscriptions again; one that is not archived is left as it is. No event is emitted.
  */
-export const unarchiveAddon = <ThrowOnError extends boolean = false>(options: Options<UnarchiveAddonData, ThrowOnError>) => (options.client ?? client).post<UnarchiveAddonResponses, UnarchiveAddonErrors, ThrowOnError>({
+export const unarchiveAddon = <ThrowOnError extends boolean = true>(options: Options<UnarchiveAddonData, ThrowOnError>) => (options.client ?? client).post<UnarchiveAddonResponses, UnarchiveAddonErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/addons/{addon_id}/unarchive',
     ...options
@@ -699,7 +699,7 @@ export const unarchiveAddon = <ThrowOnError extends boolean = false>(options: Op
  *
  * Lists the features the add-on grants, with each feature and its value (a metered value also names the feature's metric), in the order given. Not paged. A subscription carrying the add-on gets these above its plan's grants and below its own overrides.
  */
-export const listAddOnEntitlements = <ThrowOnError extends boolean = false>(options: Options<ListAddOnEntitlementsData, ThrowOnError>) => (options.client ?? client).get<ListAddOnEntitlementsResponses, ListAddOnEntitlementsErrors, ThrowOnError>({
+export const listAddOnEntitlements = <ThrowOnError extends boolean = true>(options: Options<ListAddOnEntitlementsData, ThrowOnError>) => (options.client ?? client).get<ListAddOnEntitlementsResponses, ListAddOnEntitlementsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/addons/{addon_id}/entitlements',
     ...options
@@ -710,7 +710,7 @@ export const listAddOnEntitlements = <ThrowOnError extends boolean = false>(opti
  *
  * The feature-level default entitlements of the features that belong to the product. Features that are archived or have no default are left out; the list follows the feature codes. Not paged.
  */
-export const listProductEntitlements = <ThrowOnError extends boolean = false>(options: Options<ListProductEntitlementsData, ThrowOnError>) => (options.client ?? client).get<ListProductEntitlementsResponses, ListProductEntitlementsErrors, ThrowOnError>({
+export const listProductEntitlements = <ThrowOnError extends boolean = true>(options: Options<ListProductEntitlementsData, ThrowOnError>) => (options.client ?? client).get<ListProductEntitlementsResponses, ListProductEntitlementsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/products/{product_id}/entitlements',
     ...options
@@ -721,7 +721,7 @@ export const listProductEntitlements = <ThrowOnError extends boolean = false>(op
  *
  * Lists the tenant's customers, newest first unless `order_by` says otherwise (missing values sort last). `search` matches part of the name, alias or billing e-mail, ignoring case, or the exact id. Active customers are listed by default; `archived=true` lists the archived ones instead. Paged: `page` from 0, `per_page` 1 to 100 (default 10).
  */
-export const listCustomers = <ThrowOnError extends boolean = false>(options?: Options<ListCustomersData, ThrowOnError>) => (options?.client ?? client).get<ListCustomersResponses, ListCustomersErrors, ThrowOnError>({
+export const listCustomers = <ThrowOnError extends boolean = true>(options?: Options<ListCustomersData, ThrowOnError>) => (options?.client ?? client).get<ListCustomersResponses, ListCustomersErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers',
     ...options
@@ -732,7 +732,7 @@ export const listCustomers = <ThrowOnError extends boolean = false>(options?: Op
  *
  * Creates a customer with a balance of zero. `name` is 1 to 255 characters, not blank; `currency` is an ISO 4217 code (three upper-case letters): the currency of its subscriptions, invoices and balance. `alias` (1 to 200 characters) is a second key for the customer's URLs and must be unique in the tenant (409). `billing_email` and `invoicing_emails` must be e-mail addresses. Addresses take `line1`, `line2`, `city`, `state`, `zip_code` and `country` (ISO 3166-1 alpha-2). `reverse_charge` needs a `vat_number` and excludes `is_tax_exempt`. `custom_taxes[].rate` is a fraction as a decimal string from 0 to 1 ("0.2" = 20 %). `custom_properties` holds at most 50 string values. `invoicing_entity_id` names the invoicing entity that issues the customer's invoices: an entity of the tenant that is not archived (otherwise a 400); null (or left out on create) is the tenant's default entity, and left out on PUT or PATCH keeps the current one. Invoices already created keep their entity. Unknown fields are a 400. Fields left out are empty (null, false, [] or {}). `connected_account_id` can only be set here. Emits `customer.created`.
  */
-export const createCustomer = <ThrowOnError extends boolean = false>(options: Options<CreateCustomerData, ThrowOnError>) => (options.client ?? client).post<CreateCustomerResponses, CreateCustomerErrors, ThrowOnError>({
+export const createCustomer = <ThrowOnError extends boolean = true>(options: Options<CreateCustomerData, ThrowOnError>) => (options.client ?? client).post<CreateCustomerResponses, CreateCustomerErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers',
     ...options,
@@ -747,7 +747,7 @@ export const createCustomer = <ThrowOnError extends boolean = false>(options: Op
  *
  * Archives the customer; nothing is deleted. It leaves the default list (`archived=true` shows it) and cannot get new subscriptions. A customer with a subscription that is not cancelled or ended is a 409: cancel its subscriptions first. Archiving an archived customer changes nothing. Emits `customer.archived`.
  */
-export const archiveCustomer = <ThrowOnError extends boolean = false>(options: Options<ArchiveCustomerData, ThrowOnError>) => (options.client ?? client).delete<ArchiveCustomerResponses, ArchiveCustomerErrors, ThrowOnError>({
+export const archiveCustomer = <ThrowOnError extends boolean = true>(options: Options<ArchiveCustomerData, ThrowOnError>) => (options.client ?? client).delete<ArchiveCustomerResponses, ArchiveCustomerErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}',
     ...options
@@ -758,7 +758,7 @@ export const archiveCustomer = <ThrowOnError extends boolean = false>(options: O
  *
  * Returns the customer with this id, or else the one with this alias, archived or not, with its balance as a decimal string in its currency.
  */
-export const getCustomer = <ThrowOnError extends boolean = false>(options: Options<GetCustomerData, ThrowOnError>) => (options.client ?? client).get<GetCustomerResponses, GetCustomerErrors, ThrowOnError>({
+export const getCustomer = <ThrowOnError extends boolean = true>(options: Options<GetCustomerData, ThrowOnError>) => (options.client ?? client).get<GetCustomerResponses, GetCustomerErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}',
     ...options
@@ -769,7 +769,7 @@ export const getCustomer = <ThrowOnError extends boolean = false>(options: Optio
  *
  * Changes only the fields given; null clears a field (to null, false, [] or {}), except `name` and `currency`, which a null leaves unchanged. `name` is 1 to 255 characters, not blank; `currency` is an ISO 4217 code (three upper-case letters): the currency of its subscriptions, invoices and balance. `alias` (1 to 200 characters) is a second key for the customer's URLs and must be unique in the tenant (409). `billing_email` and `invoicing_emails` must be e-mail addresses. Addresses take `line1`, `line2`, `city`, `state`, `zip_code` and `country` (ISO 3166-1 alpha-2). `reverse_charge` needs a `vat_number` and excludes `is_tax_exempt`. `custom_taxes[].rate` is a fraction as a decimal string from 0 to 1 ("0.2" = 20 %). `custom_properties` holds at most 50 string values. `invoicing_entity_id` names the invoicing entity that issues the customer's invoices: an entity of the tenant that is not archived (otherwise a 400); null (or left out on create) is the tenant's default entity, and left out on PUT or PATCH keeps the current one. Invoices already created keep their entity. Unknown fields are a 400. `currency` cannot change once the customer has a subscription or a non-zero balance (400). Emits `customer.updated`.
  */
-export const patchCustomer = <ThrowOnError extends boolean = false>(options: Options<PatchCustomerData, ThrowOnError>) => (options.client ?? client).patch<PatchCustomerResponses, PatchCustomerErrors, ThrowOnError>({
+export const patchCustomer = <ThrowOnError extends boolean = true>(options: Options<PatchCustomerData, ThrowOnError>) => (options.client ?? client).patch<PatchCustomerResponses, PatchCustomerErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}',
     ...options,
@@ -784,7 +784,7 @@ export const patchCustomer = <ThrowOnError extends boolean = false>(options: Opt
  *
  * Replaces the customer: `name`, `currency`, `invoicing_emails` and `custom_taxes` are required, and optional fields left out become empty (null, false, [] or {}). The id, balance, connected account and archive state stay. `name` is 1 to 255 characters, not blank; `currency` is an ISO 4217 code (three upper-case letters): the currency of its subscriptions, invoices and balance. `alias` (1 to 200 characters) is a second key for the customer's URLs and must be unique in the tenant (409). `billing_email` and `invoicing_emails` must be e-mail addresses. Addresses take `line1`, `line2`, `city`, `state`, `zip_code` and `country` (ISO 3166-1 alpha-2). `reverse_charge` needs a `vat_number` and excludes `is_tax_exempt`. `custom_taxes[].rate` is a fraction as a decimal string from 0 to 1 ("0.2" = 20 %). `custom_properties` holds at most 50 string values. `invoicing_entity_id` names the invoicing entity that issues the customer's invoices: an entity of the tenant that is not archived (otherwise a 400); null (or left out on create) is the tenant's default entity, and left out on PUT or PATCH keeps the current one. Invoices already created keep their entity. Unknown fields are a 400. `currency` cannot change once the customer has a subscription or a non-zero balance (400). Emits `customer.updated`.
  */
-export const updateCustomer = <ThrowOnError extends boolean = false>(options: Options<UpdateCustomerData, ThrowOnError>) => (options.client ?? client).put<UpdateCustomerResponses, UpdateCustomerErrors, ThrowOnError>({
+export const updateCustomer = <ThrowOnError extends boolean = true>(options: Options<UpdateCustomerData, ThrowOnError>) => (options.client ?? client).put<UpdateCustomerResponses, UpdateCustomerErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}',
     ...options,
@@ -799,7 +799,7 @@ export const updateCustomer = <ThrowOnError extends boolean = false>(options: Op
  *
  * Restores an archived customer: it is listed again and can get new subscriptions. A customer that is not archived is a 400, and so is one whose invoicing entity is archived (unarchive the entity, or move the customer to another with PATCH, first). This operation answers `{message}`, on success and on error. Emits `customer.unarchived`.
  */
-export const unarchiveCustomer = <ThrowOnError extends boolean = false>(options: Options<UnarchiveCustomerData, ThrowOnError>) => (options.client ?? client).post<UnarchiveCustomerResponses, UnarchiveCustomerErrors, ThrowOnError>({
+export const unarchiveCustomer = <ThrowOnError extends boolean = true>(options: Options<UnarchiveCustomerData, ThrowOnError>) => (options.client ?? client).post<UnarchiveCustomerResponses, UnarchiveCustomerErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}/unarchive',
     ...options
@@ -810,7 +810,7 @@ export const unarchiveCustomer = <ThrowOnError extends boolean = false>(options:
  *
  * Adds credit (positive amount) to or removes credit (negative amount) from the customer balance. `amount` is a decimal string in the customer's currency with at most its decimals (2 for EUR); zero is a 400, and so is a debit that would take the balance below zero. `note` (up to 500 characters) is kept with the movement. The balance is applied to the customer's invoices when they are finalized. Each call moves the balance again: send an `Idempotency-Key` so a retry does not. Emits `customer.updated`.
  */
-export const creditCustomerBalance = <ThrowOnError extends boolean = false>(options: Options<CreditCustomerBalanceData, ThrowOnError>) => (options.client ?? client).post<CreditCustomerBalanceResponses, CreditCustomerBalanceErrors, ThrowOnError>({
+export const creditCustomerBalance = <ThrowOnError extends boolean = true>(options: Options<CreditCustomerBalanceData, ThrowOnError>) => (options.client ?? client).post<CreditCustomerBalanceResponses, CreditCustomerBalanceErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}/balance',
     ...options,
@@ -825,7 +825,7 @@ export const creditCustomerBalance = <ThrowOnError extends boolean = false>(opti
  *
  * The tenant's subscriptions, newest first unless `order_by` says otherwise (`mrr_cents` is accepted for `mrr`). `customer_id` takes an id or an alias; an unknown customer lists nothing. `statuses` may be repeated and matches the status shown: PAST_DUE lists running subscriptions with an overdue invoice (ACTIVE and TRIAL_ACTIVE then leave them out); a value outside the status list, a bad `order_by` or paging value is a 400. Statuses move with the clock (start, trial end, cancellation, end date) and are brought up to date before the list is read. Paged with `page` (0-based) and `per_page` (1-100, default 10).
  */
-export const listSubscriptions = <ThrowOnError extends boolean = false>(options?: Options<ListSubscriptionsData, ThrowOnError>) => (options?.client ?? client).get<ListSubscriptionsResponses, ListSubscriptionsErrors, ThrowOnError>({
+export const listSubscriptions = <ThrowOnError extends boolean = true>(options?: Options<ListSubscriptionsData, ThrowOnError>) => (options?.client ?? client).get<ListSubscriptionsResponses, ListSubscriptionsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/subscriptions',
     ...options
@@ -836,7 +836,7 @@ export const listSubscriptions = <ThrowOnError extends boolean = false>(options?
  *
  * Subscribes a customer (id or alias) to a published plan version: `plan_version_id`, or `plan_id` with an optional `version` (default the published one). Refused with a 400 naming the field: an unknown or archived customer, a draft version or archived plan, a plan priced in another currency than the customer's, `billing_start_date` before `start_date` or inside a free trial, `end_date` not after `start_date`, a missing choice (`billing_period` of a component priced in several terms, `committed_capacity` among several thresholds), a slot count outside the component's min/max, an add-on the version does not offer, a coupon that cannot be used (disabled, expired, redeemed out, other currency or plan, already used by this customer), `skip_past_invoices` without a past `start_date`, and any `activation_condition` but ON_START (use a checkout session to activate on payment). The plan's fees are copied onto the subscription: later catalog edits never change them. `billing_start_date` defaults to `start_date` (or the end of a free trial), the anchor to the plan version's period start day, else the billing start's day. Coupons are redeemed in the same transaction. The status follows the dates: PENDING_ACTIVATION before `start_date`, TRIAL_ACTIVE during a trial, then ACTIVE. Event `subscription.created`; one created before its start date moves on by the clock (`subscription.activated` or `subscription.trial_started`). Send an `Idempotency-Key` to make a retry safe: the same key and body answer the first result instead of creating a second subscription.
  */
-export const createSubscription = <ThrowOnError extends boolean = false>(options: Options<CreateSubscriptionData, ThrowOnError>) => (options.client ?? client).post<CreateSubscriptionResponses, CreateSubscriptionErrors, ThrowOnError>({
+export const createSubscription = <ThrowOnError extends boolean = true>(options: Options<CreateSubscriptionData, ThrowOnError>) => (options.client ?? client).post<CreateSubscriptionResponses, CreateSubscriptionErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/subscriptions',
     ...options,
@@ -851,7 +851,7 @@ export const createSubscription = <ThrowOnError extends boolean = false>(options
  *
  * One subscription with every fee row (past, current and scheduled, each with `effective_from`/`effective_to`), add-ons, applied coupons (as frozen when applied), its own entitlement values, the current period and `next_invoice_date`. The status is brought up to date with the clock first. Another tenant's subscription is a 404.
  */
-export const subscriptionDetails = <ThrowOnError extends boolean = false>(options: Options<SubscriptionDetailsData, ThrowOnError>) => (options.client ?? client).get<SubscriptionDetailsResponses, SubscriptionDetailsErrors, ThrowOnError>({
+export const subscriptionDetails = <ThrowOnError extends boolean = true>(options: Options<SubscriptionDetailsData, ThrowOnError>) => (options.client ?? client).get<SubscriptionDetailsResponses, SubscriptionDetailsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/subscriptions/{subscription_id}',
     ...options
@@ -862,7 +862,7 @@ export const subscriptionDetails = <ThrowOnError extends boolean = false>(option
  *
  * Changes only how invoices are issued and paid: `net_terms`, `invoice_memo`, `purchase_order`, `auto_advance_invoices`, `charge_automatically`, `payment_methods_config`, `usage_thresholds` (replaced whole; `[]` or `null` removes them; checked as on plan versions, in the subscription's currency). Fields left out keep their value; `null` clears a memo, purchase order or payment methods (and leaves the others unchanged). Any other field is a 400; a CANCELLED or COMPLETED subscription is a 409. Money-affecting changes have their own operations (change-plan, slots, add-ons). Event `subscription.updated`.
  */
-export const updateSubscription = <ThrowOnError extends boolean = false>(options: Options<UpdateSubscriptionData, ThrowOnError>) => (options.client ?? client).patch<UpdateSubscriptionResponses, UpdateSubscriptionErrors, ThrowOnError>({
+export const updateSubscription = <ThrowOnError extends boolean = true>(options: Options<UpdateSubscriptionData, ThrowOnError>) => (options.client ?? client).patch<UpdateSubscriptionResponses, UpdateSubscriptionErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/subscriptions/{subscription_id}',
     ...options,
@@ -877,7 +877,7 @@ export const updateSubscription = <ThrowOnError extends boolean = false>(options
  *
  * Schedules the end of service: on `effective_date` (exclusive; today means now), or without it at the end of the current billing period; never later than `end_date`. A date in the past or not `YYYY-MM-DD` is a 400; a subscription already CANCELLED or COMPLETED, or already scheduled to cancel, is a 409. A plan change scheduled on or after the cancellation date is dropped. The status becomes CANCELLED when the clock reaches the date (events `subscription.cancellation_scheduled` now, `subscription.cancelled` then); the final invoice bills arrears and credits unused advance fees.
  */
-export const cancelSubscription = <ThrowOnError extends boolean = false>(options: Options<CancelSubscriptionData, ThrowOnError>) => (options.client ?? client).post<CancelSubscriptionResponses, CancelSubscriptionErrors, ThrowOnError>({
+export const cancelSubscription = <ThrowOnError extends boolean = true>(options: Options<CancelSubscriptionData, ThrowOnError>) => (options.client ?? client).post<CancelSubscriptionResponses, CancelSubscriptionErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/subscriptions/{subscription_id}/cancel',
     ...options,
@@ -892,7 +892,7 @@ export const cancelSubscription = <ThrowOnError extends boolean = false>(options
  *
  * Moves to another published plan version in the same currency (`plan_version_id`, or `plan_id` with optional `version`), with the same `price_components` choices as creation. IMMEDIATE (default): from today, the invoice credits the unused part of the old fees and charges the new ones by day. END_OF_PERIOD: the new rows are written now, dated at the current period end, and `scheduled_plan_change` shows it; the plan fields switch when the date arrives. Add-ons the new version does not offer end on the change date. Refused: the same version, another currency, a draft or archived plan (400); a change already scheduled (one at a time, 409). Events `subscription.plan_changed` or `subscription.plan_change_scheduled`. Nothing is edited in place: the fee rows in force are closed (`effective_to`, exclusive) and new rows open (`effective_from`), so invoicing credits the unused days of the old fees and charges the new ones by day. A change that would apply on or after the cancellation or end date, or on a CANCELLED or COMPLETED subscription, is a 409. Answers the subscription details; `mrr` follows the fees in force today.
  */
-export const changeSubscriptionPlan = <ThrowOnError extends boolean = false>(options: Options<ChangeSubscriptionPlanData, ThrowOnError>) => (options.client ?? client).post<ChangeSubscriptionPlanResponses, ChangeSubscriptionPlanErrors, ThrowOnError>({
+export const changeSubscriptionPlan = <ThrowOnError extends boolean = true>(options: Options<ChangeSubscriptionPlanData, ThrowOnError>) => (options.client ?? client).post<ChangeSubscriptionPlanResponses, ChangeSubscriptionPlanErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/subscriptions/{subscription_id}/change-plan',
     ...options,
@@ -907,7 +907,7 @@ export const changeSubscriptionPlan = <ThrowOnError extends boolean = false>(opt
  *
  * Sets the number of slots (seats...) of one SLOT component (`price_component_id` of the plan). More slots apply today (prorated by invoicing: an ADJUSTMENT invoice charges the rest of the period); fewer slots apply at the end of the current period. The component's min/max apply; the current count, or a component that is not a slot component of the subscription, is a 400. Event `subscription.slots_changed`. Nothing is edited in place: the fee rows in force are closed (`effective_to`, exclusive) and new rows open (`effective_from`), so invoicing credits the unused days of the old fees and charges the new ones by day. A change that would apply on or after the cancellation or end date, or on a CANCELLED or COMPLETED subscription, is a 409. Answers the subscription details; `mrr` follows the fees in force today.
  */
-export const changeSubscriptionSlots = <ThrowOnError extends boolean = false>(options: Options<ChangeSubscriptionSlotsData, ThrowOnError>) => (options.client ?? client).post<ChangeSubscriptionSlotsResponses, ChangeSubscriptionSlotsErrors, ThrowOnError>({
+export const changeSubscriptionSlots = <ThrowOnError extends boolean = true>(options: Options<ChangeSubscriptionSlotsData, ThrowOnError>) => (options.client ?? client).post<ChangeSubscriptionSlotsResponses, ChangeSubscriptionSlotsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/subscriptions/{subscription_id}/slots',
     ...options,
@@ -922,7 +922,7 @@ export const changeSubscriptionSlots = <ThrowOnError extends boolean = false>(op
  *
  * Adds an add-on offered by the subscription's plan version, from today (prorated by invoicing), `quantity` default 1 and at most the add-on's max instances. An add-on the version does not offer, or priced in another currency, is a 400; one already on the subscription is a 409 (change its quantity instead). Event `subscription.add_on_added`. Nothing is edited in place: the fee rows in force are closed (`effective_to`, exclusive) and new rows open (`effective_from`), so invoicing credits the unused days of the old fees and charges the new ones by day. A change that would apply on or after the cancellation or end date, or on a CANCELLED or COMPLETED subscription, is a 409. Answers the subscription details; `mrr` follows the fees in force today.
  */
-export const addSubscriptionAddOn = <ThrowOnError extends boolean = false>(options: Options<AddSubscriptionAddOnData, ThrowOnError>) => (options.client ?? client).post<AddSubscriptionAddOnResponses, AddSubscriptionAddOnErrors, ThrowOnError>({
+export const addSubscriptionAddOn = <ThrowOnError extends boolean = true>(options: Options<AddSubscriptionAddOnData, ThrowOnError>) => (options.client ?? client).post<AddSubscriptionAddOnResponses, AddSubscriptionAddOnErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/subscriptions/{subscription_id}/add-ons',
     ...options,
@@ -937,7 +937,7 @@ export const addSubscriptionAddOn = <ThrowOnError extends boolean = false>(optio
  *
  * Ends the add-on row at the end of the current period, or today with `immediately=true` (invoicing credits the unused days). An unknown add-on row is a 404; a row that already ends is a 409. Event `subscription.add_on_removed`. Nothing is edited in place: the fee rows in force are closed (`effective_to`, exclusive) and new rows open (`effective_from`), so invoicing credits the unused days of the old fees and charges the new ones by day. A change that would apply on or after the cancellation or end date, or on a CANCELLED or COMPLETED subscription, is a 409. Answers the subscription details; `mrr` follows the fees in force today.
  */
-export const removeSubscriptionAddOn = <ThrowOnError extends boolean = false>(options: Options<RemoveSubscriptionAddOnData, ThrowOnError>) => (options.client ?? client).delete<RemoveSubscriptionAddOnResponses, RemoveSubscriptionAddOnErrors, ThrowOnError>({
+export const removeSubscriptionAddOn = <ThrowOnError extends boolean = true>(options: Options<RemoveSubscriptionAddOnData, ThrowOnError>) => (options.client ?? client).delete<RemoveSubscriptionAddOnResponses, RemoveSubscriptionAddOnErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/subscriptions/{subscription_id}/add-ons/{subscription_add_on_id}',
     ...options
@@ -948,7 +948,7 @@ export const removeSubscriptionAddOn = <ThrowOnError extends boolean = false>(op
  *
  * A higher quantity applies today; a lower one at the end of the current period (or today with `immediately: true`). The same quantity, or more than the add-on's max instances, is a 400; an unknown add-on row is a 404; a row that already ends is a 409. Event `subscription.add_on_changed`. Nothing is edited in place: the fee rows in force are closed (`effective_to`, exclusive) and new rows open (`effective_from`), so invoicing credits the unused days of the old fees and charges the new ones by day. A change that would apply on or after the cancellation or end date, or on a CANCELLED or COMPLETED subscription, is a 409. Answers the subscription details; `mrr` follows the fees in force today.
  */
-export const updateSubscriptionAddOn = <ThrowOnError extends boolean = false>(options: Options<UpdateSubscriptionAddOnData, ThrowOnError>) => (options.client ?? client).patch<UpdateSubscriptionAddOnResponses, UpdateSubscriptionAddOnErrors, ThrowOnError>({
+export const updateSubscriptionAddOn = <ThrowOnError extends boolean = true>(options: Options<UpdateSubscriptionAddOnData, ThrowOnError>) => (options.client ?? client).patch<UpdateSubscriptionAddOnResponses, UpdateSubscriptionAddOnErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/subscriptions/{subscription_id}/add-ons/{subscription_add_on_id}',
     ...options,
@@ -963,7 +963,7 @@ export const updateSubscriptionAddOn = <ThrowOnError extends boolean = false>(op
  *
  * The tenant's checkout sessions, newest first, as `{sessions, pagination_meta}` (the reference's key). `customer_id` takes an id or an alias (an unknown customer lists nothing); `status` filters by one status (another value is a 400). Sessions past `expires_at` are moved to EXPIRED before the list is read. Paged with `page` (0-based) and `per_page` (1-100, default 10).
  */
-export const listCheckoutSessions = <ThrowOnError extends boolean = false>(options?: Options<ListCheckoutSessionsData, ThrowOnError>) => (options?.client ?? client).get<ListCheckoutSessionsResponses, ListCheckoutSessionsErrors, ThrowOnError>({
+export const listCheckoutSessions = <ThrowOnError extends boolean = true>(options?: Options<ListCheckoutSessionsData, ThrowOnError>) => (options?.client ?? client).get<ListCheckoutSessionsResponses, ListCheckoutSessionsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/checkout-sessions',
     ...options
@@ -974,7 +974,7 @@ export const listCheckoutSessions = <ThrowOnError extends boolean = false>(optio
  *
  * Prepares a subscription that starts once the customer pays. The whole subscription is validated and priced now, exactly as `POST /api/v1/subscriptions` would (a 400 names the checkout field: an unknown customer, a plan version that is not published, another currency, a refused coupon, a bad choice of components...), but nothing is written except the session, which stores a fingerprint of what was priced. `start_date` must not be in the past (omitted: the day the session completes); `success_url` and `cancel_url` must be absolute http(s) URLs; `expires_in_hours` is 0 (never) to 720, default 1. `checkout_url` is the hosted checkout page to send the customer to (it shows the offer, takes a coupon and the payment, then redirects to `success_url`); or your own page shows the offer and calls complete once the customer paid. Answers 200 with `{session}` (status CREATED, type SELF_SERVE).
  */
-export const createCheckoutSession = <ThrowOnError extends boolean = false>(options: Options<CreateCheckoutSessionData, ThrowOnError>) => (options.client ?? client).post<CreateCheckoutSessionResponses, CreateCheckoutSessionErrors, ThrowOnError>({
+export const createCheckoutSession = <ThrowOnError extends boolean = true>(options: Options<CreateCheckoutSessionData, ThrowOnError>) => (options.client ?? client).post<CreateCheckoutSessionResponses, CreateCheckoutSessionErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/checkout-sessions',
     ...options,
@@ -989,7 +989,7 @@ export const createCheckoutSession = <ThrowOnError extends boolean = false>(opti
  *
  * One session, as `{session}`; once COMPLETED it names the subscription it created. A session past `expires_at` is answered EXPIRED. Another tenant's session is a 404.
  */
-export const getCheckoutSession = <ThrowOnError extends boolean = false>(options: Options<GetCheckoutSessionData, ThrowOnError>) => (options.client ?? client).get<GetCheckoutSessionResponses, GetCheckoutSessionErrors, ThrowOnError>({
+export const getCheckoutSession = <ThrowOnError extends boolean = true>(options: Options<GetCheckoutSessionData, ThrowOnError>) => (options.client ?? client).get<GetCheckoutSessionResponses, GetCheckoutSessionErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/checkout-sessions/{id}',
     ...options
@@ -1000,7 +1000,7 @@ export const getCheckoutSession = <ThrowOnError extends boolean = false>(options
  *
  * Cancels a CREATED or AWAITING_PAYMENT session; no subscription is created. A session that is already COMPLETED, CANCELLED or EXPIRED is a 400 (as the reference answers), naming its state. CREATED -> COMPLETED (complete, payment settled) or AWAITING_PAYMENT (complete with `payment_status: PENDING`) -> COMPLETED; CREATED or AWAITING_PAYMENT -> CANCELLED (cancel); CREATED -> EXPIRED when `expires_at` passes (AWAITING_PAYMENT does not expire).
  */
-export const cancelCheckoutSession = <ThrowOnError extends boolean = false>(options: Options<CancelCheckoutSessionData, ThrowOnError>) => (options.client ?? client).post<CancelCheckoutSessionResponses, CancelCheckoutSessionErrors, ThrowOnError>({
+export const cancelCheckoutSession = <ThrowOnError extends boolean = true>(options: Options<CancelCheckoutSessionData, ThrowOnError>) => (options.client ?? client).post<CancelCheckoutSessionResponses, CancelCheckoutSessionErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/checkout-sessions/{id}/cancel',
     ...options
@@ -1011,7 +1011,7 @@ export const cancelCheckoutSession = <ThrowOnError extends boolean = false>(opti
  *
  * Records the payment of a session and creates its subscription, exactly once. The body is optional: no body means the payment is settled. `payment_status: PENDING` (payment accepted, not settled) moves the session to AWAITING_PAYMENT; completing it again later creates the subscription. The subscription is priced again first: if anything priced changed since the session was created (a price, coupon or add-on price), it is a 409 and the session stays open: create a new session. The subscription starts on the session's `start_date`, or today; coupons are redeemed now. Retrying a completed session answers it unchanged, with the same `subscription_id` (the session row is locked during completion), so a retry or a race never creates a second subscription. A CANCELLED or EXPIRED session is a 400. CREATED -> COMPLETED (complete, payment settled) or AWAITING_PAYMENT (complete with `payment_status: PENDING`) -> COMPLETED; CREATED or AWAITING_PAYMENT -> CANCELLED (cancel); CREATED -> EXPIRED when `expires_at` passes (AWAITING_PAYMENT does not expire).
  */
-export const completeCheckoutSession = <ThrowOnError extends boolean = false>(options: Options<CompleteCheckoutSessionData, ThrowOnError>) => (options.client ?? client).post<CompleteCheckoutSessionResponses, CompleteCheckoutSessionErrors, ThrowOnError>({
+export const completeCheckoutSession = <ThrowOnError extends boolean = true>(options: Options<CompleteCheckoutSessionData, ThrowOnError>) => (options.client ?? client).post<CompleteCheckoutSessionResponses, CompleteCheckoutSessionErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/checkout-sessions/{id}/complete',
     ...options,
@@ -1026,7 +1026,7 @@ export const completeCheckoutSession = <ThrowOnError extends boolean = false>(op
  *
  * Stores 1 to 10,000 events in one statement. Each event names a billable metric `code`, a customer (id or alias) and a `timestamp` (RFC 3339, empty = now); `properties` is a flat object of string values. Time windows: at most 1 hour in the future; more than 24 hours in the past only with `allow_backfilling: true`. `strict: true` refuses codes no billable metric reads. An alias no customer has yet is accepted (events may arrive before their customer) and counted in `unknown_customer_events`, with a warning; an unknown id shaped like a customer id (`cus_` and 26 characters) is refused. An event whose period is already on a finalized invoice is stored, counted in `in_finalized_periods`, and billed as late usage on the customer's next invoice (an adjustment invoice once the subscription has ended). Idempotent per event: an `event_id` already stored with the same payload counts in `duplicates` and changes nothing; the same id with another payload is a failure. By default one bad event refuses the whole batch: 400 with every failure (`{index, event_id, reason}`) and nothing stored. With `allow_partial_failures: true` the good events are stored and the answer lists the failures.
  */
-export const ingestEvents = <ThrowOnError extends boolean = false>(options: Options<IngestEventsData, ThrowOnError>) => (options.client ?? client).post<IngestEventsResponses, IngestEventsErrors, ThrowOnError>({
+export const ingestEvents = <ThrowOnError extends boolean = true>(options: Options<IngestEventsData, ThrowOnError>) => (options.client ?? client).post<IngestEventsResponses, IngestEventsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/events/ingest',
     ...options,
@@ -1041,7 +1041,7 @@ export const ingestEvents = <ThrowOnError extends boolean = false>(options: Opti
  *
  * Stores one event in real time, keyed by `idempotency_key` (or `event_id`; when both are sent they must be equal, and one of them is required). The same checks as a batch apply (24-hour backfill window without backfilling, 1 hour into the future, string properties). A customer alias no customer has yet is accepted with a `warning`; an unknown customer id is a 400. `in_finalized_period: true` says the event's period is already on a finalized invoice: it is billed as late usage on the customer's next invoice. Idempotent: 201 `duplicate: false` when stored; 200 `duplicate: true` when the same id was already stored with the same payload (nothing changes); the same id with another payload is a 409; any other refusal is a 400 naming the field.
  */
-export const ingestEvent = <ThrowOnError extends boolean = false>(options: Options<IngestEventData, ThrowOnError>) => (options.client ?? client).post<IngestEventResponses, IngestEventErrors, ThrowOnError>({
+export const ingestEvent = <ThrowOnError extends boolean = true>(options: Options<IngestEventData, ThrowOnError>) => (options.client ?? client).post<IngestEventResponses, IngestEventErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/events',
     ...options,
@@ -1056,7 +1056,7 @@ export const ingestEvent = <ThrowOnError extends boolean = false>(options: Optio
  *
  * Events may arrive before their customer: an event whose `customer_id` is an alias no customer has yet is stored under that alias and counts for the customer that takes the alias later (its invoices not yet finalized included). This lists those aliases with how many events name each, so a typo does not go unnoticed; an alias disappears from the list once a customer takes it. Ordered by `event_count` (most first) unless `order_by` says otherwise. Paged: `page` from 0, `per_page` 1 to 100 (default 10). Not in the reference API.
  */
-export const listUnresolvedCustomers = <ThrowOnError extends boolean = false>(options?: Options<ListUnresolvedCustomersData, ThrowOnError>) => (options?.client ?? client).get<ListUnresolvedCustomersResponses, ListUnresolvedCustomersErrors, ThrowOnError>({
+export const listUnresolvedCustomers = <ThrowOnError extends boolean = true>(options?: Options<ListUnresolvedCustomersData, ThrowOnError>) => (options?.client ?? client).get<ListUnresolvedCustomersResponses, ListUnresolvedCustomersErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/events/unresolved-customers',
     ...options
@@ -1067,7 +1067,7 @@ export const listUnresolvedCustomers = <ThrowOnError extends boolean = false>(op
  *
  * Usage of one customer (id or alias; events stored under its alias are included) over a period, for every non-archived billable metric or only `metric_id`. An unknown customer is a 404. Periods are half-open, [start_date 00:00 UTC, end_date 00:00 UTC): an event exactly at a boundary belongs to the later period; end_date must be after start_date (400). Values are decimal strings before unit conversion (invoicing applies it), `total_value` is the metric's aggregation over all events (COUNT, SUM, MIN, MAX, MEAN, LATEST, COUNT_DISTINCT), `grouped_usage` splits it by the metric's group key and segmentation keys. A `metric_id` that is not one of the metrics queried is a 400. These are the figures invoicing and metered entitlements use.
  */
-export const getCustomerUsage = <ThrowOnError extends boolean = false>(options: Options<GetCustomerUsageData, ThrowOnError>) => (options.client ?? client).get<GetCustomerUsageResponses, GetCustomerUsageErrors, ThrowOnError>({
+export const getCustomerUsage = <ThrowOnError extends boolean = true>(options: Options<GetCustomerUsageData, ThrowOnError>) => (options.client ?? client).get<GetCustomerUsageResponses, GetCustomerUsageErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/usage/customer/{customer_id}',
     ...options
@@ -1078,7 +1078,7 @@ export const getCustomerUsage = <ThrowOnError extends boolean = false>(options: 
  *
  * Usage of the subscription's customer for the metrics its usage and capacity fees in force today bill on; the period defaults to the current billing period. An unknown subscription is a 404. Periods are half-open, [start_date 00:00 UTC, end_date 00:00 UTC): an event exactly at a boundary belongs to the later period; end_date must be after start_date (400). Values are decimal strings before unit conversion (invoicing applies it), `total_value` is the metric's aggregation over all events (COUNT, SUM, MIN, MAX, MEAN, LATEST, COUNT_DISTINCT), `grouped_usage` splits it by the metric's group key and segmentation keys. A `metric_id` that is not one of the metrics queried is a 400. These are the figures invoicing and metered entitlements use.
  */
-export const getSubscriptionUsage = <ThrowOnError extends boolean = false>(options: Options<GetSubscriptionUsageData, ThrowOnError>) => (options.client ?? client).get<GetSubscriptionUsageResponses, GetSubscriptionUsageErrors, ThrowOnError>({
+export const getSubscriptionUsage = <ThrowOnError extends boolean = true>(options: Options<GetSubscriptionUsageData, ThrowOnError>) => (options.client ?? client).get<GetSubscriptionUsageResponses, GetSubscriptionUsageErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/usage/subscription/{subscription_id}',
     ...options
@@ -1089,7 +1089,7 @@ export const getSubscriptionUsage = <ThrowOnError extends boolean = false>(optio
  *
  * Usage of every customer of the tenant together over a period, for every non-archived billable metric or only `metric_id`. Periods are half-open, [start_date 00:00 UTC, end_date 00:00 UTC): an event exactly at a boundary belongs to the later period; end_date must be after start_date (400). Values are decimal strings before unit conversion (invoicing applies it), `total_value` is the metric's aggregation over all events (COUNT, SUM, MIN, MAX, MEAN, LATEST, COUNT_DISTINCT), `grouped_usage` splits it by the metric's group key and segmentation keys. A `metric_id` that is not one of the metrics queried is a 400. These are the figures invoicing and metered entitlements use.
  */
-export const getUsageSummary = <ThrowOnError extends boolean = false>(options: Options<GetUsageSummaryData, ThrowOnError>) => (options.client ?? client).get<GetUsageSummaryResponses, GetUsageSummaryErrors, ThrowOnError>({
+export const getUsageSummary = <ThrowOnError extends boolean = true>(options: Options<GetUsageSummaryData, ThrowOnError>) => (options.client ?? client).get<GetUsageSummaryResponses, GetUsageSummaryErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/usage/summary',
     ...options
@@ -1100,7 +1100,7 @@ export const getUsageSummary = <ThrowOnError extends boolean = false>(options: O
  *
  * The tenant's import jobs, newest first. Filters: `job_type`, `status` (repeat for several). Paged with `page` (0-based) and `per_page` (1-100, default 10). Status: PENDING -> PROCESSING -> COMPLETED (every row imported), COMPLETED_WITH_ERRORS (some rows failed) or FAILED (no row imported); at the end `processed_items` + `failed_items` = `total_items`. CHUNKING and CANCELLED are never used.
  */
-export const listBatchJobs = <ThrowOnError extends boolean = false>(options?: Options<ListBatchJobsData, ThrowOnError>) => (options?.client ?? client).get<ListBatchJobsResponses, ListBatchJobsErrors, ThrowOnError>({
+export const listBatchJobs = <ThrowOnError extends boolean = true>(options?: Options<ListBatchJobsData, ThrowOnError>) => (options?.client ?? client).get<ListBatchJobsResponses, ListBatchJobsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/batch-jobs',
     ...options
@@ -1111,7 +1111,7 @@ export const listBatchJobs = <ThrowOnError extends boolean = false>(options?: Op
  *
  * Imports usage events (EVENT_CSV_IMPORT: `event_code`, `customer_id` or `customer_alias`, optional `event_id` and `timestamp`, other columns become properties) or customers (CUSTOMER_CSV_IMPORT: `name`, `currency`, optional alias, e-mails, address...), or matches bank lines to invoices (BANK_PAYMENT_CSV_IMPORT: `date`, `amount`, `currency`, `reference`, optional `payer` and `bank_line_id`; each line naming one FINALIZED invoice's payment reference is recorded as a payment of it, once per line even when uploaded again; unmatched, ambiguous, wrong-currency and over-paying lines are failures that record nothing; `matched_items` counts the payments recorded) from a CSV file sent as text, at most 10 MB. The file is checked before anything is stored: no data row, an unclosed quote, a blank or repeated header name, missing required columns (or, for customers, an unknown column) are a 400 naming `csv`, as is a file over 10 MB; a `params.delimiter` that is not one character is a 400 naming it; SUBSCRIPTION_CSV_IMPORT and SUBSCRIPTION_PLAN_MIGRATION cannot be created (400). The rows are then imported in the background in chunks, in file order; a bad row becomes a failure of that row (with `params.fail_on_error`, of its whole 500-row event chunk). Events always allow backfilling, and a blank `event_id` is derived from the file and the row, so importing a file again never counts usage twice. Duplicate files: the same file with a job of the same type still PENDING or PROCESSING answers that job (200, nothing new); a file already imported by a COMPLETED or COMPLETED_WITH_ERRORS job is a 409 naming it, unless `force_duplicate: true`. Status: PENDING -> PROCESSING -> COMPLETED (every row imported), COMPLETED_WITH_ERRORS (some rows failed) or FAILED (no row imported); at the end `processed_items` + `failed_items` = `total_items`. CHUNKING and CANCELLED are never used.
  */
-export const createBatchJob = <ThrowOnError extends boolean = false>(options: Options<CreateBatchJobData, ThrowOnError>) => (options.client ?? client).post<CreateBatchJobResponses, CreateBatchJobErrors, ThrowOnError>({
+export const createBatchJob = <ThrowOnError extends boolean = true>(options: Options<CreateBatchJobData, ThrowOnError>) => (options.client ?? client).post<CreateBatchJobResponses, CreateBatchJobErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/batch-jobs',
     ...options,
@@ -1126,7 +1126,7 @@ export const createBatchJob = <ThrowOnError extends boolean = false>(options: Op
  *
  * One job with its progress and `failure_count` (the rows listed by the failures operation). The error CSV and the input file are not offered (`has_error_csv` false, URLs null). Another tenant's job is a 404. Status: PENDING -> PROCESSING -> COMPLETED (every row imported), COMPLETED_WITH_ERRORS (some rows failed) or FAILED (no row imported); at the end `processed_items` + `failed_items` = `total_items`. CHUNKING and CANCELLED are never used.
  */
-export const getBatchJob = <ThrowOnError extends boolean = false>(options: Options<GetBatchJobData, ThrowOnError>) => (options.client ?? client).get<GetBatchJobResponses, GetBatchJobErrors, ThrowOnError>({
+export const getBatchJob = <ThrowOnError extends boolean = true>(options: Options<GetBatchJobData, ThrowOnError>) => (options.client ?? client).get<GetBatchJobResponses, GetBatchJobErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/batch-jobs/{batch_job_id}',
     ...options
@@ -1137,7 +1137,7 @@ export const getBatchJob = <ThrowOnError extends boolean = false>(options: Optio
  *
  * The rows that were not imported, in file order, each with its 0-based data row (`item_index`, the header not counted), its event id or customer alias (or name), and why. Paged with `limit` (1-100, default 25) and `offset`; `chunk_id` keeps one chunk's rows. An unknown job is a 404.
  */
-export const listBatchJobFailures = <ThrowOnError extends boolean = false>(options: Options<ListBatchJobFailuresData, ThrowOnError>) => (options.client ?? client).get<ListBatchJobFailuresResponses, ListBatchJobFailuresErrors, ThrowOnError>({
+export const listBatchJobFailures = <ThrowOnError extends boolean = true>(options: Options<ListBatchJobFailuresData, ThrowOnError>) => (options.client ?? client).get<ListBatchJobFailuresResponses, ListBatchJobFailuresErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/batch-jobs/{batch_job_id}/failures',
     ...options
@@ -1148,7 +1148,7 @@ export const listBatchJobFailures = <ThrowOnError extends boolean = false>(optio
  *
  * Removes the customer's own value for the feature: its subscriptions' values apply again. A 404 when the customer, the feature or the override does not exist. Emits `customer.entitlements_updated` with a null value.
  */
-export const removeCustomerEntitlement = <ThrowOnError extends boolean = false>(options: Options<RemoveCustomerEntitlementData, ThrowOnError>) => (options.client ?? client).delete<RemoveCustomerEntitlementResponses, RemoveCustomerEntitlementErrors, ThrowOnError>({
+export const removeCustomerEntitlement = <ThrowOnError extends boolean = true>(options: Options<RemoveCustomerEntitlementData, ThrowOnError>) => (options.client ?? client).delete<RemoveCustomerEntitlementResponses, RemoveCustomerEntitlementErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}/entitlements/{feature_code}',
     ...options
@@ -1159,7 +1159,7 @@ export const removeCustomerEntitlement = <ThrowOnError extends boolean = false>(
  *
  * Answers whether the customer may use the feature now. BOOLEAN: `allowed` is the value's `enabled`. METERED: `used` is the usage of the feature's metric in the current reset window (for BILLING_CYCLE the billing period, read as invoicing reads it, from the hourly rollups and the events since), `remaining` = limit - used. Below the limit it is allowed; at or over it, `overage_policy` BLOCK (the default) answers allowed false (reason LIMIT_REACHED) and ALLOW_AND_BILL answers allowed true (reason OVERAGE_ALLOWED; the overage is billed as usage). A feature the customer has no value for (no serving subscription, or nothing grants it) answers allowed false, reason NOT_ENTITLED. The value is resolved as in the customer's entitlement list, and `source` says which level gave it. For each ACTIVE feature (disabled and archived ones are left out), in feature code order, the value comes from the highest level that sets it: the customer's own overrides, then the subscription's own overrides, then its add-ons in force today, then its plan version (during a trial with a trialing plan, that plan's), then the feature's default; a higher level can also switch a feature off. Values on one level combine to the most generous (enabled if any is, the highest limit, null = unlimited). A METERED value gives its `spec` and its `usage`: `consumed` in the current reset window (a decimal string; null when unknown), `remaining` = limit - consumed, never below 0 (null when unlimited), and `reset_at` (null when the window never resets or slides). Subscription statuses are first brought up to date with the clock.
  */
-export const checkCustomerEntitlement = <ThrowOnError extends boolean = false>(options: Options<CheckCustomerEntitlementData, ThrowOnError>) => (options.client ?? client).get<CheckCustomerEntitlementResponses, CheckCustomerEntitlementErrors, ThrowOnError>({
+export const checkCustomerEntitlement = <ThrowOnError extends boolean = true>(options: Options<CheckCustomerEntitlementData, ThrowOnError>) => (options.client ?? client).get<CheckCustomerEntitlementResponses, CheckCustomerEntitlementErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}/entitlements/{feature_code}',
     ...options
@@ -1170,7 +1170,7 @@ export const checkCustomerEntitlement = <ThrowOnError extends boolean = false>(o
  *
  * Sets the customer's own value for a feature: the highest priority, above its subscriptions' overrides, add-ons, plan versions and the feature default, for all its subscriptions. It creates the override or replaces it. The value is as for a subscription override, and a METERED one may set `overage_policy` (BLOCK or ALLOW_AND_BILL). An archived feature is a 400. Emits `customer.entitlements_updated`.
  */
-export const setCustomerEntitlement = <ThrowOnError extends boolean = false>(options: Options<SetCustomerEntitlementData, ThrowOnError>) => (options.client ?? client).put<SetCustomerEntitlementResponses, SetCustomerEntitlementErrors, ThrowOnError>({
+export const setCustomerEntitlement = <ThrowOnError extends boolean = true>(options: Options<SetCustomerEntitlementData, ThrowOnError>) => (options.client ?? client).put<SetCustomerEntitlementResponses, SetCustomerEntitlementErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}/entitlements/{feature_code}',
     ...options,
@@ -1185,7 +1185,7 @@ export const setCustomerEntitlement = <ThrowOnError extends boolean = false>(opt
  *
  * Returns what the customer may use now: the entitlements of its subscriptions that serve today (TRIAL_ACTIVE or ACTIVE), merged as one level each; an empty list when it has none. Usage windows follow the oldest of those subscriptions. For each ACTIVE feature (disabled and archived ones are left out), in feature code order, the value comes from the highest level that sets it: the customer's own overrides, then the subscription's own overrides, then its add-ons in force today, then its plan version (during a trial with a trialing plan, that plan's), then the feature's default; a higher level can also switch a feature off. Values on one level combine to the most generous (enabled if any is, the highest limit, null = unlimited). A METERED value gives its `spec` and its `usage`: `consumed` in the current reset window (a decimal string; null when unknown), `remaining` = limit - consumed, never below 0 (null when unlimited), and `reset_at` (null when the window never resets or slides). Subscription statuses are first brought up to date with the clock.
  */
-export const getEffectiveEntitlements = <ThrowOnError extends boolean = false>(options: Options<GetEffectiveEntitlementsData, ThrowOnError>) => (options.client ?? client).get<GetEffectiveEntitlementsResponses, GetEffectiveEntitlementsErrors, ThrowOnError>({
+export const getEffectiveEntitlements = <ThrowOnError extends boolean = true>(options: Options<GetEffectiveEntitlementsData, ThrowOnError>) => (options.client ?? client).get<GetEffectiveEntitlementsResponses, GetEffectiveEntitlementsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}/entitlements',
     ...options
@@ -1196,7 +1196,7 @@ export const getEffectiveEntitlements = <ThrowOnError extends boolean = false>(o
  *
  * Returns the effective entitlements of one subscription, whatever its status. For each ACTIVE feature (disabled and archived ones are left out), in feature code order, the value comes from the highest level that sets it: the customer's own overrides, then the subscription's own overrides, then its add-ons in force today, then its plan version (during a trial with a trialing plan, that plan's), then the feature's default; a higher level can also switch a feature off. Values on one level combine to the most generous (enabled if any is, the highest limit, null = unlimited). A METERED value gives its `spec` and its `usage`: `consumed` in the current reset window (a decimal string; null when unknown), `remaining` = limit - consumed, never below 0 (null when unlimited), and `reset_at` (null when the window never resets or slides). Subscription statuses are first brought up to date with the clock.
  */
-export const listSubscriptionEntitlements = <ThrowOnError extends boolean = false>(options: Options<ListSubscriptionEntitlementsData, ThrowOnError>) => (options.client ?? client).get<ListSubscriptionEntitlementsResponses, ListSubscriptionEntitlementsErrors, ThrowOnError>({
+export const listSubscriptionEntitlements = <ThrowOnError extends boolean = true>(options: Options<ListSubscriptionEntitlementsData, ThrowOnError>) => (options.client ?? client).get<ListSubscriptionEntitlementsResponses, ListSubscriptionEntitlementsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/subscriptions/{subscription_id}/entitlements',
     ...options
@@ -1207,7 +1207,7 @@ export const listSubscriptionEntitlements = <ThrowOnError extends boolean = fals
  *
  * Removes the subscription's own value for the feature (named by id or code): the add-ons, plan and feature default apply again. A 404 when the subscription, the feature or the override does not exist. Emits `subscription.entitlements_updated` with a null value.
  */
-export const removeSubscriptionEntitlement = <ThrowOnError extends boolean = false>(options: Options<RemoveSubscriptionEntitlementData, ThrowOnError>) => (options.client ?? client).delete<RemoveSubscriptionEntitlementResponses, RemoveSubscriptionEntitlementErrors, ThrowOnError>({
+export const removeSubscriptionEntitlement = <ThrowOnError extends boolean = true>(options: Options<RemoveSubscriptionEntitlementData, ThrowOnError>) => (options.client ?? client).delete<RemoveSubscriptionEntitlementResponses, RemoveSubscriptionEntitlementErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/subscriptions/{subscription_id}/entitlements/{feature_id}',
     ...options
@@ -1218,7 +1218,7 @@ export const removeSubscriptionEntitlement = <ThrowOnError extends boolean = fal
  *
  * Sets this subscription's own value for a feature: the highest priority, above plan, add-ons and the feature default. It creates the override or replaces it. The feature is named by id or code; an archived feature is a 400. The value is `{enabled}` for a BOOLEAN feature and `{enabled, limit, reset_period}` for a METERED one (`limit` a decimal string >= 0, null = unlimited; `reset_period` BILLING_CYCLE, NEVER by default, or CALENDAR, FIXED_WINDOW or SLIDING_WINDOW with `unit` and `interval`); `type`, when given, must be the feature's. Emits `subscription.entitlements_updated`.
  */
-export const setSubscriptionEntitlement = <ThrowOnError extends boolean = false>(options: Options<SetSubscriptionEntitlementData, ThrowOnError>) => (options.client ?? client).put<SetSubscriptionEntitlementResponses, SetSubscriptionEntitlementErrors, ThrowOnError>({
+export const setSubscriptionEntitlement = <ThrowOnError extends boolean = true>(options: Options<SetSubscriptionEntitlementData, ThrowOnError>) => (options.client ?? client).put<SetSubscriptionEntitlementResponses, SetSubscriptionEntitlementErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/subscriptions/{subscription_id}/entitlements/{feature_id}',
     ...options,
@@ -1233,7 +1233,7 @@ export const setSubscriptionEntitlement = <ThrowOnError extends boolean = false>
  *
  * The tenant's alerts, newest first, with the state of each threshold; filter by `customer_id` (id or alias) and `status`. Paged with `page` (0-based) and `per_page` (1-100, default 10).
  */
-export const listAlerts = <ThrowOnError extends boolean = false>(options?: Options<ListAlertsData, ThrowOnError>) => (options?.client ?? client).get<ListAlertsResponses, ListAlertsErrors, ThrowOnError>({
+export const listAlerts = <ThrowOnError extends boolean = true>(options?: Options<ListAlertsData, ThrowOnError>) => (options?.client ?? client).get<ListAlertsResponses, ListAlertsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/alerts',
     ...options
@@ -1244,7 +1244,7 @@ export const listAlerts = <ThrowOnError extends boolean = false>(options?: Optio
  *
  * Creates an alert on a customer (or one of its subscriptions) with one or more thresholds (decimal strings, distinct; >= 0 except for CREDIT_BALANCE). `metric_id` is required for USAGE_UNITS and refused for the other kinds; `subscription_id` must be the customer's and is refused for CREDIT_BALANCE. A value already over a threshold fires at once. Each threshold fires `alert.triggered` once when the value crosses it (usage and spend: reaches it or more; CREDIT_BALANCE: falls below it) and `alert.resolved` once when the value is back (a new period starts usage again from zero; a top-up raises a balance). Evaluation runs when usage events are committed, for the alerts those events touch, and at each period end; two evaluations racing give one transition. The current period is the subscription's, or for a customer alert the oldest serving subscription's.
  */
-export const createAlert = <ThrowOnError extends boolean = false>(options: Options<CreateAlertData, ThrowOnError>) => (options.client ?? client).post<CreateAlertResponses, CreateAlertErrors, ThrowOnError>({
+export const createAlert = <ThrowOnError extends boolean = true>(options: Options<CreateAlertData, ThrowOnError>) => (options.client ?? client).post<CreateAlertResponses, CreateAlertErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/alerts',
     ...options,
@@ -1259,7 +1259,7 @@ export const createAlert = <ThrowOnError extends boolean = false>(options: Optio
  *
  * Stops the alert: it is no longer evaluated and sends no more events (a triggered threshold is not resolved). It stays readable, with status ARCHIVED, and so does its history.
  */
-export const archiveAlert = <ThrowOnError extends boolean = false>(options: Options<ArchiveAlertData, ThrowOnError>) => (options.client ?? client).delete<ArchiveAlertResponses, ArchiveAlertErrors, ThrowOnError>({
+export const archiveAlert = <ThrowOnError extends boolean = true>(options: Options<ArchiveAlertData, ThrowOnError>) => (options.client ?? client).delete<ArchiveAlertResponses, ArchiveAlertErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/alerts/{alert_id}',
     ...options
@@ -1270,7 +1270,7 @@ export const archiveAlert = <ThrowOnError extends boolean = false>(options: Opti
  *
  * One alert with the state of each threshold: whether it is triggered, in which period, and the value at its last transition. Another tenant's alert is a 404.
  */
-export const getAlert = <ThrowOnError extends boolean = false>(options: Options<GetAlertData, ThrowOnError>) => (options.client ?? client).get<GetAlertResponses, GetAlertErrors, ThrowOnError>({
+export const getAlert = <ThrowOnError extends boolean = true>(options: Options<GetAlertData, ThrowOnError>) => (options.client ?? client).get<GetAlertResponses, GetAlertErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/alerts/{alert_id}',
     ...options
@@ -1281,7 +1281,7 @@ export const getAlert = <ThrowOnError extends boolean = false>(options: Options<
  *
  * Replaces the name or the list of thresholds. A threshold kept keeps its state; a new one starts untriggered and is evaluated at once; a removed one is dropped without an event (its history stays). An archived alert is a 400. Each threshold fires `alert.triggered` once when the value crosses it (usage and spend: reaches it or more; CREDIT_BALANCE: falls below it) and `alert.resolved` once when the value is back (a new period starts usage again from zero; a top-up raises a balance). Evaluation runs when usage events are committed, for the alerts those events touch, and at each period end; two evaluations racing give one transition. The current period is the subscription's, or for a customer alert the oldest serving subscription's.
  */
-export const updateAlert = <ThrowOnError extends boolean = false>(options: Options<UpdateAlertData, ThrowOnError>) => (options.client ?? client).patch<UpdateAlertResponses, UpdateAlertErrors, ThrowOnError>({
+export const updateAlert = <ThrowOnError extends boolean = true>(options: Options<UpdateAlertData, ThrowOnError>) => (options.client ?? client).patch<UpdateAlertResponses, UpdateAlertErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/alerts/{alert_id}',
     ...options,
@@ -1296,7 +1296,7 @@ export const updateAlert = <ThrowOnError extends boolean = false>(options: Optio
  *
  * Every transition of the alert's thresholds, newest first: TRIGGERED or RESOLVED, the value measured, the period, why the evaluation ran and the id of the event sent. Paged with `page` (0-based) and `per_page` (1-100, default 10).
  */
-export const listAlertHistory = <ThrowOnError extends boolean = false>(options: Options<ListAlertHistoryData, ThrowOnError>) => (options.client ?? client).get<ListAlertHistoryResponses, ListAlertHistoryErrors, ThrowOnError>({
+export const listAlertHistory = <ThrowOnError extends boolean = true>(options: Options<ListAlertHistoryData, ThrowOnError>) => (options.client ?? client).get<ListAlertHistoryResponses, ListAlertHistoryErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/alerts/{alert_id}/history',
     ...options
@@ -1307,7 +1307,7 @@ export const listAlertHistory = <ThrowOnError extends boolean = false>(options: 
  *
  * The tenant's invoices, each the same full object as `GET /api/v1/invoices/{invoice_id}`, newest invoice date first unless `order_by` says otherwise. Filters: `customer_id` (id or alias), `subscription_id`, `statuses` (repeat, or comma-separate; DRAFT, FINALIZED, UNCOLLECTIBLE, VOID; another value is a 400). Paged with `page` (0-based) and `per_page` (1-100, default 10). Amounts are decimal strings in the invoice currency.
  */
-export const listInvoices = <ThrowOnError extends boolean = false>(options?: Options<ListInvoicesData, ThrowOnError>) => (options?.client ?? client).get<ListInvoicesResponses, ListInvoicesErrors, ThrowOnError>({
+export const listInvoices = <ThrowOnError extends boolean = true>(options?: Options<ListInvoicesData, ThrowOnError>) => (options?.client ?? client).get<ListInvoicesResponses, ListInvoicesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/invoices',
     ...options
@@ -1318,7 +1318,7 @@ export const listInvoices = <ThrowOnError extends boolean = false>(options?: Opt
  *
  * One invoice: amounts before and after discount and tax (decimal strings), each line with its period (`end_date` inclusive) and sub-lines (tiers, matrix cells), the tax breakdown per rate, applied coupons, recorded payments and the customer as it was when invoiced. `invoice_number` is "draft" until finalization. Another tenant's invoice is a 404.
  */
-export const getInvoiceById = <ThrowOnError extends boolean = false>(options: Options<GetInvoiceByIdData, ThrowOnError>) => (options.client ?? client).get<GetInvoiceByIdResponses, GetInvoiceByIdErrors, ThrowOnError>({
+export const getInvoiceById = <ThrowOnError extends boolean = true>(options: Options<GetInvoiceByIdData, ThrowOnError>) => (options.client ?? client).get<GetInvoiceByIdResponses, GetInvoiceByIdErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/invoices/{invoice_id}',
     ...options
@@ -1329,7 +1329,7 @@ export const getInvoiceById = <ThrowOnError extends boolean = false>(options: Op
  *
  * The accounting PDF of a finalized invoice, as stored when it was finalized (rendered now if that job has not run yet); the same invoice always gives the same bytes. A draft gets a preview marked DRAFT that is not stored. Another tenant's invoice is a 404.
  */
-export const downloadInvoicePdf = <ThrowOnError extends boolean = false>(options: Options<DownloadInvoicePdfData, ThrowOnError>) => (options.client ?? client).get<DownloadInvoicePdfResponses, DownloadInvoicePdfErrors, ThrowOnError>({
+export const downloadInvoicePdf = <ThrowOnError extends boolean = true>(options: Options<DownloadInvoicePdfData, ThrowOnError>) => (options.client ?? client).get<DownloadInvoicePdfResponses, DownloadInvoicePdfErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/invoices/{invoice_id}/download',
     ...options
@@ -1340,7 +1340,7 @@ export const downloadInvoicePdf = <ThrowOnError extends boolean = false>(options
  *
  * Finalizes a DRAFT without waiting for its grace period, in one transaction: the draft is refreshed one last time with late usage, takes the next gapless number of its invoicing entity (`INV-0001`...), `due_date` = invoice date + net terms, and the customer's credit balance in the same currency is applied (`applied_credits`). Nothing left to pay makes it PAID at once. Events `invoice.finalized` (and `invoice.paid`); the PDF is rendered in the background and sent to the customer by e-mail (see `GET /api/v1/emails`). Finalizing a FINALIZED invoice answers it unchanged; a VOID or UNCOLLECTIBLE one is a 409. Lifecycle: DRAFT -> FINALIZED (finalize, or by itself once the grace period after the invoice date is over) -> VOID (nothing paid, no credit note) or UNCOLLECTIBLE (final); a DRAFT may also be voided (discarded, never numbered). payment_status: UNPAID -> PARTIALLY_PAID -> PAID.
  */
-export const finalizeInvoice = <ThrowOnError extends boolean = false>(options: Options<FinalizeInvoiceData, ThrowOnError>) => (options.client ?? client).post<FinalizeInvoiceResponses, FinalizeInvoiceErrors, ThrowOnError>({
+export const finalizeInvoice = <ThrowOnError extends boolean = true>(options: Options<FinalizeInvoiceData, ThrowOnError>) => (options.client ?? client).post<FinalizeInvoiceResponses, FinalizeInvoiceErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/invoices/{invoice_id}/finalize',
     ...options
@@ -1351,7 +1351,7 @@ export const finalizeInvoice = <ThrowOnError extends boolean = false>(options: O
  *
  * A DRAFT is discarded; a FINALIZED invoice is cancelled when nothing was paid and no credit note (other than voided ones) is open against it, otherwise a 409 (issue a credit note instead). Credit balance the invoice consumed goes back to the customer; the unpaid total is never credited. `amount_due` becomes 0.00. Event `invoice.voided`. Voiding a VOID invoice answers it unchanged; an UNCOLLECTIBLE one is a 409. Lifecycle: DRAFT -> FINALIZED (finalize, or by itself once the grace period after the invoice date is over) -> VOID (nothing paid, no credit note) or UNCOLLECTIBLE (final); a DRAFT may also be voided (discarded, never numbered). payment_status: UNPAID -> PARTIALLY_PAID -> PAID.
  */
-export const voidInvoice = <ThrowOnError extends boolean = false>(options: Options<VoidInvoiceData, ThrowOnError>) => (options.client ?? client).post<VoidInvoiceResponses, VoidInvoiceErrors, ThrowOnError>({
+export const voidInvoice = <ThrowOnError extends boolean = true>(options: Options<VoidInvoiceData, ThrowOnError>) => (options.client ?? client).post<VoidInvoiceResponses, VoidInvoiceErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/invoices/{invoice_id}/void',
     ...options
@@ -1362,7 +1362,7 @@ export const voidInvoice = <ThrowOnError extends boolean = false>(options: Optio
  *
  * Writes off a FINALIZED invoice that is not fully paid; UNCOLLECTIBLE is final (it cannot be voided or paid afterwards). A DRAFT or VOID invoice, or a PAID one, is a 409; an UNCOLLECTIBLE one is answered unchanged. Lifecycle: DRAFT -> FINALIZED (finalize, or by itself once the grace period after the invoice date is over) -> VOID (nothing paid, no credit note) or UNCOLLECTIBLE (final); a DRAFT may also be voided (discarded, never numbered). payment_status: UNPAID -> PARTIALLY_PAID -> PAID.
  */
-export const markInvoiceUncollectible = <ThrowOnError extends boolean = false>(options: Options<MarkInvoiceUncollectibleData, ThrowOnError>) => (options.client ?? client).post<MarkInvoiceUncollectibleResponses, MarkInvoiceUncollectibleErrors, ThrowOnError>({
+export const markInvoiceUncollectible = <ThrowOnError extends boolean = true>(options: Options<MarkInvoiceUncollectibleData, ThrowOnError>) => (options.client ?? client).post<MarkInvoiceUncollectibleResponses, MarkInvoiceUncollectibleErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/invoices/{invoice_id}/mark-uncollectible',
     ...options
@@ -1373,7 +1373,7 @@ export const markInvoiceUncollectible = <ThrowOnError extends boolean = false>(o
  *
  * Records money received by bank transfer, cheque...: a SETTLED payment transaction of `amount` (default: everything still due) at `paid_at` (default now), with your `reference`. Part of the amount leaves the invoice PARTIALLY_PAID; the rest makes it PAID (`paid_at`, event `invoice.paid`, a receipt e-mail). An amount that is not a positive decimal string with the currency's digits, or more than what is still due, and a `paid_at` that is not RFC 3339, are a 400; an invoice that is not FINALIZED, or already PAID, is a 409. Lifecycle: DRAFT -> FINALIZED (finalize, or by itself once the grace period after the invoice date is over) -> VOID (nothing paid, no credit note) or UNCOLLECTIBLE (final); a DRAFT may also be voided (discarded, never numbered). payment_status: UNPAID -> PARTIALLY_PAID -> PAID.
  */
-export const markInvoicePaid = <ThrowOnError extends boolean = false>(options: Options<MarkInvoicePaidData, ThrowOnError>) => (options.client ?? client).post<MarkInvoicePaidResponses, MarkInvoicePaidErrors, ThrowOnError>({
+export const markInvoicePaid = <ThrowOnError extends boolean = true>(options: Options<MarkInvoicePaidData, ThrowOnError>) => (options.client ?? client).post<MarkInvoicePaidResponses, MarkInvoicePaidErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/invoices/{invoice_id}/mark-paid',
     ...options,
@@ -1388,7 +1388,7 @@ export const markInvoicePaid = <ThrowOnError extends boolean = false>(options: O
  *
  * Computes the subscription's next invoice exactly as the billing run would (the oldest invoice due and not created yet, else the next one), with the usage recorded so far, and stores nothing: `id` is "upcoming", status DRAFT, no number or due date. An unknown subscription, or one with nothing left to invoice (stopped, or pending with nothing due), is a 404.
  */
-export const previewUpcomingInvoice = <ThrowOnError extends boolean = false>(options: Options<PreviewUpcomingInvoiceData, ThrowOnError>) => (options.client ?? client).get<PreviewUpcomingInvoiceResponses, PreviewUpcomingInvoiceErrors, ThrowOnError>({
+export const previewUpcomingInvoice = <ThrowOnError extends boolean = true>(options: Options<PreviewUpcomingInvoiceData, ThrowOnError>) => (options.client ?? client).get<PreviewUpcomingInvoiceResponses, PreviewUpcomingInvoiceErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/subscriptions/{subscription_id}/upcoming-invoice',
     ...options
@@ -1399,7 +1399,7 @@ export const previewUpcomingInvoice = <ThrowOnError extends boolean = false>(opt
  *
  * Per currency and calendar month (UTC) of the last `months` (default 12, the current month included): the monthly recurring revenue (MRR), the totals invoiced and what of them is still unpaid; the unpaid total today; and the 10 latest failed payments. MRR of a month counts the recurring lines (not usage, proration or one-time) of non-void invoices, drafts included, whose period covers the 15th of the month, each divided by its period in whole months. Amounts are decimal strings.
  */
-export const getInvoiceSummary = <ThrowOnError extends boolean = false>(options?: Options<GetInvoiceSummaryData, ThrowOnError>) => (options?.client ?? client).get<GetInvoiceSummaryResponses, GetInvoiceSummaryErrors, ThrowOnError>({
+export const getInvoiceSummary = <ThrowOnError extends boolean = true>(options?: Options<GetInvoiceSummaryData, ThrowOnError>) => (options?.client ?? client).get<GetInvoiceSummaryResponses, GetInvoiceSummaryErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/invoices/summary',
     ...options
@@ -1410,7 +1410,7 @@ export const getInvoiceSummary = <ThrowOnError extends boolean = false>(options?
  *
  * The legal entities that issue the tenant's invoices (the sellers), the default first, then oldest first; archived ones only with `include_archived=true`. The first call creates the default entity when the tenant has none: legal name = organization name, country US (so nothing is taxed until you say where you sell from), prefixes `INV-` and `CN-`, net terms 30 days, grace period 24 hours, e-invoicing off. Not paged.
  */
-export const listInvoicingEntities = <ThrowOnError extends boolean = false>(options?: Options<ListInvoicingEntitiesData, ThrowOnError>) => (options?.client ?? client).get<ListInvoicingEntitiesResponses, ListInvoicingEntitiesErrors, ThrowOnError>({
+export const listInvoicingEntities = <ThrowOnError extends boolean = true>(options?: Options<ListInvoicingEntitiesData, ThrowOnError>) => (options?.client ?? client).get<ListInvoicingEntitiesResponses, ListInvoicingEntitiesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/invoicing-entities',
     ...options
@@ -1421,7 +1421,7 @@ export const listInvoicingEntities = <ThrowOnError extends boolean = false>(opti
  *
  * Adds a seller to the tenant, e.g. a subsidiary in another country. It has its own invoice and credit-note number sequences (from 1, with its own prefixes: two entities may even share a prefix, each counts for itself), its own net terms and grace period, and its own country, which decides the tax of its invoices. Customers choose it with `invoicing_entity_id`. `legal_name` and `country` are required; the rest defaults as the first entity does. `is_default: true` makes it the default at once (the previous default stops being one); the first entity of a tenant is the default anyway. Refused with a 400 naming the field: an empty `legal_name`, a `country` that is not an upper-case ISO 3166-1 alpha-2 code, a number prefix longer than 20 characters or with characters other than letters, digits and `- _ / .`, `net_terms` outside 0-365 days, `grace_period_hours` outside 0-744, an IBAN whose checksum fails, a BIC that is not 8 or 11 letters and digits, `bank_details` with neither `iban` nor `account_number`, and a `logo` that is not a data URL of a PNG (8 bits per sample, not interlaced) or JPEG image of at most 256 KiB and 2000 x 2000 pixels. Blank optional texts are stored as null. Unknown fields are a 400.
  */
-export const createInvoicingEntity = <ThrowOnError extends boolean = false>(options: Options<CreateInvoicingEntityData, ThrowOnError>) => (options.client ?? client).post<CreateInvoicingEntityResponses, CreateInvoicingEntityErrors, ThrowOnError>({
+export const createInvoicingEntity = <ThrowOnError extends boolean = true>(options: Options<CreateInvoicingEntityData, ThrowOnError>) => (options.client ?? client).post<CreateInvoicingEntityResponses, CreateInvoicingEntityErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/invoicing-entities',
     ...options,
@@ -1436,7 +1436,7 @@ export const createInvoicingEntity = <ThrowOnError extends boolean = false>(opti
  *
  * One invoicing entity, archived or not, with the numbers its next invoice and credit note will take. Another tenant's entity is a 404.
  */
-export const getInvoicingEntity = <ThrowOnError extends boolean = false>(options: Options<GetInvoicingEntityData, ThrowOnError>) => (options.client ?? client).get<GetInvoicingEntityResponses, GetInvoicingEntityErrors, ThrowOnError>({
+export const getInvoicingEntity = <ThrowOnError extends boolean = true>(options: Options<GetInvoicingEntityData, ThrowOnError>) => (options.client ?? client).get<GetInvoicingEntityResponses, GetInvoicingEntityErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/invoicing-entities/{invoicing_entity_id}',
     ...options
@@ -1447,7 +1447,7 @@ export const getInvoicingEntity = <ThrowOnError extends boolean = false>(options
  *
  * Changes the fields sent (null clears an optional field). The number counters cannot be set: numbers stay gapless. `is_default: true` makes this entity the default (in one transaction: the previous default stops being one); `is_default: false` is a 400 (a tenant always has one default: set it on another entity), and an archived entity cannot become the default (409). Refused with a 400 naming the field: an empty `legal_name`, a `country` that is not an upper-case ISO 3166-1 alpha-2 code, a number prefix longer than 20 characters or with characters other than letters, digits and `- _ / .`, `net_terms` outside 0-365 days, `grace_period_hours` outside 0-744, an IBAN whose checksum fails, a BIC that is not 8 or 11 letters and digits, `bank_details` with neither `iban` nor `account_number`, and a `logo` that is not a data URL of a PNG (8 bits per sample, not interlaced) or JPEG image of at most 256 KiB and 2000 x 2000 pixels. Blank optional texts are stored as null. Unknown fields are a 400. The entity's drafts are refreshed in the same transaction: they show the entity as it is now (name, address, numbers, bank details) and their tax follows its country; finalization freezes what an invoice shows, so finalized invoices never change. Another tenant's entity is a 404.
  */
-export const updateInvoicingEntity = <ThrowOnError extends boolean = false>(options: Options<UpdateInvoicingEntityData, ThrowOnError>) => (options.client ?? client).patch<UpdateInvoicingEntityResponses, UpdateInvoicingEntityErrors, ThrowOnError>({
+export const updateInvoicingEntity = <ThrowOnError extends boolean = true>(options: Options<UpdateInvoicingEntityData, ThrowOnError>) => (options.client ?? client).patch<UpdateInvoicingEntityResponses, UpdateInvoicingEntityErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/invoicing-entities/{invoicing_entity_id}',
     ...options,
@@ -1462,7 +1462,7 @@ export const updateInvoicingEntity = <ThrowOnError extends boolean = false>(opti
  *
  * Archives the entity: it keeps its invoices and number sequences (its drafts still finalize with it), leaves the list unless `include_archived=true`, and takes no customers (creating or moving a customer onto it is a 400). Refused with a 409: the default entity (make another one the default first), and an entity with customers that are not archived (move them with `PATCH /api/v1/customers/{id_or_alias}` or archive them first). Archiving an archived entity changes nothing.
  */
-export const archiveInvoicingEntity = <ThrowOnError extends boolean = false>(options: Options<ArchiveInvoicingEntityData, ThrowOnError>) => (options.client ?? client).post<ArchiveInvoicingEntityResponses, ArchiveInvoicingEntityErrors, ThrowOnError>({
+export const archiveInvoicingEntity = <ThrowOnError extends boolean = true>(options: Options<ArchiveInvoicingEntityData, ThrowOnError>) => (options.client ?? client).post<ArchiveInvoicingEntityResponses, ArchiveInvoicingEntityErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/invoicing-entities/{invoicing_entity_id}/archive',
     ...options
@@ -1473,7 +1473,7 @@ export const archiveInvoicingEntity = <ThrowOnError extends boolean = false>(opt
  *
  * Makes an archived entity take customers again and shows it in the list. An entity that is not archived is answered as it is.
  */
-export const unarchiveInvoicingEntity = <ThrowOnError extends boolean = false>(options: Options<UnarchiveInvoicingEntityData, ThrowOnError>) => (options.client ?? client).post<UnarchiveInvoicingEntityResponses, UnarchiveInvoicingEntityErrors, ThrowOnError>({
+export const unarchiveInvoicingEntity = <ThrowOnError extends boolean = true>(options: Options<UnarchiveInvoicingEntityData, ThrowOnError>) => (options.client ?? client).post<UnarchiveInvoicingEntityResponses, UnarchiveInvoicingEntityErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/invoicing-entities/{invoicing_entity_id}/unarchive',
     ...options
@@ -1484,7 +1484,7 @@ export const unarchiveInvoicingEntity = <ThrowOnError extends boolean = false>(o
  *
  * The tenant's credit notes, newest first (`order_by=created_at.asc` for oldest first). Filters: `invoice_id`, `customer_id`, `statuses` (repeat or comma-separate; DRAFT, FINALIZED, VOIDED; another value is a 400). Paged with `page` (0-based) and `per_page` (1-100, default 10).
  */
-export const listCreditNotes = <ThrowOnError extends boolean = false>(options?: Options<ListCreditNotesData, ThrowOnError>) => (options?.client ?? client).get<ListCreditNotesResponses, ListCreditNotesErrors, ThrowOnError>({
+export const listCreditNotes = <ThrowOnError extends boolean = true>(options?: Options<ListCreditNotesData, ThrowOnError>) => (options?.client ?? client).get<ListCreditNotesResponses, ListCreditNotesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/credit-notes',
     ...options
@@ -1495,7 +1495,7 @@ export const listCreditNotes = <ThrowOnError extends boolean = false>(options?: 
  *
  * Creates a DRAFT credit note against a FINALIZED invoice. Without `lines` it credits everything still uncredited on the invoice. Each line `amount` is the net amount (before tax) to credit on that invoice line; its tax follows in proportion, and crediting the rest of a line takes exactly the rest of its tax. Drafts reserve their amounts. Refused with a 400: an empty `reason`, an unknown invoice, a line of another invoice, an amount that is not a decimal string with the currency's digits or not above zero, a line listed twice, an empty `lines`. Refused with a 409: an invoice that is not FINALIZED, a line credited beyond what remains of it, an invoice with nothing left to credit. Event `credit_note.created`. Lifecycle: DRAFT -> FINALIZED -> VOIDED, or DRAFT -> VOIDED (dropped).
  */
-export const createCreditNote = <ThrowOnError extends boolean = false>(options: Options<CreateCreditNoteData, ThrowOnError>) => (options.client ?? client).post<CreateCreditNoteResponses, CreateCreditNoteErrors, ThrowOnError>({
+export const createCreditNote = <ThrowOnError extends boolean = true>(options: Options<CreateCreditNoteData, ThrowOnError>) => (options.client ?? client).post<CreateCreditNoteResponses, CreateCreditNoteErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/credit-notes',
     ...options,
@@ -1510,7 +1510,7 @@ export const createCreditNote = <ThrowOnError extends boolean = false>(options: 
  *
  * One credit note with its lines (each naming the invoice line it credits), its tax breakdown and how its total was settled. Another tenant's note is a 404.
  */
-export const getCreditNote = <ThrowOnError extends boolean = false>(options: Options<GetCreditNoteData, ThrowOnError>) => (options.client ?? client).get<GetCreditNoteResponses, GetCreditNoteErrors, ThrowOnError>({
+export const getCreditNote = <ThrowOnError extends boolean = true>(options: Options<GetCreditNoteData, ThrowOnError>) => (options.client ?? client).get<GetCreditNoteResponses, GetCreditNoteErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/credit-notes/{credit_note_id}',
     ...options
@@ -1521,7 +1521,7 @@ export const getCreditNote = <ThrowOnError extends boolean = false>(options: Opt
  *
  * Numbers the DRAFT with its invoicing entity's next gapless credit-note number (`CN-0001`...) and settles the total: what the invoice still owes is cancelled first (`debt_cancelled_amount`; the invoice may become PAID), the rest goes to the customer's credit balance (`credited_amount`, CREDIT_TO_BALANCE) or is recorded as refunded (`refunded_amount`, REFUND; paying it out is up to you). A refund above what was paid on the invoice is a 409 (credit the balance instead); a VOIDED note is a 409; a FINALIZED note is answered unchanged. Event `credit_note.finalized`, and an e-mail to the customer. Lifecycle: DRAFT -> FINALIZED -> VOIDED, or DRAFT -> VOIDED (dropped).
  */
-export const finalizeCreditNote = <ThrowOnError extends boolean = false>(options: Options<FinalizeCreditNoteData, ThrowOnError>) => (options.client ?? client).post<FinalizeCreditNoteResponses, FinalizeCreditNoteErrors, ThrowOnError>({
+export const finalizeCreditNote = <ThrowOnError extends boolean = true>(options: Options<FinalizeCreditNoteData, ThrowOnError>) => (options.client ?? client).post<FinalizeCreditNoteResponses, FinalizeCreditNoteErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/credit-notes/{credit_note_id}/finalize',
     ...options
@@ -1532,7 +1532,7 @@ export const finalizeCreditNote = <ThrowOnError extends boolean = false>(options
  *
  * Drops a DRAFT, or reverses a FINALIZED note: the credit it added to the customer balance is taken back and the invoice debt it cancelled is owed again. A note that refunded money, or whose credit the customer already spent, cannot be voided (409). A VOIDED note is answered unchanged. Event `credit_note.voided`. Lifecycle: DRAFT -> FINALIZED -> VOIDED, or DRAFT -> VOIDED (dropped).
  */
-export const voidCreditNote = <ThrowOnError extends boolean = false>(options: Options<VoidCreditNoteData, ThrowOnError>) => (options.client ?? client).post<VoidCreditNoteResponses, VoidCreditNoteErrors, ThrowOnError>({
+export const voidCreditNote = <ThrowOnError extends boolean = true>(options: Options<VoidCreditNoteData, ThrowOnError>) => (options.client ?? client).post<VoidCreditNoteResponses, VoidCreditNoteErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/credit-notes/{credit_note_id}/void',
     ...options
@@ -1543,7 +1543,7 @@ export const voidCreditNote = <ThrowOnError extends boolean = false>(options: Op
  *
  * The credit note as a PDF: stored at the first download once finalized (later downloads give the same bytes), a preview while it is a draft. Another tenant's note is a 404.
  */
-export const downloadCreditNotePdf = <ThrowOnError extends boolean = false>(options: Options<DownloadCreditNotePdfData, ThrowOnError>) => (options.client ?? client).get<DownloadCreditNotePdfResponses, DownloadCreditNotePdfErrors, ThrowOnError>({
+export const downloadCreditNotePdf = <ThrowOnError extends boolean = true>(options: Options<DownloadCreditNotePdfData, ThrowOnError>) => (options.client ?? client).get<DownloadCreditNotePdfResponses, DownloadCreditNotePdfErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/credit-notes/{credit_note_id}/download',
     ...options
@@ -1554,7 +1554,7 @@ export const downloadCreditNotePdf = <ThrowOnError extends boolean = false>(opti
  *
  * Newest first, each with what is left of it (`remaining`, its ledger sum). Filter by `status`. Paged: `page` from 0, `per_page` 1 to 100 (default 10).
  */
-export const listCreditGrants = <ThrowOnError extends boolean = false>(options: Options<ListCreditGrantsData, ThrowOnError>) => (options.client ?? client).get<ListCreditGrantsResponses, ListCreditGrantsErrors, ThrowOnError>({
+export const listCreditGrants = <ThrowOnError extends boolean = true>(options: Options<ListCreditGrantsData, ThrowOnError>) => (options.client ?? client).get<ListCreditGrantsResponses, ListCreditGrantsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}/credit-grants',
     ...options
@@ -1565,7 +1565,7 @@ export const listCreditGrants = <ThrowOnError extends boolean = false>(options: 
  *
  * Gives exactly one of `amount` (in the customer's currency) or `credit_unit` (units at a rate, valued once, rounded to the currency's minor unit). PROMOTIONAL grants are usable at once (a GRANT ledger entry). PAID grants are sold on a one-off invoice, finalized now and charged when the customer has auto_charge and a card; the grant stays PENDING_PAYMENT, outside the balance, until that invoice is PAID (voiding the invoice voids the grant). Grants are consumed at invoice finalization in priority order (1 first), then soonest expiry, each paying the lines it applies to, tax included (after tax), before the customer's cash balance and before the charge; one deduction line per grant shows on the invoice (`prepaid_credit_lines`). A grant pays invoices finalized while it is in force (effective_at <= finalization < expires_at). Events `credit_grant.created`, `credit_grant.activated`. Send an `Idempotency-Key` so a retry does not grant twice.
  */
-export const createCreditGrant = <ThrowOnError extends boolean = false>(options: Options<CreateCreditGrantData, ThrowOnError>) => (options.client ?? client).post<CreateCreditGrantResponses, CreateCreditGrantErrors, ThrowOnError>({
+export const createCreditGrant = <ThrowOnError extends boolean = true>(options: Options<CreateCreditGrantData, ThrowOnError>) => (options.client ?? client).post<CreateCreditGrantResponses, CreateCreditGrantErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}/credit-grants',
     ...options,
@@ -1580,7 +1580,7 @@ export const createCreditGrant = <ThrowOnError extends boolean = false>(options:
  *
  * One grant of the customer with what is left of it (`remaining`, its ledger sum). Another customer's or tenant's grant is a 404.
  */
-export const getCreditGrant = <ThrowOnError extends boolean = false>(options: Options<GetCreditGrantData, ThrowOnError>) => (options.client ?? client).get<GetCreditGrantResponses, GetCreditGrantErrors, ThrowOnError>({
+export const getCreditGrant = <ThrowOnError extends boolean = true>(options: Options<GetCreditGrantData, ThrowOnError>) => (options.client ?? client).get<GetCreditGrantResponses, GetCreditGrantErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}/credit-grants/{grant_id}',
     ...options
@@ -1591,7 +1591,7 @@ export const getCreditGrant = <ThrowOnError extends boolean = false>(options: Op
  *
  * What is left of an ACTIVE grant leaves the balance (a VOID ledger entry); what it already paid stays paid. A PENDING_PAYMENT grant is dropped; its invoice stays as it is (void it separately). A VOID grant is a 409. Event `credit_grant.voided`.
  */
-export const voidCreditGrant = <ThrowOnError extends boolean = false>(options: Options<VoidCreditGrantData, ThrowOnError>) => (options.client ?? client).post<VoidCreditGrantResponses, VoidCreditGrantErrors, ThrowOnError>({
+export const voidCreditGrant = <ThrowOnError extends boolean = true>(options: Options<VoidCreditGrantData, ThrowOnError>) => (options.client ?? client).post<VoidCreditGrantResponses, VoidCreditGrantErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}/credit-grants/{grant_id}/void',
     ...options
@@ -1602,7 +1602,7 @@ export const voidCreditGrant = <ThrowOnError extends boolean = false>(options: O
  *
  * The append-only ledger, newest first: GRANT (+), CONSUMPTION (-, one per grant and invoice line paid), EXPIRY (- what was left at `expires_at`), VOID (- what was left when voided) and REFUND (+ what a voided invoice had consumed). The balance is their sum. Filter by `grant_id` and `type`. Paged.
  */
-export const listCreditLedgerEntries = <ThrowOnError extends boolean = false>(options: Options<ListCreditLedgerEntriesData, ThrowOnError>) => (options.client ?? client).get<ListCreditLedgerEntriesResponses, ListCreditLedgerEntriesErrors, ThrowOnError>({
+export const listCreditLedgerEntries = <ThrowOnError extends boolean = true>(options: Options<ListCreditLedgerEntriesData, ThrowOnError>) => (options.client ?? client).get<ListCreditLedgerEntriesResponses, ListCreditLedgerEntriesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}/credit-ledger',
     ...options
@@ -1613,7 +1613,7 @@ export const listCreditLedgerEntries = <ThrowOnError extends boolean = false>(op
  *
  * `balance` is the sum of the ledger now (expiries due are recorded first). `projected_balance` is that less `accrued_usage`: the usage charges, tax included, of the upcoming invoices of the customer's live subscriptions, computed as `GET /api/v1/subscriptions/{id}/upcoming-invoice` computes them, so it follows usage as soon as it is ingested. Separate from the customer's cash `balance` (`GET /api/v1/customers/{id}`).
  */
-export const getCreditBalance = <ThrowOnError extends boolean = false>(options: Options<GetCreditBalanceData, ThrowOnError>) => (options.client ?? client).get<GetCreditBalanceResponses, GetCreditBalanceErrors, ThrowOnError>({
+export const getCreditBalance = <ThrowOnError extends boolean = true>(options: Options<GetCreditBalanceData, ThrowOnError>) => (options.client ?? client).get<GetCreditBalanceResponses, GetCreditBalanceErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}/credit-balance',
     ...options
@@ -1624,7 +1624,7 @@ export const getCreditBalance = <ThrowOnError extends boolean = false>(options: 
  *
  * The settings `PUT .../credit-top-up` stored; a customer without them is a 404.
  */
-export const getCreditTopUp = <ThrowOnError extends boolean = false>(options: Options<GetCreditTopUpData, ThrowOnError>) => (options.client ?? client).get<GetCreditTopUpResponses, GetCreditTopUpErrors, ThrowOnError>({
+export const getCreditTopUp = <ThrowOnError extends boolean = true>(options: Options<GetCreditTopUpData, ThrowOnError>) => (options.client ?? client).get<GetCreditTopUpResponses, GetCreditTopUpErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}/credit-top-up',
     ...options
@@ -1635,7 +1635,7 @@ export const getCreditTopUp = <ThrowOnError extends boolean = false>(options: Op
  *
  * When enabled and the balance falls below `threshold`, a PAID grant of `amount` (source AUTO_TOP_UP) is bought as `POST .../credit-grants` buys one: invoiced and charged. Checked after each consumption, expiry and void, and at once when set. One top-up at a time: none is bought while one waits for payment, and a check replayed at the same ledger position finds the top-up it bought. Amounts in the customer's currency.
  */
-export const setCreditTopUp = <ThrowOnError extends boolean = false>(options: Options<SetCreditTopUpData, ThrowOnError>) => (options.client ?? client).put<SetCreditTopUpResponses, SetCreditTopUpErrors, ThrowOnError>({
+export const setCreditTopUp = <ThrowOnError extends boolean = true>(options: Options<SetCreditTopUpData, ThrowOnError>) => (options.client ?? client).put<SetCreditTopUpResponses, SetCreditTopUpErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}/credit-top-up',
     ...options,
@@ -1650,7 +1650,7 @@ export const setCreditTopUp = <ThrowOnError extends boolean = false>(options: Op
  *
  * The tenant's provider connections (at most one per provider), keys hidden. A sandbox tenant has none: it uses the built-in sandbox provider.
  */
-export const listPaymentProviders = <ThrowOnError extends boolean = false>(options?: Options<ListPaymentProvidersData, ThrowOnError>) => (options?.client ?? client).get<ListPaymentProvidersResponses, ListPaymentProvidersErrors, ThrowOnError>({
+export const listPaymentProviders = <ThrowOnError extends boolean = true>(options?: Options<ListPaymentProvidersData, ThrowOnError>) => (options?.client ?? client).get<ListPaymentProvidersResponses, ListPaymentProvidersErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/payment-providers',
     ...options
@@ -1661,7 +1661,7 @@ export const listPaymentProviders = <ThrowOnError extends boolean = false>(optio
  *
  * Stores the tenant's Stripe keys or GoCardless access token, encrypted with the service secret, without calling the provider (use the verify action to check them). The secret key is never shown again: answers carry only `secret_key_hint`. Create a Stripe webhook endpoint for `webhook_path` and send its signing secret as `webhook_secret`. Refused with a 400: another provider than stripe or gocardless, a malformed key or signing secret. Refused with a 409: a sandbox tenant (it charges through the built-in sandbox provider), a provider already connected (one connection per tenant).
  */
-export const connectPaymentProvider = <ThrowOnError extends boolean = false>(options: Options<ConnectPaymentProviderData, ThrowOnError>) => (options.client ?? client).post<ConnectPaymentProviderResponses, ConnectPaymentProviderErrors, ThrowOnError>({
+export const connectPaymentProvider = <ThrowOnError extends boolean = true>(options: Options<ConnectPaymentProviderData, ThrowOnError>) => (options.client ?? client).post<ConnectPaymentProviderResponses, ConnectPaymentProviderErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/payment-providers',
     ...options,
@@ -1676,7 +1676,7 @@ export const connectPaymentProvider = <ThrowOnError extends boolean = false>(opt
  *
  * Deletes the connection and its stored keys. Nothing is charged through it afterwards and its webhooks are refused (404). Saved methods stay listed but are not charged.
  */
-export const deletePaymentProvider = <ThrowOnError extends boolean = false>(options: Options<DeletePaymentProviderData, ThrowOnError>) => (options.client ?? client).delete<DeletePaymentProviderResponses, DeletePaymentProviderErrors, ThrowOnError>({
+export const deletePaymentProvider = <ThrowOnError extends boolean = true>(options: Options<DeletePaymentProviderData, ThrowOnError>) => (options.client ?? client).delete<DeletePaymentProviderResponses, DeletePaymentProviderErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/payment-providers/{connection_id}',
     ...options
@@ -1687,7 +1687,7 @@ export const deletePaymentProvider = <ThrowOnError extends boolean = false>(opti
  *
  * One connection, keys hidden. Another tenant's connection is a 404.
  */
-export const getPaymentProvider = <ThrowOnError extends boolean = false>(options: Options<GetPaymentProviderData, ThrowOnError>) => (options.client ?? client).get<GetPaymentProviderResponses, GetPaymentProviderErrors, ThrowOnError>({
+export const getPaymentProvider = <ThrowOnError extends boolean = true>(options: Options<GetPaymentProviderData, ThrowOnError>) => (options.client ?? client).get<GetPaymentProviderResponses, GetPaymentProviderErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/payment-providers/{connection_id}',
     ...options
@@ -1698,7 +1698,7 @@ export const getPaymentProvider = <ThrowOnError extends boolean = false>(options
  *
  * Asks the provider, with one read-only call (Stripe: retrieve the balance), whether the stored key works: `status` becomes VERIFIED, or INVALID with `last_error`.
  */
-export const verifyPaymentProvider = <ThrowOnError extends boolean = false>(options: Options<VerifyPaymentProviderData, ThrowOnError>) => (options.client ?? client).post<VerifyPaymentProviderResponses, VerifyPaymentProviderErrors, ThrowOnError>({
+export const verifyPaymentProvider = <ThrowOnError extends boolean = true>(options: Options<VerifyPaymentProviderData, ThrowOnError>) => (options.client ?? client).post<VerifyPaymentProviderResponses, VerifyPaymentProviderErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/payment-providers/{connection_id}/verify',
     ...options
@@ -1709,7 +1709,7 @@ export const verifyPaymentProvider = <ThrowOnError extends boolean = false>(opti
  *
  * Where the provider posts its events (Stripe: `payment_intent.*`; GoCardless: batches of `payments` events). No API key: the body must carry a valid signature of the connection's webhook secret (`Stripe-Signature`, GoCardless `Webhook-Signature`), else 400. Each provider event id is applied once; a replay answers 200 with `duplicate: true`. Events may arrive in any order: a payment never moves back from SUCCEEDED.
  */
-export const receivePaymentProviderWebhook = <ThrowOnError extends boolean = false>(options: Options<ReceivePaymentProviderWebhookData, ThrowOnError>) => (options.client ?? client).post<ReceivePaymentProviderWebhookResponses, ReceivePaymentProviderWebhookErrors, ThrowOnError>({
+export const receivePaymentProviderWebhook = <ThrowOnError extends boolean = true>(options: Options<ReceivePaymentProviderWebhookData, ThrowOnError>) => (options.client ?? client).post<ReceivePaymentProviderWebhookResponses, ReceivePaymentProviderWebhookErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/payment-providers/{connection_id}/webhooks',
     ...options,
@@ -1724,7 +1724,7 @@ export const receivePaymentProviderWebhook = <ThrowOnError extends boolean = fal
  *
  * Saved methods, oldest first; `is_default` marks the one charged.
  */
-export const listPaymentMethods = <ThrowOnError extends boolean = false>(options: Options<ListPaymentMethodsData, ThrowOnError>) => (options.client ?? client).get<ListPaymentMethodsResponses, ListPaymentMethodsErrors, ThrowOnError>({
+export const listPaymentMethods = <ThrowOnError extends boolean = true>(options: Options<ListPaymentMethodsData, ThrowOnError>) => (options.client ?? client).get<ListPaymentMethodsResponses, ListPaymentMethodsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{customer_id}/payment-methods',
     ...options
@@ -1735,7 +1735,7 @@ export const listPaymentMethods = <ThrowOnError extends boolean = false>(options
  *
  * Saves a method with the tenant's provider for off-session charges (Stripe: a confirmed SetupIntent; GoCardless: a direct debit mandate). Sandbox tenants send a test `card_number`; Stripe tenants send the `provider_payment_method_id` Stripe.js created, or an `iban` (SEPA Direct Debit; the customer needs a `billing_email`); GoCardless tenants send an `iban` (and `account_holder_name`) or a `mandate_id`. The first method becomes the default. Refused with a 400: the field the provider needs is missing, the provider refused the card (the message says why). 409: no provider (a production tenant without a connection).
  */
-export const attachPaymentMethod = <ThrowOnError extends boolean = false>(options: Options<AttachPaymentMethodData, ThrowOnError>) => (options.client ?? client).post<AttachPaymentMethodResponses, AttachPaymentMethodErrors, ThrowOnError>({
+export const attachPaymentMethod = <ThrowOnError extends boolean = true>(options: Options<AttachPaymentMethodData, ThrowOnError>) => (options.client ?? client).post<AttachPaymentMethodResponses, AttachPaymentMethodErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{customer_id}/payment-methods',
     ...options,
@@ -1750,7 +1750,7 @@ export const attachPaymentMethod = <ThrowOnError extends boolean = false>(option
  *
  * Stops using the method; if it was the default, the customer has no default until one is set. Past transactions keep naming it.
  */
-export const detachPaymentMethod = <ThrowOnError extends boolean = false>(options: Options<DetachPaymentMethodData, ThrowOnError>) => (options.client ?? client).delete<DetachPaymentMethodResponses, DetachPaymentMethodErrors, ThrowOnError>({
+export const detachPaymentMethod = <ThrowOnError extends boolean = true>(options: Options<DetachPaymentMethodData, ThrowOnError>) => (options.client ?? client).delete<DetachPaymentMethodResponses, DetachPaymentMethodErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{customer_id}/payment-methods/{payment_method_id}',
     ...options
@@ -1761,7 +1761,7 @@ export const detachPaymentMethod = <ThrowOnError extends boolean = false>(option
  *
  * Whether finalized invoices are charged automatically (`auto_charge`, default true) and the default method.
  */
-export const getPaymentSettings = <ThrowOnError extends boolean = false>(options: Options<GetPaymentSettingsData, ThrowOnError>) => (options.client ?? client).get<GetPaymentSettingsResponses, GetPaymentSettingsErrors, ThrowOnError>({
+export const getPaymentSettings = <ThrowOnError extends boolean = true>(options: Options<GetPaymentSettingsData, ThrowOnError>) => (options.client ?? client).get<GetPaymentSettingsResponses, GetPaymentSettingsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{customer_id}/payment-settings',
     ...options
@@ -1772,7 +1772,7 @@ export const getPaymentSettings = <ThrowOnError extends boolean = false>(options
  *
  * Changes `auto_charge` and/or the default method; omitted fields keep their value. A method of another customer is a 400.
  */
-export const updatePaymentSettings = <ThrowOnError extends boolean = false>(options: Options<UpdatePaymentSettingsData, ThrowOnError>) => (options.client ?? client).patch<UpdatePaymentSettingsResponses, UpdatePaymentSettingsErrors, ThrowOnError>({
+export const updatePaymentSettings = <ThrowOnError extends boolean = true>(options: Options<UpdatePaymentSettingsData, ThrowOnError>) => (options.client ?? client).patch<UpdatePaymentSettingsResponses, UpdatePaymentSettingsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{customer_id}/payment-settings',
     ...options,
@@ -1787,7 +1787,7 @@ export const updatePaymentSettings = <ThrowOnError extends boolean = false>(opti
  *
  * Every charge attempt through a provider for this invoice, oldest first: PENDING (asked, no final answer yet), SUCCEEDED, FAILED (with the provider's `error` code), REQUIRES_ACTION (the customer must authenticate). Manual payments are listed on the invoice itself (`transactions`).
  */
-export const listInvoicePaymentTransactions = <ThrowOnError extends boolean = false>(options: Options<ListInvoicePaymentTransactionsData, ThrowOnError>) => (options.client ?? client).get<ListInvoicePaymentTransactionsResponses, ListInvoicePaymentTransactionsErrors, ThrowOnError>({
+export const listInvoicePaymentTransactions = <ThrowOnError extends boolean = true>(options: Options<ListInvoicePaymentTransactionsData, ThrowOnError>) => (options.client ?? client).get<ListInvoicePaymentTransactionsResponses, ListInvoicePaymentTransactionsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/invoices/{invoice_id}/payment-transactions',
     ...options
@@ -1798,7 +1798,7 @@ export const listInvoicePaymentTransactions = <ThrowOnError extends boolean = fa
  *
  * When a failed automatic charge is tried again and what happens after the last retry. Until changed: retries 3, 5 and 7 days after the failure, final action NONE. Each failure mails the customer a pay link (event `invoice.payment_failed`).
  */
-export const getDunningSettings = <ThrowOnError extends boolean = false>(options?: Options<GetDunningSettingsData, ThrowOnError>) => (options?.client ?? client).get<GetDunningSettingsResponses, GetDunningSettingsErrors, ThrowOnError>({
+export const getDunningSettings = <ThrowOnError extends boolean = true>(options?: Options<GetDunningSettingsData, ThrowOnError>) => (options?.client ?? client).get<GetDunningSettingsResponses, GetDunningSettingsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/dunning-settings',
     ...options
@@ -1809,7 +1809,7 @@ export const getDunningSettings = <ThrowOnError extends boolean = false>(options
  *
  * Changes `retry_days` and/or `final_action`; omitted fields keep their value. Applies to invoices whose first charge fails from now on: a dunning already under way keeps the schedule it started with. Days out of order, outside 1..90, more than 10, or an unknown final action are a 400.
  */
-export const updateDunningSettings = <ThrowOnError extends boolean = false>(options: Options<UpdateDunningSettingsData, ThrowOnError>) => (options.client ?? client).patch<UpdateDunningSettingsResponses, UpdateDunningSettingsErrors, ThrowOnError>({
+export const updateDunningSettings = <ThrowOnError extends boolean = true>(options: Options<UpdateDunningSettingsData, ThrowOnError>) => (options.client ?? client).patch<UpdateDunningSettingsResponses, UpdateDunningSettingsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/dunning-settings',
     ...options,
@@ -1824,7 +1824,7 @@ export const updateDunningSettings = <ThrowOnError extends boolean = false>(opti
  *
  * Ends the invoice's hosted pay link at once: opening it shows "invalid or replaced" and nothing can be paid through it. A payable invoice (FINALIZED with an amount still due) gets a new link, answered as `payment_url`; the e-mails and PDFs sent before keep the old one. Links already in e-mails are not resent. An unknown invoice (or another tenant's) is a 404. No body.
  */
-export const revokeInvoicePaymentLink = <ThrowOnError extends boolean = false>(options: Options<RevokeInvoicePaymentLinkData, ThrowOnError>) => (options.client ?? client).post<RevokeInvoicePaymentLinkResponses, RevokeInvoicePaymentLinkErrors, ThrowOnError>({
+export const revokeInvoicePaymentLink = <ThrowOnError extends boolean = true>(options: Options<RevokeInvoicePaymentLinkData, ThrowOnError>) => (options.client ?? client).post<RevokeInvoicePaymentLinkResponses, RevokeInvoicePaymentLinkErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/invoices/{invoice_id}/payment-link/revoke',
     ...options
@@ -1835,7 +1835,7 @@ export const revokeInvoicePaymentLink = <ThrowOnError extends boolean = false>(o
  *
  * The log of e-mails sent (or not) to customers, newest first unless `order_by=created_at.asc`. Filters: `status`, `kind`, `customer_id`, `object_id` (the invoice or credit note). Paged with `page` (0-based) and `per_page` (1-100, default 10). A message is logged for `invoice.finalized` (the invoice, with its PDF and pay link), `payment.succeeded` (a receipt, one per payment transaction), `invoice.paid` (a receipt, unless a provider payment with its own receipt settled the invoice), `invoice.payment_failed` (with the pay link) and `credit_note.finalized` (the credit note). Recipients: the event's invoicing e-mails or billing e-mail, else the customer's. Status: PENDING -> SENT; SKIPPED when the tenant disabled e-mails (EMAILS_DISABLED) or there is no recipient (NO_RECIPIENT); FAILED at once when the mail server refuses it (5xx, `last_error` has its answer), or after 8 attempts for other failures.
  */
-export const listEmails = <ThrowOnError extends boolean = false>(options?: Options<ListEmailsData, ThrowOnError>) => (options?.client ?? client).get<ListEmailsResponses, ListEmailsErrors, ThrowOnError>({
+export const listEmails = <ThrowOnError extends boolean = true>(options?: Options<ListEmailsData, ThrowOnError>) => (options?.client ?? client).get<ListEmailsResponses, ListEmailsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/emails',
     ...options
@@ -1846,7 +1846,7 @@ export const listEmails = <ThrowOnError extends boolean = false>(options?: Optio
  *
  * One logged e-mail: recipients, subject, status and attempts (the body is rendered from the event when sending and is not shown). Another tenant's e-mail is a 404. A message is logged for `invoice.finalized` (the invoice, with its PDF and pay link), `payment.succeeded` (a receipt, one per payment transaction), `invoice.paid` (a receipt, unless a provider payment with its own receipt settled the invoice), `invoice.payment_failed` (with the pay link) and `credit_note.finalized` (the credit note). Recipients: the event's invoicing e-mails or billing e-mail, else the customer's. Status: PENDING -> SENT; SKIPPED when the tenant disabled e-mails (EMAILS_DISABLED) or there is no recipient (NO_RECIPIENT); FAILED at once when the mail server refuses it (5xx, `last_error` has its answer), or after 8 attempts for other failures.
  */
-export const getEmail = <ThrowOnError extends boolean = false>(options: Options<GetEmailData, ThrowOnError>) => (options.client ?? client).get<GetEmailResponses, GetEmailErrors, ThrowOnError>({
+export const getEmail = <ThrowOnError extends boolean = true>(options: Options<GetEmailData, ThrowOnError>) => (options.client ?? client).get<GetEmailResponses, GetEmailErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/emails/{email_id}',
     ...options
@@ -1857,7 +1857,7 @@ export const getEmail = <ThrowOnError extends boolean = false>(options: Options<
  *
  * The tenant's endpoints, newest first unless `order_by=created_at.asc`, never with their secrets. Paged with `page` (0-based) and `per_page` (1-100, default 10).
  */
-export const listWebhookEndpoints = <ThrowOnError extends boolean = false>(options?: Options<ListWebhookEndpointsData, ThrowOnError>) => (options?.client ?? client).get<ListWebhookEndpointsResponses, ListWebhookEndpointsErrors, ThrowOnError>({
+export const listWebhookEndpoints = <ThrowOnError extends boolean = true>(options?: Options<ListWebhookEndpointsData, ThrowOnError>) => (options?.client ?? client).get<ListWebhookEndpointsResponses, ListWebhookEndpointsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/webhooks/endpoints',
     ...options
@@ -1868,7 +1868,7 @@ export const listWebhookEndpoints = <ThrowOnError extends boolean = false>(optio
  *
  * Registers a URL that receives the tenant's events (enabled unless `enabled: false`). The answer holds the signing `secret` (`whsec_...`), shown only here: verify every delivery with it. `url`: http or https, no user:password; for production tenants, not a loopback, private, link-local, unspecified or multicast address (checked again before every attempt; sandbox tenants may use any address). `event_types`: known event kinds (400 naming `event_types[i]` otherwise), or null for every kind; an empty list is a 400. A disabled endpoint gets no new deliveries and its pending retries wait; enabling it again resumes them.
  */
-export const createWebhookEndpoint = <ThrowOnError extends boolean = false>(options: Options<CreateWebhookEndpointData, ThrowOnError>) => (options.client ?? client).post<CreateWebhookEndpointResponses, CreateWebhookEndpointErrors, ThrowOnError>({
+export const createWebhookEndpoint = <ThrowOnError extends boolean = true>(options: Options<CreateWebhookEndpointData, ThrowOnError>) => (options.client ?? client).post<CreateWebhookEndpointResponses, CreateWebhookEndpointErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/webhooks/endpoints',
     ...options,
@@ -1883,7 +1883,7 @@ export const createWebhookEndpoint = <ThrowOnError extends boolean = false>(opti
  *
  * Deletes the endpoint with its deliveries and their log; nothing more is sent to it. Another tenant's endpoint is a 404.
  */
-export const deleteWebhookEndpoint = <ThrowOnError extends boolean = false>(options: Options<DeleteWebhookEndpointData, ThrowOnError>) => (options.client ?? client).delete<DeleteWebhookEndpointResponses, DeleteWebhookEndpointErrors, ThrowOnError>({
+export const deleteWebhookEndpoint = <ThrowOnError extends boolean = true>(options: Options<DeleteWebhookEndpointData, ThrowOnError>) => (options.client ?? client).delete<DeleteWebhookEndpointResponses, DeleteWebhookEndpointErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/webhooks/endpoints/{endpoint_id}',
     ...options
@@ -1894,7 +1894,7 @@ export const deleteWebhookEndpoint = <ThrowOnError extends boolean = false>(opti
  *
  * One endpoint, without its secret; `disabled_reason` says whether you disabled it (MANUAL) or we did after 5 days of failures (FAILING). Another tenant's endpoint is a 404.
  */
-export const getWebhookEndpoint = <ThrowOnError extends boolean = false>(options: Options<GetWebhookEndpointData, ThrowOnError>) => (options.client ?? client).get<GetWebhookEndpointResponses, GetWebhookEndpointErrors, ThrowOnError>({
+export const getWebhookEndpoint = <ThrowOnError extends boolean = true>(options: Options<GetWebhookEndpointData, ThrowOnError>) => (options.client ?? client).get<GetWebhookEndpointResponses, GetWebhookEndpointErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/webhooks/endpoints/{endpoint_id}',
     ...options
@@ -1905,7 +1905,7 @@ export const getWebhookEndpoint = <ThrowOnError extends boolean = false>(options
  *
  * Changes the fields sent: `url`, `description`, `event_types`, `enabled`. Disabling sets `disabled_reason: MANUAL`; enabling again clears it and starts a fresh failure window. `url`: http or https, no user:password; for production tenants, not a loopback, private, link-local, unspecified or multicast address (checked again before every attempt; sandbox tenants may use any address). `event_types`: known event kinds (400 naming `event_types[i]` otherwise), or null for every kind; an empty list is a 400. A disabled endpoint gets no new deliveries and its pending retries wait; enabling it again resumes them.
  */
-export const updateWebhookEndpoint = <ThrowOnError extends boolean = false>(options: Options<UpdateWebhookEndpointData, ThrowOnError>) => (options.client ?? client).patch<UpdateWebhookEndpointResponses, UpdateWebhookEndpointErrors, ThrowOnError>({
+export const updateWebhookEndpoint = <ThrowOnError extends boolean = true>(options: Options<UpdateWebhookEndpointData, ThrowOnError>) => (options.client ?? client).patch<UpdateWebhookEndpointResponses, UpdateWebhookEndpointErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/webhooks/endpoints/{endpoint_id}',
     ...options,
@@ -1920,7 +1920,7 @@ export const updateWebhookEndpoint = <ThrowOnError extends boolean = false>(opti
  *
  * Issues a new signing secret, shown only in this answer. The body is optional: during `grace_period_hours` (0-168, default 24) deliveries carry two signatures, one per secret, so receivers can switch without losing events; 0 stops the old secret at once. `previous_secret_expires_at` shows when the old one stops.
  */
-export const rotateWebhookEndpointSecret = <ThrowOnError extends boolean = false>(options: Options<RotateWebhookEndpointSecretData, ThrowOnError>) => (options.client ?? client).post<RotateWebhookEndpointSecretResponses, RotateWebhookEndpointSecretErrors, ThrowOnError>({
+export const rotateWebhookEndpointSecret = <ThrowOnError extends boolean = true>(options: Options<RotateWebhookEndpointSecretData, ThrowOnError>) => (options.client ?? client).post<RotateWebhookEndpointSecretResponses, RotateWebhookEndpointSecretErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/webhooks/endpoints/{endpoint_id}/rotate_secret',
     ...options,
@@ -1935,7 +1935,7 @@ export const rotateWebhookEndpointSecret = <ThrowOnError extends boolean = false
  *
  * Queues a `webhook.test` event to this endpoint only (whatever its `event_types`), outside the per-object order, and answers the PENDING delivery (202); follow it in the delivery log. A disabled endpoint is a 409. Each delivery is a signed POST (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`) whose body is the event data plus `id`, `type` and `timestamp`. Any 2xx succeeds; otherwise it is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 20 h (ten attempts), then FAILED.
  */
-export const sendWebhookTestEvent = <ThrowOnError extends boolean = false>(options: Options<SendWebhookTestEventData, ThrowOnError>) => (options.client ?? client).post<SendWebhookTestEventResponses, SendWebhookTestEventErrors, ThrowOnError>({
+export const sendWebhookTestEvent = <ThrowOnError extends boolean = true>(options: Options<SendWebhookTestEventData, ThrowOnError>) => (options.client ?? client).post<SendWebhookTestEventResponses, SendWebhookTestEventErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/webhooks/endpoints/{endpoint_id}/test',
     ...options
@@ -1946,7 +1946,7 @@ export const sendWebhookTestEvent = <ThrowOnError extends boolean = false>(optio
  *
  * The delivery log of one endpoint, newest first unless `order_by=created_at.asc`, each delivery with every attempt (status code, duration, first 1000 characters of the answer, error). Filters: `status` (PENDING, SUCCEEDED, FAILED), `event_id`. Paged with `page` (0-based) and `per_page` (1-100, default 10). An unknown endpoint is a 404. Each delivery is a signed POST (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`) whose body is the event data plus `id`, `type` and `timestamp`. Any 2xx succeeds; otherwise it is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 20 h (ten attempts), then FAILED.
  */
-export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(options: Options<ListWebhookDeliveriesData, ThrowOnError>) => (options.client ?? client).get<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError>({
+export const listWebhookDeliveries = <ThrowOnError extends boolean = true>(options: Options<ListWebhookDeliveriesData, ThrowOnError>) => (options.client ?? client).get<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/webhooks/endpoints/{endpoint_id}/deliveries',
     ...options
@@ -1957,7 +1957,7 @@ export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(opti
  *
  * One delivery with the body sent and every attempt. A delivery of another endpoint, or an unknown endpoint, is a 404. Each delivery is a signed POST (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`) whose body is the event data plus `id`, `type` and `timestamp`. Any 2xx succeeds; otherwise it is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 20 h (ten attempts), then FAILED.
  */
-export const getWebhookDelivery = <ThrowOnError extends boolean = false>(options: Options<GetWebhookDeliveryData, ThrowOnError>) => (options.client ?? client).get<GetWebhookDeliveryResponses, GetWebhookDeliveryErrors, ThrowOnError>({
+export const getWebhookDelivery = <ThrowOnError extends boolean = true>(options: Options<GetWebhookDeliveryData, ThrowOnError>) => (options.client ?? client).get<GetWebhookDeliveryResponses, GetWebhookDeliveryErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/webhooks/endpoints/{endpoint_id}/deliveries/{delivery_id}',
     ...options
@@ -1968,7 +1968,7 @@ export const getWebhookDelivery = <ThrowOnError extends boolean = false>(options
  *
  * Queues the delivery's event again as a new delivery (trigger REDELIVERY) with the same event id and body, so a receiver that already processed it can recognise the duplicate; it is not held back by the per-object order. Works whatever the first delivery's status. A disabled endpoint is a 409. Each delivery is a signed POST (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`) whose body is the event data plus `id`, `type` and `timestamp`. Any 2xx succeeds; otherwise it is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 20 h (ten attempts), then FAILED.
  */
-export const redeliverWebhookEvent = <ThrowOnError extends boolean = false>(options: Options<RedeliverWebhookEventData, ThrowOnError>) => (options.client ?? client).post<RedeliverWebhookEventResponses, RedeliverWebhookEventErrors, ThrowOnError>({
+export const redeliverWebhookEvent = <ThrowOnError extends boolean = true>(options: Options<RedeliverWebhookEventData, ThrowOnError>) => (options.client ?? client).post<RedeliverWebhookEventResponses, RedeliverWebhookEventErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/webhooks/endpoints/{endpoint_id}/deliveries/{delivery_id}/redeliver',
     ...options
@@ -1979,7 +1979,7 @@ export const redeliverWebhookEvent = <ThrowOnError extends boolean = false>(opti
  *
  * The tenant's OAuth apps, newest first, with a hint of each client secret (never the secret). Paged with `page` (0-based) and `per_page` (1-100, default 10).
  */
-export const listOauthApps = <ThrowOnError extends boolean = false>(options?: Options<ListOauthAppsData, ThrowOnError>) => (options?.client ?? client).get<ListOauthAppsResponses, ListOauthAppsErrors, ThrowOnError>({
+export const listOauthApps = <ThrowOnError extends boolean = true>(options?: Options<ListOauthAppsData, ThrowOnError>) => (options?.client ?? client).get<ListOauthAppsResponses, ListOauthAppsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/oauth/apps',
     ...options
@@ -1990,7 +1990,7 @@ export const listOauthApps = <ThrowOnError extends boolean = false>(options?: Op
  *
  * Registers an app through which merchants grant this platform access to their organization (authorization code with PKCE). The `client_id` is the app id; the `client_secret` is shown only in this answer (only its hash is stored). `name`: 1 to 200 characters, shown to merchants on the consent screen. `redirect_uris`: 1 to 10 distinct absolute URLs, matched exactly at authorization time (no wildcard, no prefix match); https only, except http on localhost, 127.0.0.1 and [::1]; no fragment, no user:password. A bad value is a 400 naming it.
  */
-export const createOauthApp = <ThrowOnError extends boolean = false>(options: Options<CreateOauthAppData, ThrowOnError>) => (options.client ?? client).post<CreateOauthAppResponses, CreateOauthAppErrors, ThrowOnError>({
+export const createOauthApp = <ThrowOnError extends boolean = true>(options: Options<CreateOauthAppData, ThrowOnError>) => (options.client ?? client).post<CreateOauthAppResponses, CreateOauthAppErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/oauth/apps',
     ...options,
@@ -2005,7 +2005,7 @@ export const createOauthApp = <ThrowOnError extends boolean = false>(options: Op
  *
  * Deletes the app and disconnects every organization connected through it: their connected accounts become REVOKED and every token issued through the app stops working at once. An unknown or already deleted app is a 404.
  */
-export const deleteOauthApp = <ThrowOnError extends boolean = false>(options: Options<DeleteOauthAppData, ThrowOnError>) => (options.client ?? client).delete<DeleteOauthAppResponses, DeleteOauthAppErrors, ThrowOnError>({
+export const deleteOauthApp = <ThrowOnError extends boolean = true>(options: Options<DeleteOauthAppData, ThrowOnError>) => (options.client ?? client).delete<DeleteOauthAppResponses, DeleteOauthAppErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/oauth/apps/{app_id}',
     ...options
@@ -2016,7 +2016,7 @@ export const deleteOauthApp = <ThrowOnError extends boolean = false>(options: Op
  *
  * One app, with `client_secret_hint` only. An app of another tenant, or a deleted one, is a 404.
  */
-export const getOauthApp = <ThrowOnError extends boolean = false>(options: Options<GetOauthAppData, ThrowOnError>) => (options.client ?? client).get<GetOauthAppResponses, GetOauthAppErrors, ThrowOnError>({
+export const getOauthApp = <ThrowOnError extends boolean = true>(options: Options<GetOauthAppData, ThrowOnError>) => (options.client ?? client).get<GetOauthAppResponses, GetOauthAppErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/oauth/apps/{app_id}',
     ...options
@@ -2027,7 +2027,7 @@ export const getOauthApp = <ThrowOnError extends boolean = false>(options: Optio
  *
  * Changes the name and/or replaces the whole list of redirect URIs; fields left out keep their value. `name`: 1 to 200 characters, shown to merchants on the consent screen. `redirect_uris`: 1 to 10 distinct absolute URLs, matched exactly at authorization time (no wildcard, no prefix match); https only, except http on localhost, 127.0.0.1 and [::1]; no fragment, no user:password. A bad value is a 400 naming it.
  */
-export const updateOauthApp = <ThrowOnError extends boolean = false>(options: Options<UpdateOauthAppData, ThrowOnError>) => (options.client ?? client).patch<UpdateOauthAppResponses, UpdateOauthAppErrors, ThrowOnError>({
+export const updateOauthApp = <ThrowOnError extends boolean = true>(options: Options<UpdateOauthAppData, ThrowOnError>) => (options.client ?? client).patch<UpdateOauthAppResponses, UpdateOauthAppErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/oauth/apps/{app_id}',
     ...options,
@@ -2042,7 +2042,7 @@ export const updateOauthApp = <ThrowOnError extends boolean = false>(options: Op
  *
  * Issues a new client secret, shown only in this answer; the old one stops working immediately (token requests with it get `invalid_client`). Tokens already issued keep working. An unknown app is a 404.
  */
-export const rotateOauthAppSecret = <ThrowOnError extends boolean = false>(options: Options<RotateOauthAppSecretData, ThrowOnError>) => (options.client ?? client).post<RotateOauthAppSecretResponses, RotateOauthAppSecretErrors, ThrowOnError>({
+export const rotateOauthAppSecret = <ThrowOnError extends boolean = true>(options: Options<RotateOauthAppSecretData, ThrowOnError>) => (options.client ?? client).post<RotateOauthAppSecretResponses, RotateOauthAppSecretErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/oauth/apps/{app_id}/rotate-secret',
     ...options
@@ -2053,7 +2053,7 @@ export const rotateOauthAppSecret = <ThrowOnError extends boolean = false>(optio
  *
  * The merchants this platform acts for, newest first: standard accounts (connected through one of its OAuth apps) and express accounts (created by it). Filters: `type`, `status`. Paged with `page` (0-based) and `per_page` (1-100, default 10). Statuses: PENDING (express, onboarding not finished), ACTIVE (standard: consent given; express: onboarded), SUSPENDED (express, set by the platform), REVOKED (disconnected; final, tokens revoked, billing data kept).
  */
-export const listConnectedAccounts = <ThrowOnError extends boolean = false>(options?: Options<ListConnectedAccountsData, ThrowOnError>) => (options?.client ?? client).get<ListConnectedAccountsResponses, ListConnectedAccountsErrors, ThrowOnError>({
+export const listConnectedAccounts = <ThrowOnError extends boolean = true>(options?: Options<ListConnectedAccountsData, ThrowOnError>) => (options?.client ?? client).get<ListConnectedAccountsResponses, ListConnectedAccountsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/connected-accounts',
     ...options
@@ -2064,7 +2064,7 @@ export const listConnectedAccounts = <ThrowOnError extends boolean = false>(opti
  *
  * Creates a PENDING express account and its first onboarding link (single use, valid 7 days): send the merchant there to sign in or sign up and enter their business details; the account then becomes ACTIVE with its own organization and production tenant, and the browser returns to `return_url?connected_account_id=...`. Act for it with this platform's API key plus the header `x-connected-account`. Refused with a 400 naming the field: an invalid `email`, an `organization_name` not 1-200 characters, a `country` that is not upper-case ISO 3166-1 alpha-2, `metadata` over 50 keys or with a non-string value, a `return_url` that is not https (http only on loopback). Statuses: PENDING (express, onboarding not finished), ACTIVE (standard: consent given; express: onboarded), SUSPENDED (express, set by the platform), REVOKED (disconnected; final, tokens revoked, billing data kept).
  */
-export const createExpressAccount = <ThrowOnError extends boolean = false>(options: Options<CreateExpressAccountData, ThrowOnError>) => (options.client ?? client).post<CreateExpressAccountResponses, CreateExpressAccountErrors, ThrowOnError>({
+export const createExpressAccount = <ThrowOnError extends boolean = true>(options: Options<CreateExpressAccountData, ThrowOnError>) => (options.client ?? client).post<CreateExpressAccountResponses, CreateExpressAccountErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/connected-accounts',
     ...options,
@@ -2079,7 +2079,7 @@ export const createExpressAccount = <ThrowOnError extends boolean = false>(optio
  *
  * One connected account of this platform; another platform's account is a 404. Statuses: PENDING (express, onboarding not finished), ACTIVE (standard: consent given; express: onboarded), SUSPENDED (express, set by the platform), REVOKED (disconnected; final, tokens revoked, billing data kept).
  */
-export const getConnectedAccount = <ThrowOnError extends boolean = false>(options: Options<GetConnectedAccountData, ThrowOnError>) => (options.client ?? client).get<GetConnectedAccountResponses, GetConnectedAccountErrors, ThrowOnError>({
+export const getConnectedAccount = <ThrowOnError extends boolean = true>(options: Options<GetConnectedAccountData, ThrowOnError>) => (options.client ?? client).get<GetConnectedAccountResponses, GetConnectedAccountErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/connected-accounts/{connected_account_id}',
     ...options
@@ -2090,7 +2090,7 @@ export const getConnectedAccount = <ThrowOnError extends boolean = false>(option
  *
  * A new single-use onboarding link (valid 7 days) for a PENDING express account; earlier unused links stop working. The body is optional: `return_url` defaults to the one given at creation. A standard account, or an account that is not PENDING, is a 409; a `return_url` that is not https (http only on loopback) is a 400.
  */
-export const createOnboardingLink = <ThrowOnError extends boolean = false>(options: Options<CreateOnboardingLinkData, ThrowOnError>) => (options.client ?? client).post<CreateOnboardingLinkResponses, CreateOnboardingLinkErrors, ThrowOnError>({
+export const createOnboardingLink = <ThrowOnError extends boolean = true>(options: Options<CreateOnboardingLinkData, ThrowOnError>) => (options.client ?? client).post<CreateOnboardingLinkResponses, CreateOnboardingLinkErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/connected-accounts/{connected_account_id}/onboarding-links',
     ...options,
@@ -2105,7 +2105,7 @@ export const createOnboardingLink = <ThrowOnError extends boolean = false>(optio
  *
  * Revokes the connection (REVOKED, final) and, in the same transaction, every token issued for it and every unused onboarding link. The merchant's billing data is kept. Idempotent: a REVOKED account is answered unchanged. Statuses: PENDING (express, onboarding not finished), ACTIVE (standard: consent given; express: onboarded), SUSPENDED (express, set by the platform), REVOKED (disconnected; final, tokens revoked, billing data kept).
  */
-export const disconnectConnectedAccount = <ThrowOnError extends boolean = false>(options: Options<DisconnectConnectedAccountData, ThrowOnError>) => (options.client ?? client).post<DisconnectConnectedAccountResponses, DisconnectConnectedAccountErrors, ThrowOnError>({
+export const disconnectConnectedAccount = <ThrowOnError extends boolean = true>(options: Options<DisconnectConnectedAccountData, ThrowOnError>) => (options.client ?? client).post<DisconnectConnectedAccountResponses, DisconnectConnectedAccountErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/connected-accounts/{connected_account_id}/disconnect',
     ...options
@@ -2116,7 +2116,7 @@ export const disconnectConnectedAccount = <ThrowOnError extends boolean = false>
  *
  * Express accounts only: ACTIVE -> SUSPENDED; calls made for the account (`x-connected-account`) answer 403 until it is reactivated. A standard account, or one that is not ACTIVE, is a 409; a SUSPENDED one is answered unchanged. Statuses: PENDING (express, onboarding not finished), ACTIVE (standard: consent given; express: onboarded), SUSPENDED (express, set by the platform), REVOKED (disconnected; final, tokens revoked, billing data kept).
  */
-export const suspendConnectedAccount = <ThrowOnError extends boolean = false>(options: Options<SuspendConnectedAccountData, ThrowOnError>) => (options.client ?? client).post<SuspendConnectedAccountResponses, SuspendConnectedAccountErrors, ThrowOnError>({
+export const suspendConnectedAccount = <ThrowOnError extends boolean = true>(options: Options<SuspendConnectedAccountData, ThrowOnError>) => (options.client ?? client).post<SuspendConnectedAccountResponses, SuspendConnectedAccountErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/connected-accounts/{connected_account_id}/suspend',
     ...options
@@ -2127,7 +2127,7 @@ export const suspendConnectedAccount = <ThrowOnError extends boolean = false>(op
  *
  * Express accounts only: SUSPENDED -> ACTIVE. A standard account, or one that is not SUSPENDED, is a 409; an ACTIVE one is answered unchanged. Statuses: PENDING (express, onboarding not finished), ACTIVE (standard: consent given; express: onboarded), SUSPENDED (express, set by the platform), REVOKED (disconnected; final, tokens revoked, billing data kept).
  */
-export const reactivateConnectedAccount = <ThrowOnError extends boolean = false>(options: Options<ReactivateConnectedAccountData, ThrowOnError>) => (options.client ?? client).post<ReactivateConnectedAccountResponses, ReactivateConnectedAccountErrors, ThrowOnError>({
+export const reactivateConnectedAccount = <ThrowOnError extends boolean = true>(options: Options<ReactivateConnectedAccountData, ThrowOnError>) => (options.client ?? client).post<ReactivateConnectedAccountResponses, ReactivateConnectedAccountErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/connected-accounts/{connected_account_id}/reactivate',
     ...options
@@ -2138,7 +2138,7 @@ export const reactivateConnectedAccount = <ThrowOnError extends boolean = false>
  *
  * RFC 6749 token endpoint, form-encoded body, client authentication by HTTP Basic `client_id:client_secret` only. `grant_type=authorization_code` with `code`, `redirect_uri` (equal to the authorization request's) and `code_verifier` (PKCE S256): a code lives 10 minutes and is spent by the first attempt whatever its outcome; presenting a used code again revokes every token of its grant. `grant_type=refresh_token` with `refresh_token`: answers a new pair and spends the old refresh token (rotation); presenting a spent one again revokes the whole grant. Access tokens live 1 hour, refresh tokens 30 days; there are no scopes (a token acts like an API key of the connected organization's production tenant). Answers carry `Cache-Control: no-store`.
  */
-export const oauthToken = <ThrowOnError extends boolean = false>(options: Options<OauthTokenData, ThrowOnError>) => (options.client ?? client).post<OauthTokenResponses, OauthTokenErrors, ThrowOnError>({
+export const oauthToken = <ThrowOnError extends boolean = true>(options: Options<OauthTokenData, ThrowOnError>) => (options.client ?? client).post<OauthTokenResponses, OauthTokenErrors, ThrowOnError>({
     ...urlSearchParamsBodySerializer,
     url: '/api/v1/oauth/token',
     ...options,
@@ -2153,7 +2153,7 @@ export const oauthToken = <ThrowOnError extends boolean = false>(options: Option
  *
  * RFC 7662, form-encoded body, HTTP Basic client authentication. A usable token issued to the calling client answers `active: true` with its client, type (`Bearer` or `refresh_token`), expiry and issue time (Unix seconds), the user who consented, the organization, tenant and connected account. Anything else (unknown, expired, revoked, spent, disconnected, or issued to another client) answers only `active: false`. `token_type_hint` is accepted and not needed.
  */
-export const oauthIntrospect = <ThrowOnError extends boolean = false>(options: Options<OauthIntrospectData, ThrowOnError>) => (options.client ?? client).post<OauthIntrospectResponses, OauthIntrospectErrors, ThrowOnError>({
+export const oauthIntrospect = <ThrowOnError extends boolean = true>(options: Options<OauthIntrospectData, ThrowOnError>) => (options.client ?? client).post<OauthIntrospectResponses, OauthIntrospectErrors, ThrowOnError>({
     ...urlSearchParamsBodySerializer,
     url: '/api/v1/oauth/introspect',
     ...options,
@@ -2168,7 +2168,7 @@ export const oauthIntrospect = <ThrowOnError extends boolean = false>(options: O
  *
  * RFC 7009, form-encoded body, HTTP Basic client authentication: always 200 with an empty body for an authenticated client, whether or not the token existed. An access token is revoked alone; a refresh token revokes its whole grant, access tokens included. A token of another client is left untouched.
  */
-export const oauthRevoke = <ThrowOnError extends boolean = false>(options: Options<OauthRevokeData, ThrowOnError>) => (options.client ?? client).post<OauthRevokeResponses, OauthRevokeErrors, ThrowOnError>({
+export const oauthRevoke = <ThrowOnError extends boolean = true>(options: Options<OauthRevokeData, ThrowOnError>) => (options.client ?? client).post<OauthRevokeResponses, OauthRevokeErrors, ThrowOnError>({
     ...urlSearchParamsBodySerializer,
     url: '/api/v1/oauth/revoke',
     ...options,
@@ -2183,14 +2183,21 @@ export const oauthRevoke = <ThrowOnError extends boolean = false>(options: Optio
  *
  * Where a platform sends the merchant's browser (RFC 6749 section 4.1.1, PKCE S256 mandatory); not called with an API key. An unknown client or an unregistered `redirect_uri` shows an error page here (400). Other protocol errors redirect to `redirect_uri` with `error` and `state`: a `response_type` other than `code` (`unsupported_response_type`; missing: `invalid_request`), a missing or malformed `code_challenge` or a method other than S256 (`invalid_request`). A user who is not signed in is sent to sign in (or sign up) and comes back. The consent screen then names the app and lists the organizations the user administers; Allow answers `303 redirect_uri?code=oac_...&state=...` (the code lives 10 minutes; exchange it at `POST /api/v1/oauth/token`), Deny `303 redirect_uri?error=access_denied&state=...`. Approving opens (or reuses) the standard connected account between the app's tenant and the organization.
  */
-export const oauthAuthorize = <ThrowOnError extends boolean = false>(options?: Options<OauthAuthorizeData, ThrowOnError>) => (options?.client ?? client).get<OauthAuthorizeResponses, OauthAuthorizeErrors, ThrowOnError>({ url: '/api/v1/oauth/authorize', ...options });
+export const oauthAuthorize = <ThrowOnError extends boolean = true>(options?: Options<OauthAuthorizeData, ThrowOnError>) => (options?.client ?? client).get<OauthAuthorizeResponses, OauthAuthorizeErrors, ThrowOnError>({ url: '/api/v1/oauth/authorize', ...options });
+
+/**
+ * Get the sign-in session
+ *
+ * For pages of this service (the dashboard), called with the sign-in session cookie (`billing_session`, set by `/signin`) and no Authorization header. Answers who is signed in, the organizations they belong to with their `production` and `sandbox` tenants, and the session's `csrf_token`. With the same cookie, every `/api/v1` operation then accepts calls from the same origin that send `X-Tenant-Id` (one of these tenants) and, on methods other than GET and HEAD, `X-CSRF-Token: <csrf_token>` (docs/dashboard-api.md). 401 when nobody is signed in with the cookie.
+ */
+export const getSession = <ThrowOnError extends boolean = true>(options?: Options<GetSessionData, ThrowOnError>) => (options?.client ?? client).get<GetSessionResponses, GetSessionErrors, ThrowOnError>({ url: '/api/v1/session', ...options });
 
 /**
  * Generate a portal token for a customer
  *
  * Issues a token that opens the customer portal (its usage this period, subscriptions and invoices with PDFs) for one customer (id or alias) of this tenant, to send to the customer as `portal_url`. The body is optional: `expires_in_seconds` is 60 to 2,592,000 (30 days), default 86,400 (24 hours); outside that range it is a 400. The token is shown only here (only its hash is stored); earlier tokens stay valid until they expire or are revoked. An unknown customer is a 404. `portal_url` starts with PUBLIC_BASE_URL, else the origin the request was made on.
  */
-export const createPortalToken = <ThrowOnError extends boolean = false>(options: Options<CreatePortalTokenData, ThrowOnError>) => (options.client ?? client).post<CreatePortalTokenResponses, CreatePortalTokenErrors, ThrowOnError>({
+export const createPortalToken = <ThrowOnError extends boolean = true>(options: Options<CreatePortalTokenData, ThrowOnError>) => (options.client ?? client).post<CreatePortalTokenResponses, CreatePortalTokenErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}/portal-token',
     ...options,
@@ -2205,7 +2212,7 @@ export const createPortalToken = <ThrowOnError extends boolean = false>(options:
  *
  * Revokes every live portal token of the customer (id or alias) at once, e.g. when a link went to the wrong person or the customer leaves; they answer 401 from now on. Answers how many were revoked (0 when none was live). An unknown customer is a 404.
  */
-export const revokePortalTokens = <ThrowOnError extends boolean = false>(options: Options<RevokePortalTokensData, ThrowOnError>) => (options.client ?? client).delete<RevokePortalTokensResponses, RevokePortalTokensErrors, ThrowOnError>({
+export const revokePortalTokens = <ThrowOnError extends boolean = true>(options: Options<RevokePortalTokensData, ThrowOnError>) => (options.client ?? client).delete<RevokePortalTokensResponses, RevokePortalTokensErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/customers/{id_or_alias}/portal-tokens',
     ...options
@@ -2216,42 +2223,42 @@ export const revokePortalTokens = <ThrowOnError extends boolean = false>(options
  *
  * The customer the token opens: name, alias, billing e-mail, currency and credit balance (decimal string). For the customer holding a portal link: no API key; send the token as the `x-portal-token` header (preferred) or `?token=` (the header wins). Answers carry `Cache-Control: no-store` and `Referrer-Policy: no-referrer`, since the token may be in the URL.
  */
-export const getPortalCustomer = <ThrowOnError extends boolean = false>(options?: Options<GetPortalCustomerData, ThrowOnError>) => (options?.client ?? client).get<GetPortalCustomerResponses, GetPortalCustomerErrors, ThrowOnError>({ url: '/api/v1/portal/customer', ...options });
+export const getPortalCustomer = <ThrowOnError extends boolean = true>(options?: Options<GetPortalCustomerData, ThrowOnError>) => (options?.client ?? client).get<GetPortalCustomerResponses, GetPortalCustomerErrors, ThrowOnError>({ url: '/api/v1/portal/customer', ...options });
 
 /**
  * The portal customer's subscriptions
  *
  * Every subscription of the customer, whatever its status, with its plan, current period and next invoice date (the same figures as `GET /api/v1/subscriptions/{subscription_id}`; statuses are brought up to date first). Not paged. For the customer holding a portal link: no API key; send the token as the `x-portal-token` header (preferred) or `?token=` (the header wins). Answers carry `Cache-Control: no-store` and `Referrer-Policy: no-referrer`, since the token may be in the URL.
  */
-export const listPortalSubscriptions = <ThrowOnError extends boolean = false>(options?: Options<ListPortalSubscriptionsData, ThrowOnError>) => (options?.client ?? client).get<ListPortalSubscriptionsResponses, ListPortalSubscriptionsErrors, ThrowOnError>({ url: '/api/v1/portal/subscriptions', ...options });
+export const listPortalSubscriptions = <ThrowOnError extends boolean = true>(options?: Options<ListPortalSubscriptionsData, ThrowOnError>) => (options?.client ?? client).get<ListPortalSubscriptionsResponses, ListPortalSubscriptionsErrors, ThrowOnError>({ url: '/api/v1/portal/subscriptions', ...options });
 
 /**
  * The portal customer's usage this period
  *
  * For each live subscription (pending, trial, active), its current period [period_start, period_end) and, per metric it bills, `total_value`: the same figures as `GET /api/v1/usage/subscription/{subscription_id}`, late events included as soon as they are stored. For the customer holding a portal link: no API key; send the token as the `x-portal-token` header (preferred) or `?token=` (the header wins). Answers carry `Cache-Control: no-store` and `Referrer-Policy: no-referrer`, since the token may be in the URL.
  */
-export const getPortalUsage = <ThrowOnError extends boolean = false>(options?: Options<GetPortalUsageData, ThrowOnError>) => (options?.client ?? client).get<GetPortalUsageResponses, GetPortalUsageErrors, ThrowOnError>({ url: '/api/v1/portal/usage', ...options });
+export const getPortalUsage = <ThrowOnError extends boolean = true>(options?: Options<GetPortalUsageData, ThrowOnError>) => (options?.client ?? client).get<GetPortalUsageResponses, GetPortalUsageErrors, ThrowOnError>({ url: '/api/v1/portal/usage', ...options });
 
 /**
  * The portal customer's invoices
  *
  * The customer's FINALIZED and UNCOLLECTIBLE invoices, newest first (drafts can still change and voided invoices are not owed, so neither is shown). Paged with `page` (0-based) and `per_page` (1-100, default 10); a bad paging value is a 400. For the customer holding a portal link: no API key; send the token as the `x-portal-token` header (preferred) or `?token=` (the header wins). Answers carry `Cache-Control: no-store` and `Referrer-Policy: no-referrer`, since the token may be in the URL.
  */
-export const listPortalInvoices = <ThrowOnError extends boolean = false>(options?: Options<ListPortalInvoicesData, ThrowOnError>) => (options?.client ?? client).get<ListPortalInvoicesResponses, ListPortalInvoicesErrors, ThrowOnError>({ url: '/api/v1/portal/invoices', ...options });
+export const listPortalInvoices = <ThrowOnError extends boolean = true>(options?: Options<ListPortalInvoicesData, ThrowOnError>) => (options?.client ?? client).get<ListPortalInvoicesResponses, ListPortalInvoicesErrors, ThrowOnError>({ url: '/api/v1/portal/invoices', ...options });
 
 /**
  * Download one of the portal customer's invoices as PDF
  *
  * The accounting PDF of one of the customer's FINALIZED or UNCOLLECTIBLE invoices; another customer's invoice, a draft or a voided invoice is a 404. For the customer holding a portal link: no API key; send the token as the `x-portal-token` header (preferred) or `?token=` (the header wins). Answers carry `Cache-Control: no-store` and `Referrer-Policy: no-referrer`, since the token may be in the URL.
  */
-export const downloadPortalInvoicePdf = <ThrowOnError extends boolean = false>(options: Options<DownloadPortalInvoicePdfData, ThrowOnError>) => (options.client ?? client).get<DownloadPortalInvoicePdfResponses, DownloadPortalInvoicePdfErrors, ThrowOnError>({ url: '/api/v1/portal/invoices/{invoice_id}/download', ...options });
+export const downloadPortalInvoicePdf = <ThrowOnError extends boolean = true>(options: Options<DownloadPortalInvoicePdfData, ThrowOnError>) => (options.client ?? client).get<DownloadPortalInvoicePdfResponses, DownloadPortalInvoicePdfErrors, ThrowOnError>({ url: '/api/v1/portal/invoices/{invoice_id}/download', ...options });
 
 /**
  * List test clocks
  *
  * The tenant's test clocks, newest first unless `order_by` says otherwise. Paged: `page` from 0, `per_page` 1 to 100 (default 10). Sandbox tenants only: with a production tenant's credentials every test-clock operation is a 403 that says so.
  */
-export const listTestClocks = <ThrowOnError extends boolean = false>(options?: Options<ListTestClocksData, ThrowOnError>) => (options?.client ?? client).get<ListTestClocksResponses, ListTestClocksErrors, ThrowOnError>({
+export const listTestClocks = <ThrowOnError extends boolean = true>(options?: Options<ListTestClocksData, ThrowOnError>) => (options?.client ?? client).get<ListTestClocksResponses, ListTestClocksErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/test-clocks',
     ...options
@@ -2262,7 +2269,7 @@ export const listTestClocks = <ThrowOnError extends boolean = false>(options?: O
  *
  * Creates a test clock frozen at `frozen_time` (RFC 3339 with a zone, from 2000 to 2099; past or future), status READY. Customers created with its `test_clock_id` run, with their subscriptions, invoices and usage, on the clock's time instead of the service clock. Sandbox tenants only: with a production tenant's credentials every test-clock operation is a 403 that says so. Emits `test_clock.created`.
  */
-export const createTestClock = <ThrowOnError extends boolean = false>(options: Options<CreateTestClockData, ThrowOnError>) => (options.client ?? client).post<CreateTestClockResponses, CreateTestClockErrors, ThrowOnError>({
+export const createTestClock = <ThrowOnError extends boolean = true>(options: Options<CreateTestClockData, ThrowOnError>) => (options.client ?? client).post<CreateTestClockResponses, CreateTestClockErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/test-clocks',
     ...options,
@@ -2277,7 +2284,7 @@ export const createTestClock = <ThrowOnError extends boolean = false>(options: O
  *
  * Deletes the clock and its objects: its customers with their subscriptions, invoices (and PDFs), credit notes, payments, balance, usage events, checkout sessions, portal tokens, e-mails and the events about them (webhook deliveries already made stay in their log). A clock ADVANCING is a 409. Sandbox tenants only: with a production tenant's credentials every test-clock operation is a 403 that says so. Emits `test_clock.deleted`.
  */
-export const deleteTestClock = <ThrowOnError extends boolean = false>(options: Options<DeleteTestClockData, ThrowOnError>) => (options.client ?? client).delete<DeleteTestClockResponses, DeleteTestClockErrors, ThrowOnError>({
+export const deleteTestClock = <ThrowOnError extends boolean = true>(options: Options<DeleteTestClockData, ThrowOnError>) => (options.client ?? client).delete<DeleteTestClockResponses, DeleteTestClockErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/test-clocks/{test_clock_id}',
     ...options
@@ -2288,7 +2295,7 @@ export const deleteTestClock = <ThrowOnError extends boolean = false>(options: O
  *
  * One test clock: while an advance runs its status is ADVANCING, `target_frozen_time` says where it goes and `frozen_time` how far its objects are; then READY. Sandbox tenants only: with a production tenant's credentials every test-clock operation is a 403 that says so.
  */
-export const getTestClock = <ThrowOnError extends boolean = false>(options: Options<GetTestClockData, ThrowOnError>) => (options.client ?? client).get<GetTestClockResponses, GetTestClockErrors, ThrowOnError>({
+export const getTestClock = <ThrowOnError extends boolean = true>(options: Options<GetTestClockData, ThrowOnError>) => (options.client ?? client).get<GetTestClockResponses, GetTestClockErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/test-clocks/{test_clock_id}',
     ...options
@@ -2299,7 +2306,7 @@ export const getTestClock = <ThrowOnError extends boolean = false>(options: Opti
  *
  * Moves the clock forward to `frozen_time`: after its current frozen time and at most two years later (otherwise a 400 that says which). The answer is the clock ADVANCING (`test_clock.advancing`); a background job then makes everything that depends on time happen for the clock's customers as if the time had passed, day by day: subscription statuses (trials ending, activations, cancellations), period invoices, grace periods and finalization, with their webhooks and e-mails carrying the simulated dates. When it is done the clock is READY at `frozen_time` and `test_clock.ready` is emitted. A clock already ADVANCING is a 409. Sandbox tenants only: with a production tenant's credentials every test-clock operation is a 403 that says so.
  */
-export const advanceTestClock = <ThrowOnError extends boolean = false>(options: Options<AdvanceTestClockData, ThrowOnError>) => (options.client ?? client).post<AdvanceTestClockResponses, AdvanceTestClockErrors, ThrowOnError>({
+export const advanceTestClock = <ThrowOnError extends boolean = true>(options: Options<AdvanceTestClockData, ThrowOnError>) => (options.client ?? client).post<AdvanceTestClockResponses, AdvanceTestClockErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/test-clocks/{test_clock_id}/advance',
     ...options,

@@ -21233,6 +21233,58 @@ export type OauthAuthorizeResponses = {
 
 export type OauthAuthorizeResponse = OauthAuthorizeResponses[keyof OauthAuthorizeResponses];
 
+export type GetSessionData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/session';
+};
+
+export type GetSessionErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Nobody is signed in with this cookie (none sent, expired or signed out): sign in at /signin.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+};
+
+export type GetSessionError = GetSessionErrors[keyof GetSessionErrors];
+
+export type GetSessionResponses = {
+    /**
+     * The signed-in user, their organizations and tenants, and the CSRF token of the session.
+     */
+    200: {
+        user: {
+            id: string;
+            email: string;
+        };
+        organizations: Array<{
+            id: string;
+            name: string;
+            role: 'ADMIN' | 'MEMBER';
+            tenants: Array<{
+                id: string;
+                name: string;
+                environment: 'production' | 'sandbox';
+            }>;
+        }>;
+        selected_organization_id: string | null;
+        csrf_token: string;
+    };
+};
+
+export type GetSessionResponse = GetSessionResponses[keyof GetSessionResponses];
+
 export type CreatePortalTokenData = {
     /**
      * How long the token lives (optional)

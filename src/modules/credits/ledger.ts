@@ -9,13 +9,17 @@ import { writeOutboxEvent } from '../../db/outbox.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import { consumeGrants, dueExpiries, type ConsumableGrant, type CreditApplicability } from '../../domain/index.js';
 import { findCustomer, type CustomerRow } from '../customers/index.js';
-import { loadDetail, type InvoiceRow, type PrepaidCreditLine } from '../invoices/index.js';
+import { loadDetail, type InvoiceDetail, type InvoiceRow, type PrepaidCreditLine } from '../invoices/index.js';
 import * as repo from './repository.js';
 import type { EntryType, GrantRow, GrantWithRemaining, NewEntry } from './repository.js';
 import { grantEventData } from './events.js';
 
-/** The job that checks a customer's automatic top-up (queued after anything that lowers a balance). */
-export const AUTO_TOP_UP_TASK = 'credits.auto_top_up';
+/**
+ * The job queued by every change of a customer's ledger, run after that change committed: the
+ * automatic top-up check, then the customer's alerts are evaluated (a CREDIT_BALANCE alert moves
+ * with the balance, not only with usage).
+ */
+export const BALANCE_MOVED_TASK = 'credits.balance_moved';
 
 export function applicabilityOf(grant: Pick<GrantRow, 'applies_to' | 'metric_ids'>): CreditApplicability {
   return grant.applies_to === 'METRICS' ? { kind: 'METRICS', metricIds: grant.metric_ids } : { kind: grant.applies_to };
@@ -40,9 +44,13 @@ function entry(now: Date, grant: Pick<GrantRow, 'id' | 'customer_id' | 'currency
   };
 }
 
-export async function queueAutoTopUpCheck(tx: Queryable, tenantId: string, customerId: string): Promise<void> {
-  // one pending check per customer: a burst of consumptions asks once
-  await enqueueJob(tx, AUTO_TOP_UP_TASK, { tenant_id: tenantId, customer_id: customerId }, { jobKey: `${AUTO_TOP_UP_TASK}:${tenantId}:${customerId}` });
+/**
+ * Every writer of ledger entries calls this in its transaction. The job becomes visible when the
+ * transaction commits, so what it reads includes the change; one pending job per customer, so a
+ * burst of consumptions asks once.
+ */
+export async function balanceMoved(tx: Queryable, tenantId: string, customerId: string): Promise<void> {
+  await enqueueJob(tx, BALANCE_MOVED_TASK, { tenant_id: tenantId, customer_id: customerId }, { jobKey: `${BALANCE_MOVED_TASK}:${tenantId}:${customerId}` });
 }
 
 /**
@@ -54,15 +62,29 @@ export async function expireDue(tx: Queryable, tenantId: string, customerId: str
   const byId = new Map(grants.map((g) => [g.id, g]));
   const expiries = dueExpiries(grants.map(consumable), now);
   await repo.insertEntries(tx, tenantId, expiries.map((e) => entry(now, byId.get(e.grantId)!, 'EXPIRY', e.amountMinor, { effective_at: e.at })));
-  if (expiries.length > 0) await queueAutoTopUpCheck(tx, tenantId, customerId);
+  if (expiries.length > 0) await balanceMoved(tx, tenantId, customerId);
   return expiries.length;
+}
+
+/** A line an invoice may pay with credits: its id, what it is, and its total tax included. */
+type PayableInvoiceLine = Pick<InvoiceDetail['lines'][number], 'id' | 'category' | 'metric_id' | 'total_minor'>;
+
+/** What the grants in force at `now` pay of these lines, up to `payableMinor`, one entry per grant and line (pure planning). */
+function plan(grants: readonly GrantWithRemaining[], lines: readonly PayableInvoiceLine[], payableMinor: bigint, now: Date) {
+  return consumeGrants(
+    grants.map(consumable),
+    lines.map((line) => ({ id: line.id, category: line.category, metricId: line.metric_id, totalMinor: line.total_minor })),
+    now,
+    payableMinor,
+  );
 }
 
 /**
  * Pays an invoice being finalized from the customer's grants in force at `now` (the invoices
- * module's PrepaidCredits.pay): expiries due first, then one CONSUMPTION entry per grant and line,
- * and one deduction line per grant for the invoice. A top-up invoice (it sells a grant) is never
- * paid with credits, nor is an invoice in another currency than the customer's.
+ * module's PrepaidCredits.pay, for every invoice finalization goes through: period, threshold,
+ * one-off and checkout invoices alike): expiries due first, then one CONSUMPTION entry per grant
+ * and line, and one deduction line per grant for the invoice. A top-up invoice (it sells a grant)
+ * is never paid with credits, nor is an invoice in another currency than the customer's.
  */
 export async function payInvoice(
   tx: Queryable, tenantId: string, invoice: InvoiceRow, payableMinor: bigint, now: Date,
@@ -76,12 +98,7 @@ export async function payInvoice(
   const grants = await repo.activeGrants(tx, tenantId, customer.id);
   if (!grants.some((g) => g.remaining_minor > 0n)) return none;
   const { lines } = await loadDetail(tx, tenantId, invoice);
-  const consumed = consumeGrants(
-    grants.map(consumable),
-    lines.map((line) => ({ id: line.id, category: line.category, metricId: line.metric_id, totalMinor: line.total_minor })),
-    now,
-    payableMinor,
-  );
+  const consumed = plan(grants, lines, payableMinor, now);
   if (consumed.length === 0) return none;
   const byId = new Map(grants.map((g) => [g.id, g]));
   await repo.insertEntries(tx, tenantId, consumed.map((c) => entry(now, byId.get(c.grantId)!, 'CONSUMPTION', -c.amountMinor, { invoice_id: invoice.id, invoice_line_id: c.lineId })));
@@ -89,8 +106,23 @@ export async function payInvoice(
   const perGrant = new Map<string, bigint>();
   for (const c of consumed) perGrant.set(c.grantId, (perGrant.get(c.grantId) ?? 0n) + c.amountMinor);
   const deductionLines = [...perGrant].map(([grantId, amount]) => ({ grant_id: grantId, name: byId.get(grantId)!.name, amount_minor: amount.toString() }));
-  await queueAutoTopUpCheck(tx, tenantId, customer.id);
+  await balanceMoved(tx, tenantId, customer.id);
   return { paidMinor: [...perGrant.values()].reduce((a, b) => a + b, 0n), lines: deductionLines };
+}
+
+/**
+ * What the customer's grants would pay of an invoice not written yet (the checkout page's first
+ * invoice, previewed), were it finalized at `now`: read-only, the same plan as payInvoice. An
+ * expiry due by `now` is not in force, so it pays nothing here either.
+ */
+export async function previewPrepaid(db: Queryable, tenantId: string, detail: Pick<InvoiceDetail, 'invoice' | 'lines'>, now: Date): Promise<bigint> {
+  const { invoice } = detail;
+  const payableMinor = invoice.total_minor;
+  if (payableMinor <= 0n || !(await repo.hasActiveGrants(db, tenantId, invoice.customer_id))) return 0n;
+  const customer = await findCustomer(db, tenantId, invoice.customer_id);
+  if (!customer || customer.currency !== invoice.currency) return 0n;
+  const grants = await repo.activeGrants(db, tenantId, customer.id);
+  return plan(grants, detail.lines, payableMinor, now).reduce((sum, c) => sum + c.amountMinor, 0n);
 }
 
 /**
@@ -106,6 +138,7 @@ export async function restoreInvoice(tx: Queryable, tenantId: string, invoice: I
   const voided = consumed.flatMap((c, i) => (grants[i]!.status === 'VOID' ? [entry(now, grants[i]!, 'VOID', c.net_minor)] : []));
   await repo.insertEntries(tx, tenantId, voided);
   await expireDue(tx, tenantId, invoice.customer_id, now);
+  await balanceMoved(tx, tenantId, invoice.customer_id);
 }
 
 /** Makes a grant usable: ACTIVE and its GRANT entry (counted from its effective date). Idempotent. */
@@ -119,6 +152,7 @@ export async function activateGrant(tx: Queryable, tenantId: string, clock: Cloc
   await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'credit_grant.activated', objectId: grant.id, data: grantEventData({ ...grant, status: 'ACTIVE' }) });
   // a grant already expired when it became usable expires at once
   await expireDue(tx, tenantId, grant.customer_id, now);
+  await balanceMoved(tx, tenantId, grant.customer_id);
 }
 
 /** VOID: a pending grant is dropped; an active one loses what is left of it (a VOID entry). */
@@ -128,7 +162,7 @@ export async function voidGrantInTx(tx: Queryable, tenantId: string, clock: Cloc
   await repo.setGrantStatus(tx, tenantId, grant.id, 'VOID', now);
   if (grant.status === 'ACTIVE' && grant.remaining_minor > 0n) {
     await repo.insertEntries(tx, tenantId, [entry(now, grant, 'VOID', -grant.remaining_minor)]);
-    await queueAutoTopUpCheck(tx, tenantId, grant.customer_id);
+    await balanceMoved(tx, tenantId, grant.customer_id);
   }
   await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'credit_grant.voided', objectId: grant.id, data: grantEventData({ ...grant, status: 'VOID' }) });
 }

@@ -6,7 +6,8 @@ import type { OutboxConsumer } from '../../db/outbox.js';
 import type { Module } from '../../module.js';
 import type { PrepaidCredits } from '../invoices/index.js';
 import { clockOfCustomer, type TestClockTime } from '../customers/index.js';
-import { activateGrant, AUTO_TOP_UP_TASK, lockLedger, payInvoice, queueAutoTopUpCheck, restoreInvoice, voidGrantInTx } from './ledger.js';
+import { activateGrant, BALANCE_MOVED_TASK, lockLedger, payInvoice, restoreInvoice, voidGrantInTx } from './ledger.js';
+import { EXPIRY_SWEEP_INTERVAL_MS, EXPIRY_SWEEP_TASK, scheduleExpirySweep, sweepExpiries } from './expiry.js';
 import * as repo from './repository.js';
 import { creditRoutes } from './routes.js';
 import { createCreditsService, type AccruedUsage, type CreditsService, type ProjectedCreditBalance } from './service.js';
@@ -19,7 +20,15 @@ export interface Credits {
   projectedCreditBalance: ProjectedCreditBalance;
 }
 
-export function createCreditsModule(deps: { pool: Pool; clock: Clock; accruedUsage: AccruedUsage; testClockTime?: TestClockTime }): Module<Credits> {
+/**
+ * A customer's balance moved (a grant, a top-up paid, a void, a consumption, an expiry, a refund),
+ * called after the change committed: the composition root has the customer's alerts evaluated.
+ */
+export type BalanceMovedHook = (tenantId: string, customerId: string) => Promise<void>;
+
+export function createCreditsModule(deps: {
+  pool: Pool; clock: Clock; accruedUsage: AccruedUsage; testClockTime?: TestClockTime; balanceMoved?: BalanceMovedHook;
+}): Module<Credits> {
   const service = createCreditsService(deps);
   const prepaidCredits: PrepaidCredits = {
     pay: (tx, tenantId, invoice, payableMinor, now) => payInvoice(tx, tenantId, invoice, payableMinor, now),
@@ -38,9 +47,8 @@ export function createCreditsModule(deps: { pool: Pool; clock: Clock; accruedUsa
       // a customer on a test clock: the grant becomes usable at the clock's time
       const clock = await clockOfCustomer(tx, tenantId, customer, deps.clock, deps.testClockTime);
       if (event.event_type === 'invoice.paid') {
+        // activation queues the balance-moved job: the top-up may not have lifted the balance over the threshold
         await activateGrant(tx, tenantId, clock, grant);
-        // the top-up may not have lifted the balance over the threshold
-        await queueAutoTopUpCheck(tx, tenantId, grant.customer_id);
       } else {
         await voidGrantInTx(tx, tenantId, clock, { ...grant, remaining_minor: 0n });
       }
@@ -49,8 +57,23 @@ export function createCreditsModule(deps: { pool: Pool; clock: Clock; accruedUsa
   return {
     routes: creditRoutes(service),
     tasks: {
-      [AUTO_TOP_UP_TASK]: async (payload) => {
-        await service.runAutoTopUp(String(payload.tenant_id), String(payload.customer_id));
+      [BALANCE_MOVED_TASK]: async (payload) => {
+        const tenantId = String(payload.tenant_id);
+        const customerId = String(payload.customer_id);
+        await service.runAutoTopUp(tenantId, customerId);
+        await deps.balanceMoved?.(tenantId, customerId);
+      },
+      [EXPIRY_SWEEP_TASK]: async (payload) => {
+        const since = typeof payload.since === 'string' ? new Date(payload.since) : undefined;
+        const startedAt = deps.clock.now();
+        let swept = false;
+        try {
+          await sweepExpiries(deps, since ?? null);
+          swept = true;
+        } finally {
+          // periodic: the next run reads from this one's start, or the same window again after a failure (payload.once stops it)
+          if (!payload.once) await scheduleExpirySweep(deps.pool, { runAt: new Date(Date.now() + EXPIRY_SWEEP_INTERVAL_MS), since: swept ? startedAt : since });
+        }
       },
     },
     outboxConsumers: [outboxConsumer],

@@ -228,3 +228,21 @@ export async function deleteCreditsOfCustomers(db: Queryable, tenantId: string, 
   const grants = await s.query<{ id: string }>(`DELETE FROM credit_grants WHERE tenant_id = $1 AND customer_id = ANY($2::text[]) RETURNING id`, [customerIds]);
   return grants.map((g) => g.id);
 }
+
+/**
+ * Customers holding an ACTIVE grant whose expiry falls in (from, to], over every tenant (the
+ * expiry sweep serves all of them, as the outbox relay does), through the partial index of
+ * migration 0901. Keyset-paged on (expires_at, tenant_id, id) after `after`.
+ */
+export async function grantsExpiringBetween(
+  db: Queryable, from: Date, to: Date, limit: number, after?: { expires_at: Date; tenant_id: string; id: string },
+): Promise<{ tenant_id: string; customer_id: string; expires_at: Date; id: string }[]> {
+  const result = await db.query<{ tenant_id: string; customer_id: string; expires_at: Date; id: string }>(
+    `SELECT tenant_id, customer_id, expires_at, id FROM credit_grants
+     WHERE status = 'ACTIVE' AND expires_at IS NOT NULL AND expires_at > $1 AND expires_at <= $2
+       AND ($4::timestamptz IS NULL OR (expires_at, tenant_id, id) > ($4, $5, $6))
+     ORDER BY expires_at, tenant_id, id LIMIT $3`,
+    [from, to, limit, after?.expires_at ?? null, after?.tenant_id ?? null, after?.id ?? null],
+  );
+  return result.rows;
+}

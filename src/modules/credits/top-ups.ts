@@ -64,7 +64,8 @@ export async function writeGrant(tx: Queryable, tenantId: string, clock: Clock, 
     }),
   });
   await repo.setGrantInvoice(tx, tenantId, grant.id, draft.id);
-  const invoice = await finalizeInTx(tx, tenantId, clock, draft.id);
+  // no prepaid credits: credits never pay the invoice that sells them
+  const invoice = await finalizeInTx(tx, tenantId, clock, draft.id, undefined, undefined);
   // the cash balance may have paid it whole at finalization
   if (invoice.payment_status === 'PAID') await activateGrant(tx, tenantId, clock, { ...grant, invoice_id: draft.id });
   return true;

@@ -75,9 +75,13 @@ export function finalizedRow(
 
 /**
  * DRAFT -> FINALIZED in the caller's tx, as a batch of one of `finalizeLocked`. Finalizing a
- * finalized invoice returns it unchanged.
+ * finalized invoice returns it unchanged. `credits` is required so that no caller forgets the
+ * prepaid credits: only the invoice that sells a grant passes undefined (credits never pay it).
+ * Inside this module, the lifecycle's `finalizeInTx` binds both.
  */
-export async function finalizeInTx(tx: Queryable, tenantId: string, clock: Clock, invoiceId: string, refresh?: DraftRefresher, credits?: PrepaidCredits): Promise<InvoiceRow> {
+export async function finalizeInTx(
+  tx: Queryable, tenantId: string, clock: Clock, invoiceId: string, refresh: DraftRefresher | undefined, credits: PrepaidCredits | undefined,
+): Promise<InvoiceRow> {
   const invoice = await repo.findInvoice(tx, tenantId, invoiceId, true);
   if (!invoice) throw notFound('invoice');
   if (invoice.status === 'FINALIZED') return invoice;
@@ -289,6 +293,11 @@ export function createInvoiceLifecycle(deps: {
     return withTx(pool, (tx) => finalizeInTx(tx, tenantId, clock, invoiceId, deps.refresh, deps.credits));
   }
 
+  /** Finalizes in the caller's tx as `finalize` does: refreshed, prepaid credits, then the cash balance (the checkout's first invoice). */
+  function finalizeInCallerTx(tx: Queryable, tenantId: string, invoiceId: string): Promise<InvoiceRow> {
+    return finalizeInTx(tx, tenantId, clock, invoiceId, deps.refresh, deps.credits);
+  }
+
   /**
    * VOID: a draft is discarded; a finalized invoice is cancelled if nothing was paid and no
    * credit note is open against it. Balance it consumed goes back to the customer. Unlike the
@@ -373,7 +382,7 @@ export function createInvoiceLifecycle(deps: {
     return (await finalizeLocked(tx, tenantId, clock, now, entity.id, drafts, deps.refresh, deps.credits)).length;
   }
 
-  return { finalize, voidInvoice, markUncollectible, markPaid, finalizeDueDrafts };
+  return { finalize, finalizeInTx: finalizeInCallerTx, voidInvoice, markUncollectible, markPaid, finalizeDueDrafts };
 }
 
 export type InvoiceLifecycle = ReturnType<typeof createInvoiceLifecycle>;

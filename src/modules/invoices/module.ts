@@ -39,7 +39,12 @@ export interface Invoicing {
   /** Bank transfers matched by payment reference (batch jobs' bank payment CSV). */
   bankTransfers: BankTransfers;
   /** The billing run and the grace-period finalizer at `clock`, serving this test clock's customers only (its advance runs them step by step). */
-  atTestClock(clock: Clock, testClockId: string): { billing: BillingRun; lifecycle: InvoiceLifecycle };
+  atTestClock(clock: Clock, testClockId: string): {
+    billing: BillingRun;
+    lifecycle: InvoiceLifecycle;
+    /** The spend thresholds of the clock's live subscriptions that have some, checked at `clock`; the threshold invoices created. */
+    thresholds: { checkTenant(tenantId: string): Promise<string[]> };
+  };
   /** The first invoice of a subscription not written yet (the hosted checkout page), by the upcoming invoice's code. */
   previewFirstInvoice(tenantId: string, record: SubscriptionRecord): Promise<InvoiceDetail | null>;
   /**
@@ -78,15 +83,25 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
   // the clock-driven pair, for one population: customers on no test clock, or one clock's (its advance)
   const clockDriven = (clock: Clock, testClockId?: string) => {
     const billing = createBillingRun({ ...deps, clock, testClockId });
-    const thresholds = createThresholdBilling({ pool: deps.pool, clock, run: billing, refresh: billing.refreshForFinalization });
-    return { billing, thresholds, lifecycle: createInvoiceLifecycle({ ...deps, clock, testClockId, refresh: billing.refreshForFinalization }) };
+    const thresholds = createThresholdBilling({ pool: deps.pool, clock, run: billing, refresh: billing.refreshForFinalization, credits: deps.credits });
+    // a test clock's advance checks its subscriptions' spend thresholds at each stop, at the stop's time
+    const checkThresholdsOfTenant = async (tenantId: string): Promise<string[]> => {
+      const records = await loadSubscriptionRecords(deps.pool, tenantId, { testClockId: testClockId ?? null, statuses: ['ACTIVE', 'TRIAL_ACTIVE'] });
+      const ids = records.filter((r) => r.subscription.usage_thresholds !== null).map((r) => r.subscription.id);
+      return ids.length > 0 ? thresholds.checkSubscriptions(tenantId, ids) : [];
+    };
+    return {
+      billing, thresholds: { ...thresholds, checkTenant: checkThresholdsOfTenant },
+      lifecycle: createInvoiceLifecycle({ ...deps, clock, testClockId, refresh: billing.refreshForFinalization }),
+    };
   };
   const { billing, lifecycle, thresholds } = clockDriven(deps.clock);
   // a subscription of a customer on a test clock is checked at the clock's time, by that clock's population
-  const checkThresholds = async (tenantId: string, subscriptionIds: readonly string[]): Promise<string[]> => {
+  const checkThresholds = async (tenantId: string, subscriptionIds: readonly string[], options: { testClocks: boolean } = { testClocks: true }): Promise<string[]> => {
     const byClock = new Map<string | null, string[]>();
     for (const record of await loadSubscriptionRecords(deps.pool, tenantId, { ids: [...subscriptionIds] })) {
       const clockId = record.subscription.test_clock_id ?? null;
+      if (clockId !== null && !options.testClocks) continue;
       byClock.set(clockId, [...(byClock.get(clockId) ?? []), record.subscription.id]);
     }
     const created: string[] = [];
@@ -105,7 +120,8 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
     for (const tenantId of await tenantsWithSubscriptions(deps.pool)) {
       const ids = await allSubscriptionsWithThresholds(deps.pool, tenantId);
       // a subscription the engine refuses must not hold back the run's finalization; the next run checks again
-      if (ids.length > 0) await checkThresholds(tenantId, ids).catch(() => undefined);
+      // a test clock's subscriptions are re-checked by its advance, at each stop (the periodic work never moves them)
+      if (ids.length > 0) await checkThresholds(tenantId, ids, { testClocks: false }).catch(() => undefined);
     }
   };
   const usageStored = async (tenantId: string, customerIds: readonly string[]) => {
@@ -118,7 +134,7 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
   const tasks: TaskRegistry = {
     [RENDER_PDF_TASK]: (payload) => invoices.renderPdfJob(payload),
     [CHECK_THRESHOLDS_TASK]: async (payload) => {
-      await checkThresholds(String(payload.tenant_id), (payload.subscription_ids as string[] | undefined) ?? []);
+      await checkThresholds(String(payload.tenant_id), (payload.subscription_ids as string[] | undefined) ?? [], { testClocks: true });
     },
     [FINALIZE_DUE_TASK]: async () => {
       await lifecycle.finalizeDueDrafts();

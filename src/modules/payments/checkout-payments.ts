@@ -13,7 +13,8 @@ import { withTx } from '../../db/tx.js';
 import type { CheckoutService, CheckoutSessionRow } from '../checkout/index.js';
 import { findCustomers } from '../customers/index.js';
 import { preparedRecord, pricedFingerprint, loadSubscriptionRecord, type PreparedSubscription } from '../subscriptions/index.js';
-import { finalizeInTx, firstInvoiceOfSubscription, recordProviderPayment, type InvoiceDetail, type Invoicing } from '../invoices/index.js';
+import { firstInvoiceOfSubscription, recordProviderPayment, type InvoiceDetail, type Invoicing } from '../invoices/index.js';
+import { previewPrepaid } from '../credits/index.js';
 import type { ProviderName } from '../../adapters/payments/provider.js';
 import type { Providers } from './providers.js';
 import { idempotencyKeyOf, type Charging } from './charging.js';
@@ -71,16 +72,17 @@ export function offeredMethods(config: Record<string, unknown> | null, provider:
 
 export function createCheckoutPayments(deps: {
   pool: Pool; clock: Clock; providers: Providers; charging: Charging; service: PaymentsService; checkout: CheckoutService;
-  invoicing: Pick<Invoicing, 'previewFirstInvoice' | 'billing'>;
+  invoicing: Pick<Invoicing, 'previewFirstInvoice' | 'billing' | 'lifecycle'>;
 }) {
   const { pool, clock, providers, charging, checkout, invoicing } = deps;
 
   async function firstInvoiceOf(tenantId: string, prepared: PreparedSubscription): Promise<{ detail: InvoiceDetail | null; dueNowMinor: bigint }> {
     const detail = await invoicing.previewFirstInvoice(tenantId, preparedRecord(prepared));
     if (detail === null || detail.invoice.invoice_date > today(clock)) return { detail, dueNowMinor: 0n };
-    // finalization pays from the customer's credit balance first, so the card is charged only the rest
+    // finalization pays from the customer's prepaid credits, then its cash balance, so the card is charged only the rest
+    const prepaidMinor = await previewPrepaid(pool, tenantId, detail, clock.now());
     const balanceMinor = (await findCustomers(pool, tenantId, [prepared.row.customer_id]))[0]?.balance_minor ?? 0n;
-    const dueNow = detail.invoice.amount_due_minor - balanceMinor;
+    const dueNow = detail.invoice.amount_due_minor - prepaidMinor - balanceMinor;
     return { detail, dueNowMinor: dueNow > 0n ? dueNow : 0n };
   }
 
@@ -225,7 +227,8 @@ export function createCheckoutPayments(deps: {
         const first = await firstInvoiceOfSubscription(tx, tenantId, session.subscription_id!);
         // nothing invoiced today (the price moved to a later invoice): the payment stays on the attempt; see docs
         if (!first) return;
-        const invoice = first.status === 'DRAFT' ? await finalizeInTx(tx, tenantId, clock, first.id, invoicing.billing.refreshForFinalization) : first;
+        // the lifecycle's finalization: refreshed, paid from prepaid credits and the cash balance as any invoice
+        const invoice = first.status === 'DRAFT' ? await invoicing.lifecycle.finalizeInTx(tx, tenantId, first.id) : first;
         await recordProviderPayment(tx, tenantId, clock, invoice.id, { amountMinor: attempt.amount_minor, reference: attempt.provider_payment_id ?? attempt.id, paidAt: attempt.settled_at ?? clock.now() });
         await checkoutRepo.linkAttemptInvoice(tx, tenantId, attempt.id, invoice.id, clock.now());
       });

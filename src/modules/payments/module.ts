@@ -61,7 +61,7 @@ export interface PaymentsDeps {
   invoicePdf: InvoicesService['pdf'];
   /** The hosted checkout page: sessions (checkout), and the first invoice's preview and creation (invoices). */
   checkout: CheckoutService;
-  invoicing: Pick<Invoicing, 'previewFirstInvoice' | 'billing'>;
+  invoicing: Pick<Invoicing, 'previewFirstInvoice' | 'billing' | 'lifecycle'>;
 }
 
 export function createPaymentsModule(deps: PaymentsDeps): Module<Payments> {

@@ -1,6 +1,6 @@
 // Advancing a test clock (docs/test-clocks.md): a job walks the clock's objects from its frozen
 // time to the target and, at each stop, runs what the periodic billing run does, in its order
-// (status moves, billing, grace-period finalization, then payments' dunning sweep), with the same
+// (status moves, billing, spend thresholds, grace-period finalization, then payments' dunning sweep), with the same
 // code at a clock stopped there, restricted to the clock's customers. It stops wherever something
 // can be due: the midnight (UTC) of the next status move or invoice date of the clock's
 // subscriptions, the next draft finalization, the next dunning retry, and the target; days on which nothing is due are skipped, with the same
@@ -26,6 +26,8 @@ export interface ClockDrivenWork {
   invoicingAt(clock: Clock, testClockId: string): {
     billing: { runTenants(tenantIds: readonly string[]): Promise<unknown>; nextInvoiceDate(tenantId: string): Promise<string | null> };
     lifecycle: { finalizeDueDrafts(): Promise<number> };
+    /** Spend thresholds of the clock's subscriptions, checked at the clock's time (threshold invoices). */
+    thresholds: { checkTenant(tenantId: string): Promise<unknown> };
   };
   /** Payments' dunning of the clock's customers: retries and final actions due by the stop. */
   paymentsAt(clock: Clock, testClockId: string): {
@@ -58,11 +60,14 @@ export function createAdvanceRunner(deps: { pool: Pool; clock: Clock; work: Cloc
     // One set of services for the whole walk, on a clock moved from stop to stop.
     const at = new ManualClock(row.frozen_time);
     const subscriptions = deps.work.subscriptionsAt(at, testClockId);
-    const { billing, lifecycle } = deps.work.invoicingAt(at, testClockId);
+    const { billing, lifecycle, thresholds } = deps.work.invoicingAt(at, testClockId);
     const payments = deps.work.paymentsAt(at, testClockId);
     const runStop = async () => {
       await subscriptions.advanceDue(tenantId);
       await billing.runTenants([tenantId]);
+      // as the periodic run: spend thresholds after billing (a period just ended is billed first), at the stop's time;
+      // a subscription the engine refuses does not hold the clock back (the billing run reports it)
+      await thresholds.checkTenant(tenantId).catch(() => undefined);
       await lifecycle.finalizeDueDrafts();
       // dunning last, as the periodic sweep: retries due by the stop, each charged at once
       await payments.runDue(tenantId);

@@ -31,17 +31,35 @@ export function createSessions(deps: { pool: Pool; clock: Clock; secretKey: stri
     reply.header('set-cookie', serializeCookie(SESSION_COOKIE, sid, { maxAgeSeconds: SESSION_TTL_MS / 1000, secure }));
   }
 
+  /** The request's session cookie value, when it has the shape this service issues. */
+  function sidOf(request: FastifyRequest): string | undefined {
+    const sid = parseCookies(request.headers.cookie)[SESSION_COOKIE];
+    return sid && /^[A-Za-z0-9]{40}$/.test(sid) ? sid : undefined;
+  }
+
+  /** The request's session, or just its id when nobody is signed in with it. */
+  async function read(sid: string): Promise<WebSession> {
+    const row = await repo.findSession(pool, hashSecret(sid), clock.now());
+    const user = row ? await findUserById(pool, row.user_id) : undefined;
+    return row && user ? { sid, user: { id: user.id, email: user.email, selectedOrganizationId: row.selected_organization_id } } : { sid };
+  }
+
   /** Reads the session, issuing an anonymous cookie to a first-time visitor. */
   async function load(request: FastifyRequest, reply: FastifyReply): Promise<WebSession> {
-    const sid = parseCookies(request.headers.cookie)[SESSION_COOKIE];
-    if (!sid || !/^[A-Za-z0-9]{40}$/.test(sid)) {
+    const sid = sidOf(request);
+    if (!sid) {
       const fresh = randomToken(40);
       setCookie(reply, fresh);
       return { sid: fresh };
     }
-    const row = await repo.findSession(pool, hashSecret(sid), clock.now());
-    const user = row ? await findUserById(pool, row.user_id) : undefined;
-    return row && user ? { sid, user: { id: user.id, email: user.email, selectedOrganizationId: row.selected_organization_id } } : { sid };
+    return read(sid);
+  }
+
+  /** The signed-in session of an API call, or undefined; an API call never gets a cookie. */
+  async function signedIn(request: FastifyRequest): Promise<WebSession | undefined> {
+    const sid = sidOf(request);
+    const session = sid ? await read(sid) : undefined;
+    return session?.user ? session : undefined;
   }
 
   function csrfToken(session: WebSession): string {
@@ -71,7 +89,7 @@ export function createSessions(deps: { pool: Pool; clock: Clock; secretKey: stri
     await repo.selectOrganization(pool, hashSecret(session.sid), organizationId);
   }
 
-  return { load, csrfToken, csrfValid, signIn, signOut, selectOrganization };
+  return { load, signedIn, csrfToken, csrfValid, signIn, signOut, selectOrganization };
 }
 
 export type Sessions = ReturnType<typeof createSessions>;

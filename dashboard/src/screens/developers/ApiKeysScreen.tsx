@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../../../sdk/src/index';
+import { createApiKey, listApiKeys, revokeApiKey } from '@tally-billing/sdk';
 import { client } from '../../app/client';
 import { useSession } from '../../app/session';
 import { DataTable } from '../../components/DataTable';

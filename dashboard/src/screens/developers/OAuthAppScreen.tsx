@@ -2,7 +2,7 @@ import { Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { getOauthApp, rotateOauthAppSecret, updateOauthApp } from '../../../../sdk/src/index';
+import { getOauthApp, rotateOauthAppSecret, updateOauthApp } from '@tally-billing/sdk';
 import { client } from '../../app/client';
 import { dateTime } from '../../components/format';
 import { FormError, useApiForm } from '../../components/forms';

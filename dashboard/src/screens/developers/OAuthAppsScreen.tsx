@@ -2,7 +2,7 @@ import { Anchor, Button, Group, Stack, Textarea, TextInput } from '@mantine/core
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { createOauthApp, listOauthApps } from '../../../../sdk/src/index';
+import { createOauthApp, listOauthApps } from '@tally-billing/sdk';
 import { client } from '../../app/client';
 import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';

@@ -1,7 +1,7 @@
 import { Accordion, Badge, Button, Code, Group, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { getWebhookEndpoint, listWebhookDeliveries, redeliverWebhookEvent, sendWebhookTestEvent } from '../../../../sdk/src/index';
+import { getWebhookEndpoint, listWebhookDeliveries, redeliverWebhookEvent, sendWebhookTestEvent } from '@tally-billing/sdk';
 import { client } from '../../app/client';
 import { EmptyState } from '../../components/EmptyState';
 import { dateTime } from '../../components/format';

@@ -2,7 +2,7 @@ import { Anchor, Badge, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { createWebhookEndpoint, listWebhookEndpoints } from '../../../../sdk/src/index';
+import { createWebhookEndpoint, listWebhookEndpoints } from '@tally-billing/sdk';
 import { client } from '../../app/client';
 import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';

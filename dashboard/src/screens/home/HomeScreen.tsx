@@ -1,7 +1,7 @@
 import { BarChart, LineChart } from '@mantine/charts';
 import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { getInvoiceSummary, getUsageSummary, listInvoices, type GetInvoiceSummaryResponse } from '../../../../sdk/src/index';
+import { getInvoiceSummary, getUsageSummary, listInvoices, type GetInvoiceSummaryResponse } from '@tally-billing/sdk';
 import { client } from '../../app/client';
 import { useSession } from '../../app/session';
 import { DataTable } from '../../components/DataTable';

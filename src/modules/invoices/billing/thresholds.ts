@@ -21,7 +21,7 @@ import {
 import type { UsageThreshold } from '../../plans/index.js';
 import { breakdownRows, lineRows, newDraftRow } from '../drafts.js';
 import { invoiceEventData } from '../events.js';
-import { finalizeInTx, type DraftRefresher } from '../lifecycle.js';
+import { finalizeInTx, type DraftRefresher, type PrepaidCredits } from '../lifecycle.js';
 import type { UsageThresholdCrossing } from '../repository.js';
 import { insertContentBulk, insertInvoicesBulk, lastThresholdCrossing, lockSubscription, thresholdBilledOf } from './bulk-repository.js';
 import { draftInputOf } from './compute.js';
@@ -34,7 +34,7 @@ export function spendThresholdsOf(thresholds: readonly UsageThreshold[] | null, 
   return (thresholds ?? []).map((t) => ({ amountMinor: toMinor(parseDecimal(t.amount), currency), recurring: t.recurring, displayName: t.threshold_display_name }));
 }
 
-export function createThresholdBilling(deps: { pool: Pool; clock: Clock; run: BillingRun; refresh: DraftRefresher }) {
+export function createThresholdBilling(deps: { pool: Pool; clock: Clock; run: BillingRun; refresh: DraftRefresher; credits: PrepaidCredits | undefined }) {
   const { pool, clock, run } = deps;
 
   /**
@@ -81,7 +81,8 @@ export function createThresholdBilling(deps: { pool: Pool; clock: Clock; run: Bi
     if (!inserted.has(row.id)) return null;
     await insertContentBulk(tx, tenantId, lineRows(row.id, input, now.getTime()), breakdownRows(input.computed.taxBreakdown).map((b) => ({ ...b, invoice_id: row.id })));
     await writeOutboxEvents(scoped(tx, tenantId), clock, [{ type: 'invoice.created', objectId: row.id, data: invoiceEventData(row) }]);
-    if (sub.auto_advance_invoices) await finalizeInTx(tx, tenantId, clock, row.id, deps.refresh);
+    // prepaid credits pay it as they pay the period-end invoice (one consumption path); that invoice then nets what this one billed
+    if (sub.auto_advance_invoices) await finalizeInTx(tx, tenantId, clock, row.id, deps.refresh, deps.credits);
     return row.id;
   }
 
