@@ -6,7 +6,7 @@ import { FormError } from '../../components/forms';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { keys, useCatalogClient } from './client';
-import { emptyFee, feeBody, feeSummary, type FeeForm } from './fee';
+import { emptyFee, feeBody, productDefaults, feeSummary, type FeeForm } from './fee';
 import { FeeEditor } from './FeeEditor';
 import { useCatalogForm } from './form';
 import { CreateButton, FormButtons, FormStack, StatusBadge } from './parts';
@@ -36,7 +36,7 @@ function NewAddon({ close }: { close: () => void }) {
           form.setFieldValue('product_id', id ?? '');
           if (product) {
             const fee = emptyFee(product.fee_type);
-            fee.metric_id = (product.fee_structure as { metric_id?: string }).metric_id ?? '';
+            Object.assign(fee, productDefaults(product.fee_structure, fee));
             form.setFieldValue('price.fee', fee);
           }
         }}

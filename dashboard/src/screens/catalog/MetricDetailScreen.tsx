@@ -43,7 +43,9 @@ function UsagePreview({ metricId }: { metricId: string }) {
         All customers, per day (UTC), refreshed every 30 seconds.{' '}
         {total === 0 && !results.some((r) => r.isPending) ? 'No usage yet: send events with this metric\u2019s code to POST /api/v1/events and they appear here.' : ''}
       </Text>
-      <BarChart h={220} data={data} dataKey="day" series={[{ name: 'usage', label: 'Usage', color: 'indigo.6' }]} aria-label={`Usage per day over the last ${PREVIEW_DAYS} days`} />
+      <div role="img" aria-label={`Usage per day over the last ${PREVIEW_DAYS} days: ${data.map((d) => `${d.day} ${d.usage}`).join(', ')}`}>
+        <BarChart h={220} data={data} dataKey="day" series={[{ name: 'usage', label: 'Usage', color: 'indigo.6' }]} />
+      </div>
     </Paper>
   );
 }

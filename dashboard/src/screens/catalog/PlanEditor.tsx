@@ -6,10 +6,10 @@ import { FormError } from '../../components/forms';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { keys, useCatalogClient } from './client';
-import { emptyFee, feeBody, feeForm, type FeeForm } from './fee';
+import { emptyFee, feeBody, productDefaults, feeForm, type FeeForm } from './fee';
 import { FeeEditor } from './FeeEditor';
 import { optional, useCatalogForm } from './form';
-import { FormButtons } from './parts';
+import { FormButtons, READABLE_HINTS } from './parts';
 import { options, useFamilies, useProducts } from './queries';
 
 type Plan = GetPlanDetailsResponses[200];
@@ -74,13 +74,13 @@ function PlanEditor({ plan }: { plan?: Plan }) {
     form.setFieldValue(`components.${index}.product_id`, productId ?? '');
     if (!product) return;
     const fee = emptyFee(product.fee_type);
-    fee.metric_id = (product.fee_structure as { metric_id?: string }).metric_id ?? '';
+    Object.assign(fee, productDefaults(product.fee_structure, fee));
     form.setFieldValue(`components.${index}.fee`, fee);
     if (!values.components[index]?.name) form.setFieldValue(`components.${index}.name`, product.name);
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form onSubmit={onSubmit} noValidate style={READABLE_HINTS}>
       <Stack>
         <PageHeader title={plan ? `New version of ${plan.name}` : 'New plan'} back={plan ? { to: `/catalog/plans/${plan.id}`, label: plan.name } : { to: '/catalog/plans', label: 'Plans' }} description="Saved as a draft version: publish it on the plan's page to sell it." />
         <FormError error={formError} />

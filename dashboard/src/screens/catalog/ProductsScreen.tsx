@@ -6,6 +6,7 @@ import { FormError } from '../../components/forms';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { keys, useCatalogClient } from './client';
+import { PRICING_MODELS } from './fee';
 import { optional, useCatalogForm } from './form';
 import { CreateButton, FormButtons, FormStack } from './parts';
 import { options, useFamilies, useMetrics, useProducts } from './queries';
@@ -25,7 +26,7 @@ function NewProduct({ close }: { close: () => void }) {
   const families = useFamilies();
   const metrics = useMetrics();
   const { form, onSubmit, mutation, formError } = useCatalogForm({
-    initialValues: { name: '', description: '', product_family_id: '', fee_structure: { type: 'RATE' as FeeType, metric_id: '', slot_unit_name: '' } },
+    initialValues: { name: '', description: '', product_family_id: '', fee_structure: { type: 'RATE' as FeeType, metric_id: '', slot_unit_name: '', model: 'PER_UNIT', billing_type: 'ADVANCE' } },
     submit: async (v) => {
       const fee = v.fee_structure;
       const body: CreateProductData['body'] = {
@@ -36,6 +37,8 @@ function NewProduct({ close }: { close: () => void }) {
           type: fee.type,
           ...(fee.type === 'USAGE' || fee.type === 'CAPACITY' ? { metric_id: fee.metric_id } : {}),
           ...(fee.type === 'SLOT' ? { slot_unit_name: fee.slot_unit_name } : {}),
+          ...(fee.type === 'USAGE' ? { model: fee.model } : {}),
+          ...(fee.type === 'EXTRA_RECURRING' ? { billing_type: fee.billing_type } : {}),
         },
       };
       return (await createProduct({ client, body, throwOnError: true })).data;
@@ -52,6 +55,10 @@ function NewProduct({ close }: { close: () => void }) {
       <Select label="Product family" required data={options(families.data)} {...form.getInputProps('product_family_id')} />
       <Select label="Fee type" required allowDeselect={false} data={FEE_TYPES} {...form.getInputProps('fee_structure.type')} />
       {(type === 'USAGE' || type === 'CAPACITY') && <Select label="Billable metric" required data={options(metrics.data)} {...form.getInputProps('fee_structure.metric_id')} />}
+      {type === 'USAGE' && <Select label="Pricing model" required allowDeselect={false} data={PRICING_MODELS} {...form.getInputProps('fee_structure.model')} />}
+      {type === 'EXTRA_RECURRING' && (
+        <Select label="Billed" allowDeselect={false} data={[{ value: 'ADVANCE', label: 'In advance' }, { value: 'ARREARS', label: 'In arrears' }]} {...form.getInputProps('fee_structure.billing_type')} />
+      )}
       {type === 'SLOT' && <TextInput label="Slot unit name" required placeholder="seat" {...form.getInputProps('fee_structure.slot_unit_name')} />}
       <FormButtons pending={mutation.isPending} onCancel={close} />
     </FormStack>

@@ -159,3 +159,13 @@ export function feeSummary(f: ApiFee): string {
       return '';
   }
 }
+
+/** A new component's fee takes its product's metric, pricing model and billing type. */
+export function productDefaults(structure: unknown, fee: FeeForm): Partial<FeeForm> {
+  const s = structure as { metric_id?: string; model?: PricingModel; billing_type?: 'ADVANCE' | 'ARREARS' };
+  return {
+    metric_id: s.metric_id ?? fee.metric_id,
+    pricing: { ...fee.pricing, type: s.model ?? fee.pricing.type },
+    billing_type: s.billing_type ?? fee.billing_type,
+  };
+}
