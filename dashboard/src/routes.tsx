@@ -16,11 +16,23 @@ export interface Screen {
   load: () => Promise<{ default: ComponentType }>;
 }
 
-export const NAV_SECTIONS = ['Overview', 'Developers', 'Settings'] as const;
+export const NAV_SECTIONS = ['Overview', 'Catalog', 'Developers', 'Settings'] as const;
 export type NavSection = (typeof NAV_SECTIONS)[number];
 
 export const screens: Screen[] = [
   { path: '/', title: 'Home', nav: { section: 'Overview', label: 'Home' }, load: () => import('./screens/home/HomeScreen') },
+  // Catalog (docs/dashboard.md, "Catalog")
+  { path: '/catalog/plans', title: 'Plans', nav: { section: 'Catalog', label: 'Plans' }, load: () => import('./screens/catalog/PlansScreen') },
+  { path: '/catalog/plans/new', title: 'New plan', load: () => import('./screens/catalog/NewPlanScreen') },
+  { path: '/catalog/plans/:planId', title: 'Plan', load: () => import('./screens/catalog/PlanDetailScreen') },
+  { path: '/catalog/plans/:planId/edit', title: 'New plan version', load: () => import('./screens/catalog/PlanVersionEditorScreen') },
+  { path: '/catalog/addons', title: 'Add-ons', nav: { section: 'Catalog', label: 'Add-ons' }, load: () => import('./screens/catalog/AddonsScreen') },
+  { path: '/catalog/coupons', title: 'Coupons', nav: { section: 'Catalog', label: 'Coupons' }, load: () => import('./screens/catalog/CouponsScreen') },
+  { path: '/catalog/products', title: 'Products', nav: { section: 'Catalog', label: 'Products' }, load: () => import('./screens/catalog/ProductsScreen') },
+  { path: '/catalog/product-families', title: 'Product families', nav: { section: 'Catalog', label: 'Product families' }, load: () => import('./screens/catalog/FamiliesScreen') },
+  { path: '/catalog/metrics', title: 'Billable metrics', nav: { section: 'Catalog', label: 'Billable metrics' }, load: () => import('./screens/catalog/MetricsScreen') },
+  { path: '/catalog/metrics/:metricId', title: 'Billable metric', load: () => import('./screens/catalog/MetricDetailScreen') },
+  { path: '/catalog/features', title: 'Features', nav: { section: 'Catalog', label: 'Features' }, load: () => import('./screens/catalog/FeaturesScreen') },
   { path: '/developers/api-keys', title: 'API keys', nav: { section: 'Developers', label: 'API keys' }, load: () => import('./screens/developers/ApiKeysScreen') },
   { path: '/developers/webhooks', title: 'Webhook endpoints', nav: { section: 'Developers', label: 'Webhooks' }, load: () => import('./screens/developers/WebhooksScreen') },
   { path: '/developers/webhooks/:endpointId', title: 'Webhook endpoint', load: () => import('./screens/developers/WebhookEndpointScreen') },

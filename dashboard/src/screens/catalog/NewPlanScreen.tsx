@@ -1,0 +1,3 @@
+import { NewPlanScreen } from './PlanEditor';
+
+export default NewPlanScreen;

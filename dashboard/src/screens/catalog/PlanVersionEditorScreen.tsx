@@ -1,0 +1,3 @@
+import { PlanVersionEditorScreen } from './PlanEditor';
+
+export default PlanVersionEditorScreen;
