@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import { type Client, type Options as Options2, type TDataShape, urlSearchParamsBodySerializer } from './client/index.js';
-import type { AddSubscriptionAddOnData, AddSubscriptionAddOnErrors, AddSubscriptionAddOnResponses, AdvanceTestClockData, AdvanceTestClockErrors, AdvanceTestClockResponses, ArchiveAddonData, ArchiveAddonErrors, ArchiveAddonResponses, ArchiveAlertData, ArchiveAlertErrors, ArchiveAlertResponses, ArchiveCouponData, ArchiveCouponErrors, ArchiveCouponResponses, ArchiveCustomerData, ArchiveCustomerErrors, ArchiveCustomerResponses, ArchiveFeatureData, ArchiveFeatureErrors, ArchiveFeatureResponses, ArchiveInvoicingEntityData, ArchiveInvoicingEntityErrors, ArchiveInvoicingEntityResponses, ArchiveMetricData, ArchiveMetricErrors, ArchiveMetricResponses, ArchivePlanData, ArchivePlanErrors, ArchivePlanResponses, ArchiveProductData, ArchiveProductErrors, ArchiveProductResponses, AttachPaymentMethodData, AttachPaymentMethodErrors, AttachPaymentMethodResponses, CancelCheckoutSessionData, CancelCheckoutSessionErrors, CancelCheckoutSessionResponses, CancelSubscriptionData, CancelSubscriptionErrors, CancelSubscriptionResponses, ChangeSubscriptionPlanData, ChangeSubscriptionPlanErrors, ChangeSubscriptionPlanResponses, ChangeSubscriptionSlotsData, ChangeSubscriptionSlotsErrors, ChangeSubscriptionSlotsResponses, CheckCustomerEntitlementData, CheckCustomerEntitlementErrors, CheckCustomerEntitlementResponses, CompleteCheckoutSessionData, CompleteCheckoutSessionErrors, CompleteCheckoutSessionResponses, ConnectPaymentProviderData, ConnectPaymentProviderErrors, ConnectPaymentProviderResponses, CreateAddonData, CreateAddonErrors, CreateAddonResponses, CreateAlertData, CreateAlertErrors, CreateAlertResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateBatchJobData, CreateBatchJobErrors, CreateBatchJobResponses, CreateCheckoutSessionData, CreateCheckoutSessionErrors, CreateCheckoutSessionResponses, CreateCouponData, CreateCouponErrors, CreateCouponResponses, CreateCreditGrantData, CreateCreditGrantErrors, CreateCreditGrantResponses, CreateCreditNoteData, CreateCreditNoteErrors, CreateCreditNoteResponses, CreateCustomerData, CreateCustomerErrors, CreateCustomerResponses, CreateExpressAccountData, CreateExpressAccountErrors, CreateExpressAccountResponses, CreateFeatureData, CreateFeatureErrors, CreateFeatureResponses, CreateInvoicingEntityData, CreateInvoicingEntityErrors, CreateInvoicingEntityResponses, CreateMetricData, CreateMetricErrors, CreateMetricResponses, CreateOauthAppData, CreateOauthAppErrors, CreateOauthAppResponses, CreateOnboardingLinkData, CreateOnboardingLinkErrors, CreateOnboardingLinkResponses, CreatePlanData, CreatePlanErrors, CreatePlanResponses, CreatePortalTokenData, CreatePortalTokenErrors, CreatePortalTokenResponses, CreateProductData, CreateProductErrors, CreateProductFamilyData, CreateProductFamilyErrors, CreateProductFamilyResponses, CreateProductResponses, CreateSubscriptionData, CreateSubscriptionErrors, CreateSubscriptionResponses, CreateTestClockData, CreateTestClockErrors, CreateTestClockResponses, CreateWebhookEndpointData, CreateWebhookEndpointErrors, CreateWebhookEndpointResponses, CreditCustomerBalanceData, CreditCustomerBalanceErrors, CreditCustomerBalanceResponses, DeleteOauthAppData, DeleteOauthAppErrors, DeleteOauthAppResponses, DeletePaymentProviderData, DeletePaymentProviderErrors, DeletePaymentProviderResponses, DeleteTestClockData, DeleteTestClockErrors, DeleteTestClockResponses, DeleteWebhookEndpointData, DeleteWebhookEndpointErrors, DeleteWebhookEndpointResponses, DetachPaymentMethodData, DetachPaymentMethodErrors, DetachPaymentMethodResponses, DisableCouponData, DisableCouponErrors, DisableCouponResponses, DisableFeatureData, DisableFeatureErrors, DisableFeatureResponses, DisconnectConnectedAccountData, DisconnectConnectedAccountErrors, DisconnectConnectedAccountResponses, DownloadCreditNotePdfData, DownloadCreditNotePdfErrors, DownloadCreditNotePdfResponses, DownloadInvoicePdfData, DownloadInvoicePdfErrors, DownloadInvoicePdfResponses, DownloadPortalInvoicePdfData, DownloadPortalInvoicePdfErrors, DownloadPortalInvoicePdfResponses, EnableCouponData, EnableCouponErrors, EnableCouponResponses, EnableFeatureData, EnableFeatureErrors, EnableFeatureResponses, FinalizeCreditNoteData, FinalizeCreditNoteErrors, FinalizeCreditNoteResponses, FinalizeInvoiceData, FinalizeInvoiceErrors, FinalizeInvoiceResponses, GetAddonData, GetAddonErrors, GetAddonResponses, GetAlertData, GetAlertErrors, GetAlertResponses, GetBatchJobData, GetBatchJobErrors, GetBatchJobResponses, GetCheckoutSessionData, GetCheckoutSessionErrors, GetCheckoutSessionResponses, GetConnectedAccountData, GetConnectedAccountErrors, GetConnectedAccountResponses, GetCouponData, GetCouponErrors, GetCouponResponses, GetCreditBalanceData, GetCreditBalanceErrors, GetCreditBalanceResponses, GetCreditGrantData, GetCreditGrantErrors, GetCreditGrantResponses, GetCreditNoteData, GetCreditNoteErrors, GetCreditNoteResponses, GetCreditTopUpData, GetCreditTopUpErrors, GetCreditTopUpResponses, GetCustomerData, GetCustomerErrors, GetCustomerResponses, GetCustomerUsageData, GetCustomerUsageErrors, GetCustomerUsageResponses, GetDunningSettingsData, GetDunningSettingsErrors, GetDunningSettingsResponses, GetEffectiveEntitlementsData, GetEffectiveEntitlementsErrors, GetEffectiveEntitlementsResponses, GetEmailData, GetEmailErrors, GetEmailResponses, GetFeatureData, GetFeatureErrors, GetFeatureResponses, GetHealthData, GetHealthResponses, GetInvoiceByIdData, GetInvoiceByIdErrors, GetInvoiceByIdResponses, GetInvoiceSummaryData, GetInvoiceSummaryErrors, GetInvoiceSummaryResponses, GetInvoicingEntityData, GetInvoicingEntityErrors, GetInvoicingEntityResponses, GetMetricData, GetMetricErrors, GetMetricResponses, GetOauthAppData, GetOauthAppErrors, GetOauthAppResponses, GetPaymentProviderData, GetPaymentProviderErrors, GetPaymentProviderResponses, GetPaymentSettingsData, GetPaymentSettingsErrors, GetPaymentSettingsResponses, GetPlanDetailsData, GetPlanDetailsErrors, GetPlanDetailsResponses, GetPortalCustomerData, GetPortalCustomerErrors, GetPortalCustomerResponses, GetPortalUsageData, GetPortalUsageErrors, GetPortalUsageResponses, GetProductData, GetProductErrors, GetProductFamilyByIdOrAliasData, GetProductFamilyByIdOrAliasErrors, GetProductFamilyByIdOrAliasResponses, GetProductResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSessionData, GetSessionErrors, GetSessionResponses, GetSubscriptionUsageData, GetSubscriptionUsageErrors, GetSubscriptionUsageResponses, GetTenantData, GetTenantErrors, GetTenantResponses, GetTestClockData, GetTestClockErrors, GetTestClockResponses, GetUsageSummaryData, GetUsageSummaryErrors, GetUsageSummaryResponses, GetWebhookDeliveryData, GetWebhookDeliveryErrors, GetWebhookDeliveryResponses, GetWebhookEndpointData, GetWebhookEndpointErrors, GetWebhookEndpointResponses, IngestEventData, IngestEventErrors, IngestEventResponses, IngestEventsData, IngestEventsErrors, IngestEventsResponses, ListAddOnEntitlementsData, ListAddOnEntitlementsErrors, ListAddOnEntitlementsResponses, ListAddonsData, ListAddonsErrors, ListAddonsResponses, ListAlertHistoryData, ListAlertHistoryErrors, ListAlertHistoryResponses, ListAlertsData, ListAlertsErrors, ListAlertsResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListBatchJobFailuresData, ListBatchJobFailuresErrors, ListBatchJobFailuresResponses, ListBatchJobsData, ListBatchJobsErrors, ListBatchJobsResponses, ListCheckoutSessionsData, ListCheckoutSessionsErrors, ListCheckoutSessionsResponses, ListConnectedAccountsData, ListConnectedAccountsErrors, ListConnectedAccountsResponses, ListCouponsData, ListCouponsErrors, ListCouponsResponses, ListCreditGrantsData, ListCreditGrantsErrors, ListCreditGrantsResponses, ListCreditLedgerEntriesData, ListCreditLedgerEntriesErrors, ListCreditLedgerEntriesResponses, ListCreditNotesData, ListCreditNotesErrors, ListCreditNotesResponses, ListCustomersData, ListCustomersErrors, ListCustomersResponses, ListEmailsData, ListEmailsErrors, ListEmailsResponses, ListFeaturesData, ListFeaturesErrors, ListFeaturesResponses, ListInvoicePaymentTransactionsData, ListInvoicePaymentTransactionsErrors, ListInvoicePaymentTransactionsResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListInvoicingEntitiesData, ListInvoicingEntitiesErrors, ListInvoicingEntitiesResponses, ListMetricsData, ListMetricsErrors, ListMetricsResponses, ListOauthAppsData, ListOauthAppsErrors, ListOauthAppsResponses, ListPaymentMethodsData, ListPaymentMethodsErrors, ListPaymentMethodsResponses, ListPaymentProvidersData, ListPaymentProvidersErrors, ListPaymentProvidersResponses, ListPlansData, ListPlansErrors, ListPlansResponses, ListPlanVersionEntitlementsData, ListPlanVersionEntitlementsErrors, ListPlanVersionEntitlementsResponses, ListPlanVersionsData, ListPlanVersionsErrors, ListPlanVersionsResponses, ListPortalInvoicesData, ListPortalInvoicesErrors, ListPortalInvoicesResponses, ListPortalSubscriptionsData, ListPortalSubscriptionsErrors, ListPortalSubscriptionsResponses, ListProductEntitlementsData, ListProductEntitlementsErrors, ListProductEntitlementsResponses, ListProductFamiliesData, ListProductFamiliesErrors, ListProductFamiliesResponses, ListProductsData, ListProductsErrors, ListProductsResponses, ListSubscriptionEntitlementsData, ListSubscriptionEntitlementsErrors, ListSubscriptionEntitlementsResponses, ListSubscriptionsData, ListSubscriptionsErrors, ListSubscriptionsResponses, ListTestClocksData, ListTestClocksErrors, ListTestClocksResponses, ListUnresolvedCustomersData, ListUnresolvedCustomersErrors, ListUnresolvedCustomersResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhookEndpointsData, ListWebhookEndpointsErrors, ListWebhookEndpointsResponses, MarkInvoicePaidData, MarkInvoicePaidErrors, MarkInvoicePaidResponses, MarkInvoiceUncollectibleData, MarkInvoiceUncollectibleErrors, MarkInvoiceUncollectibleResponses, OauthAuthorizeData, OauthAuthorizeErrors, OauthAuthorizeResponses, OauthIntrospectData, OauthIntrospectErrors, OauthIntrospectResponses, OauthRevokeData, OauthRevokeErrors, OauthRevokeResponses, OauthTokenData, OauthTokenErrors, OauthTokenResponses, PatchCustomerData, PatchCustomerErrors, PatchCustomerResponses, PatchPlanData, PatchPlanErrors, PatchPlanResponses, PreviewUpcomingInvoiceData, PreviewUpcomingInvoiceErrors, PreviewUpcomingInvoiceResponses, PublishPlanData, PublishPlanErrors, PublishPlanResponses, ReactivateConnectedAccountData, ReactivateConnectedAccountErrors, ReactivateConnectedAccountResponses, ReceivePaymentProviderWebhookData, ReceivePaymentProviderWebhookErrors, ReceivePaymentProviderWebhookResponses, RedeliverWebhookEventData, RedeliverWebhookEventErrors, RedeliverWebhookEventResponses, RemoveCustomerEntitlementData, RemoveCustomerEntitlementErrors, RemoveCustomerEntitlementResponses, RemoveFeatureEntitlementData, RemoveFeatureEntitlementErrors, RemoveFeatureEntitlementResponses, RemoveSubscriptionAddOnData, RemoveSubscriptionAddOnErrors, RemoveSubscriptionAddOnResponses, RemoveSubscriptionEntitlementData, RemoveSubscriptionEntitlementErrors, RemoveSubscriptionEntitlementResponses, ReplacePlanData, ReplacePlanErrors, ReplacePlanResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeInvoicePaymentLinkData, RevokeInvoicePaymentLinkErrors, RevokeInvoicePaymentLinkResponses, RevokePortalTokensData, RevokePortalTokensErrors, RevokePortalTokensResponses, RotateOauthAppSecretData, RotateOauthAppSecretErrors, RotateOauthAppSecretResponses, RotateWebhookEndpointSecretData, RotateWebhookEndpointSecretErrors, RotateWebhookEndpointSecretResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SetCreditTopUpData, SetCreditTopUpErrors, SetCreditTopUpResponses, SetCustomerEntitlementData, SetCustomerEntitlementErrors, SetCustomerEntitlementResponses, SetFeatureEntitlementData, SetFeatureEntitlementErrors, SetFeatureEntitlementResponses, SetSubscriptionEntitlementData, SetSubscriptionEntitlementErrors, SetSubscriptionEntitlementResponses, SubscriptionDetailsData, SubscriptionDetailsErrors, SubscriptionDetailsResponses, SuspendConnectedAccountData, SuspendConnectedAccountErrors, SuspendConnectedAccountResponses, UnarchiveAddonData, UnarchiveAddonErrors, UnarchiveAddonResponses, UnarchiveCouponData, UnarchiveCouponErrors, UnarchiveCouponResponses, UnarchiveCustomerData, UnarchiveCustomerErrors, UnarchiveCustomerResponses, UnarchiveFeatureData, UnarchiveFeatureErrors, UnarchiveFeatureResponses, UnarchiveInvoicingEntityData, UnarchiveInvoicingEntityErrors, UnarchiveInvoicingEntityResponses, UnarchiveMetricData, UnarchiveMetricErrors, UnarchiveMetricResponses, UnarchivePlanData, UnarchivePlanErrors, UnarchivePlanResponses, UnarchiveProductData, UnarchiveProductErrors, UnarchiveProductResponses, UpdateAddonData, UpdateAddonErrors, UpdateAddonResponses, UpdateAlertData, UpdateAlertErrors, UpdateAlertResponses, UpdateCouponData, UpdateCouponErrors, UpdateCouponResponses, UpdateCustomerData, UpdateCustomerErrors, UpdateCustomerResponses, UpdateDunningSettingsData, UpdateDunningSettingsErrors, UpdateDunningSettingsResponses, UpdateFeatureData, UpdateFeatureErrors, UpdateFeatureResponses, UpdateInvoicingEntityData, UpdateInvoicingEntityErrors, UpdateInvoicingEntityResponses, UpdateMetricData, UpdateMetricErrors, UpdateMetricResponses, UpdateOauthAppData, UpdateOauthAppErrors, UpdateOauthAppResponses, UpdatePaymentSettingsData, UpdatePaymentSettingsErrors, UpdatePaymentSettingsResponses, UpdateProductData, UpdateProductErrors, UpdateProductResponses, UpdateSubscriptionAddOnData, UpdateSubscriptionAddOnErrors, UpdateSubscriptionAddOnResponses, UpdateSubscriptionData, UpdateSubscriptionErrors, UpdateSubscriptionResponses, UpdateTenantSettingsData, UpdateTenantSettingsErrors, UpdateTenantSettingsResponses, UpdateWebhookEndpointData, UpdateWebhookEndpointErrors, UpdateWebhookEndpointResponses, VerifyPaymentProviderData, VerifyPaymentProviderErrors, VerifyPaymentProviderResponses, VoidCreditGrantData, VoidCreditGrantErrors, VoidCreditGrantResponses, VoidCreditNoteData, VoidCreditNoteErrors, VoidCreditNoteResponses, VoidInvoiceData, VoidInvoiceErrors, VoidInvoiceResponses } from './types.gen.js';
+import type { AddSubscriptionAddOnData, AddSubscriptionAddOnErrors, AddSubscriptionAddOnResponses, AdvanceTestClockData, AdvanceTestClockErrors, AdvanceTestClockResponses, ArchiveAddonData, ArchiveAddonErrors, ArchiveAddonResponses, ArchiveAlertData, ArchiveAlertErrors, ArchiveAlertResponses, ArchiveCouponData, ArchiveCouponErrors, ArchiveCouponResponses, ArchiveCustomerData, ArchiveCustomerErrors, ArchiveCustomerResponses, ArchiveCustomPropertyData, ArchiveCustomPropertyErrors, ArchiveCustomPropertyResponses, ArchiveFeatureData, ArchiveFeatureErrors, ArchiveFeatureResponses, ArchiveInvoicingEntityData, ArchiveInvoicingEntityErrors, ArchiveInvoicingEntityResponses, ArchiveMetricData, ArchiveMetricErrors, ArchiveMetricResponses, ArchivePlanData, ArchivePlanErrors, ArchivePlanResponses, ArchiveProductData, ArchiveProductErrors, ArchiveProductResponses, AttachPaymentMethodData, AttachPaymentMethodErrors, AttachPaymentMethodResponses, CancelCheckoutSessionData, CancelCheckoutSessionErrors, CancelCheckoutSessionResponses, CancelSubscriptionData, CancelSubscriptionErrors, CancelSubscriptionResponses, ChangeSubscriptionPlanData, ChangeSubscriptionPlanErrors, ChangeSubscriptionPlanResponses, ChangeSubscriptionSlotsData, ChangeSubscriptionSlotsErrors, ChangeSubscriptionSlotsResponses, CheckCustomerEntitlementData, CheckCustomerEntitlementErrors, CheckCustomerEntitlementResponses, CompleteCheckoutSessionData, CompleteCheckoutSessionErrors, CompleteCheckoutSessionResponses, ConnectPaymentProviderData, ConnectPaymentProviderErrors, ConnectPaymentProviderResponses, CreateAddonData, CreateAddonErrors, CreateAddonResponses, CreateAlertData, CreateAlertErrors, CreateAlertResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateBatchJobData, CreateBatchJobErrors, CreateBatchJobResponses, CreateCheckoutSessionData, CreateCheckoutSessionErrors, CreateCheckoutSessionResponses, CreateCouponData, CreateCouponErrors, CreateCouponResponses, CreateCreditGrantData, CreateCreditGrantErrors, CreateCreditGrantResponses, CreateCreditNoteData, CreateCreditNoteErrors, CreateCreditNoteResponses, CreateCustomerData, CreateCustomerErrors, CreateCustomerResponses, CreateCustomPropertyData, CreateCustomPropertyErrors, CreateCustomPropertyResponses, CreateExportRunData, CreateExportRunErrors, CreateExportRunResponses, CreateExpressAccountData, CreateExpressAccountErrors, CreateExpressAccountResponses, CreateFeatureData, CreateFeatureErrors, CreateFeatureResponses, CreateInvoicingEntityData, CreateInvoicingEntityErrors, CreateInvoicingEntityResponses, CreateMetricData, CreateMetricErrors, CreateMetricResponses, CreateOauthAppData, CreateOauthAppErrors, CreateOauthAppResponses, CreateOnboardingLinkData, CreateOnboardingLinkErrors, CreateOnboardingLinkResponses, CreatePlanData, CreatePlanErrors, CreatePlanResponses, CreatePortalTokenData, CreatePortalTokenErrors, CreatePortalTokenResponses, CreateProductData, CreateProductErrors, CreateProductFamilyData, CreateProductFamilyErrors, CreateProductFamilyResponses, CreateProductResponses, CreateSubscriptionData, CreateSubscriptionErrors, CreateSubscriptionResponses, CreateTestClockData, CreateTestClockErrors, CreateTestClockResponses, CreateWebhookEndpointData, CreateWebhookEndpointErrors, CreateWebhookEndpointResponses, CreditCustomerBalanceData, CreditCustomerBalanceErrors, CreditCustomerBalanceResponses, DeleteExportConfigData, DeleteExportConfigErrors, DeleteExportConfigResponses, DeleteOauthAppData, DeleteOauthAppErrors, DeleteOauthAppResponses, DeletePaymentProviderData, DeletePaymentProviderErrors, DeletePaymentProviderResponses, DeleteTestClockData, DeleteTestClockErrors, DeleteTestClockResponses, DeleteWebhookEndpointData, DeleteWebhookEndpointErrors, DeleteWebhookEndpointResponses, DetachPaymentMethodData, DetachPaymentMethodErrors, DetachPaymentMethodResponses, DisableCouponData, DisableCouponErrors, DisableCouponResponses, DisableFeatureData, DisableFeatureErrors, DisableFeatureResponses, DisconnectConnectedAccountData, DisconnectConnectedAccountErrors, DisconnectConnectedAccountResponses, DownloadCreditNoteEInvoiceData, DownloadCreditNoteEInvoiceErrors, DownloadCreditNoteEInvoiceResponses, DownloadCreditNotePdfData, DownloadCreditNotePdfErrors, DownloadCreditNotePdfResponses, DownloadInvoiceEInvoiceData, DownloadInvoiceEInvoiceErrors, DownloadInvoiceEInvoiceResponses, DownloadInvoicePdfData, DownloadInvoicePdfErrors, DownloadInvoicePdfResponses, DownloadPortalInvoicePdfData, DownloadPortalInvoicePdfErrors, DownloadPortalInvoicePdfResponses, EnableCouponData, EnableCouponErrors, EnableCouponResponses, EnableFeatureData, EnableFeatureErrors, EnableFeatureResponses, FinalizeCreditNoteData, FinalizeCreditNoteErrors, FinalizeCreditNoteResponses, FinalizeInvoiceData, FinalizeInvoiceErrors, FinalizeInvoiceResponses, GetAddonData, GetAddonErrors, GetAddonResponses, GetAlertData, GetAlertErrors, GetAlertResponses, GetBatchJobData, GetBatchJobErrors, GetBatchJobResponses, GetCheckoutSessionData, GetCheckoutSessionErrors, GetCheckoutSessionResponses, GetConnectedAccountData, GetConnectedAccountErrors, GetConnectedAccountResponses, GetCouponData, GetCouponErrors, GetCouponResponses, GetCreditBalanceData, GetCreditBalanceErrors, GetCreditBalanceResponses, GetCreditGrantData, GetCreditGrantErrors, GetCreditGrantResponses, GetCreditNoteData, GetCreditNoteErrors, GetCreditNoteResponses, GetCreditTopUpData, GetCreditTopUpErrors, GetCreditTopUpResponses, GetCustomerData, GetCustomerErrors, GetCustomerResponses, GetCustomerUsageData, GetCustomerUsageErrors, GetCustomerUsageResponses, GetCustomPropertyData, GetCustomPropertyErrors, GetCustomPropertyResponses, GetDunningSettingsData, GetDunningSettingsErrors, GetDunningSettingsResponses, GetEffectiveEntitlementsData, GetEffectiveEntitlementsErrors, GetEffectiveEntitlementsResponses, GetEmailData, GetEmailErrors, GetEmailResponses, GetExportConfigData, GetExportConfigErrors, GetExportConfigResponses, GetExportRunData, GetExportRunErrors, GetExportRunResponses, GetFeatureData, GetFeatureErrors, GetFeatureResponses, GetHealthData, GetHealthResponses, GetInvoiceByIdData, GetInvoiceByIdErrors, GetInvoiceByIdResponses, GetInvoiceSummaryData, GetInvoiceSummaryErrors, GetInvoiceSummaryResponses, GetInvoicingEntityData, GetInvoicingEntityErrors, GetInvoicingEntityResponses, GetMetricData, GetMetricErrors, GetMetricResponses, GetOauthAppData, GetOauthAppErrors, GetOauthAppResponses, GetPaymentProviderData, GetPaymentProviderErrors, GetPaymentProviderResponses, GetPaymentSettingsData, GetPaymentSettingsErrors, GetPaymentSettingsResponses, GetPlanDetailsData, GetPlanDetailsErrors, GetPlanDetailsResponses, GetPortalCustomerData, GetPortalCustomerErrors, GetPortalCustomerResponses, GetPortalUsageData, GetPortalUsageErrors, GetPortalUsageResponses, GetProductData, GetProductErrors, GetProductFamilyByIdOrAliasData, GetProductFamilyByIdOrAliasErrors, GetProductFamilyByIdOrAliasResponses, GetProductResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSessionData, GetSessionErrors, GetSessionResponses, GetSubscriptionUsageData, GetSubscriptionUsageErrors, GetSubscriptionUsageResponses, GetTenantData, GetTenantErrors, GetTenantResponses, GetTestClockData, GetTestClockErrors, GetTestClockResponses, GetUsageSummaryData, GetUsageSummaryErrors, GetUsageSummaryResponses, GetWebhookDeliveryData, GetWebhookDeliveryErrors, GetWebhookDeliveryResponses, GetWebhookEndpointData, GetWebhookEndpointErrors, GetWebhookEndpointResponses, IngestEventData, IngestEventErrors, IngestEventResponses, IngestEventsData, IngestEventsErrors, IngestEventsResponses, ListAddOnEntitlementsData, ListAddOnEntitlementsErrors, ListAddOnEntitlementsResponses, ListAddonsData, ListAddonsErrors, ListAddonsResponses, ListAlertHistoryData, ListAlertHistoryErrors, ListAlertHistoryResponses, ListAlertsData, ListAlertsErrors, ListAlertsResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListBatchJobFailuresData, ListBatchJobFailuresErrors, ListBatchJobFailuresResponses, ListBatchJobsData, ListBatchJobsErrors, ListBatchJobsResponses, ListCheckoutSessionsData, ListCheckoutSessionsErrors, ListCheckoutSessionsResponses, ListConnectedAccountsData, ListConnectedAccountsErrors, ListConnectedAccountsResponses, ListCouponsData, ListCouponsErrors, ListCouponsResponses, ListCreditGrantsData, ListCreditGrantsErrors, ListCreditGrantsResponses, ListCreditLedgerEntriesData, ListCreditLedgerEntriesErrors, ListCreditLedgerEntriesResponses, ListCreditNotesData, ListCreditNotesErrors, ListCreditNotesResponses, ListCustomersData, ListCustomersErrors, ListCustomersResponses, ListCustomPropertiesData, ListCustomPropertiesErrors, ListCustomPropertiesResponses, ListEmailsData, ListEmailsErrors, ListEmailsResponses, ListExportRunsData, ListExportRunsErrors, ListExportRunsResponses, ListFeaturesData, ListFeaturesErrors, ListFeaturesResponses, ListInvoicePaymentTransactionsData, ListInvoicePaymentTransactionsErrors, ListInvoicePaymentTransactionsResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListInvoicingEntitiesData, ListInvoicingEntitiesErrors, ListInvoicingEntitiesResponses, ListMetricsData, ListMetricsErrors, ListMetricsResponses, ListOauthAppsData, ListOauthAppsErrors, ListOauthAppsResponses, ListPaymentMethodsData, ListPaymentMethodsErrors, ListPaymentMethodsResponses, ListPaymentProvidersData, ListPaymentProvidersErrors, ListPaymentProvidersResponses, ListPlansData, ListPlansErrors, ListPlansResponses, ListPlanVersionEntitlementsData, ListPlanVersionEntitlementsErrors, ListPlanVersionEntitlementsResponses, ListPlanVersionsData, ListPlanVersionsErrors, ListPlanVersionsResponses, ListPortalInvoicesData, ListPortalInvoicesErrors, ListPortalInvoicesResponses, ListPortalSubscriptionsData, ListPortalSubscriptionsErrors, ListPortalSubscriptionsResponses, ListProductEntitlementsData, ListProductEntitlementsErrors, ListProductEntitlementsResponses, ListProductFamiliesData, ListProductFamiliesErrors, ListProductFamiliesResponses, ListProductsData, ListProductsErrors, ListProductsResponses, ListSubscriptionEntitlementsData, ListSubscriptionEntitlementsErrors, ListSubscriptionEntitlementsResponses, ListSubscriptionsData, ListSubscriptionsErrors, ListSubscriptionsResponses, ListTestClocksData, ListTestClocksErrors, ListTestClocksResponses, ListUnresolvedCustomersData, ListUnresolvedCustomersErrors, ListUnresolvedCustomersResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhookEndpointsData, ListWebhookEndpointsErrors, ListWebhookEndpointsResponses, MarkInvoicePaidData, MarkInvoicePaidErrors, MarkInvoicePaidResponses, MarkInvoiceUncollectibleData, MarkInvoiceUncollectibleErrors, MarkInvoiceUncollectibleResponses, OauthAuthorizeData, OauthAuthorizeErrors, OauthAuthorizeResponses, OauthIntrospectData, OauthIntrospectErrors, OauthIntrospectResponses, OauthRevokeData, OauthRevokeErrors, OauthRevokeResponses, OauthTokenData, OauthTokenErrors, OauthTokenResponses, PatchCustomerData, PatchCustomerErrors, PatchCustomerResponses, PatchPlanData, PatchPlanErrors, PatchPlanResponses, PreviewUpcomingInvoiceData, PreviewUpcomingInvoiceErrors, PreviewUpcomingInvoiceResponses, PublishPlanData, PublishPlanErrors, PublishPlanResponses, PutExportConfigData, PutExportConfigErrors, PutExportConfigResponses, ReactivateConnectedAccountData, ReactivateConnectedAccountErrors, ReactivateConnectedAccountResponses, ReceivePaymentProviderWebhookData, ReceivePaymentProviderWebhookErrors, ReceivePaymentProviderWebhookResponses, RedeliverWebhookEventData, RedeliverWebhookEventErrors, RedeliverWebhookEventResponses, RemoveCustomerEntitlementData, RemoveCustomerEntitlementErrors, RemoveCustomerEntitlementResponses, RemoveFeatureEntitlementData, RemoveFeatureEntitlementErrors, RemoveFeatureEntitlementResponses, RemoveSubscriptionAddOnData, RemoveSubscriptionAddOnErrors, RemoveSubscriptionAddOnResponses, RemoveSubscriptionEntitlementData, RemoveSubscriptionEntitlementErrors, RemoveSubscriptionEntitlementResponses, ReplacePlanData, ReplacePlanErrors, ReplacePlanResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RevokeInvoicePaymentLinkData, RevokeInvoicePaymentLinkErrors, RevokeInvoicePaymentLinkResponses, RevokePortalTokensData, RevokePortalTokensErrors, RevokePortalTokensResponses, RotateOauthAppSecretData, RotateOauthAppSecretErrors, RotateOauthAppSecretResponses, RotateWebhookEndpointSecretData, RotateWebhookEndpointSecretErrors, RotateWebhookEndpointSecretResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SetCreditTopUpData, SetCreditTopUpErrors, SetCreditTopUpResponses, SetCustomerEntitlementData, SetCustomerEntitlementErrors, SetCustomerEntitlementResponses, SetFeatureEntitlementData, SetFeatureEntitlementErrors, SetFeatureEntitlementResponses, SetSubscriptionEntitlementData, SetSubscriptionEntitlementErrors, SetSubscriptionEntitlementResponses, SubscriptionDetailsData, SubscriptionDetailsErrors, SubscriptionDetailsResponses, SuspendConnectedAccountData, SuspendConnectedAccountErrors, SuspendConnectedAccountResponses, UnarchiveAddonData, UnarchiveAddonErrors, UnarchiveAddonResponses, UnarchiveCouponData, UnarchiveCouponErrors, UnarchiveCouponResponses, UnarchiveCustomerData, UnarchiveCustomerErrors, UnarchiveCustomerResponses, UnarchiveCustomPropertyData, UnarchiveCustomPropertyErrors, UnarchiveCustomPropertyResponses, UnarchiveFeatureData, UnarchiveFeatureErrors, UnarchiveFeatureResponses, UnarchiveInvoicingEntityData, UnarchiveInvoicingEntityErrors, UnarchiveInvoicingEntityResponses, UnarchiveMetricData, UnarchiveMetricErrors, UnarchiveMetricResponses, UnarchivePlanData, UnarchivePlanErrors, UnarchivePlanResponses, UnarchiveProductData, UnarchiveProductErrors, UnarchiveProductResponses, UpdateAddonData, UpdateAddonErrors, UpdateAddonResponses, UpdateAlertData, UpdateAlertErrors, UpdateAlertResponses, UpdateCouponData, UpdateCouponErrors, UpdateCouponResponses, UpdateCreditNoteData, UpdateCreditNoteErrors, UpdateCreditNoteResponses, UpdateCustomerData, UpdateCustomerErrors, UpdateCustomerResponses, UpdateCustomPropertyData, UpdateCustomPropertyErrors, UpdateCustomPropertyResponses, UpdateDunningSettingsData, UpdateDunningSettingsErrors, UpdateDunningSettingsResponses, UpdateFeatureData, UpdateFeatureErrors, UpdateFeatureResponses, UpdateInvoiceData, UpdateInvoiceErrors, UpdateInvoiceResponses, UpdateInvoicingEntityData, UpdateInvoicingEntityErrors, UpdateInvoicingEntityResponses, UpdateMetricData, UpdateMetricErrors, UpdateMetricResponses, UpdateOauthAppData, UpdateOauthAppErrors, UpdateOauthAppResponses, UpdatePaymentSettingsData, UpdatePaymentSettingsErrors, UpdatePaymentSettingsResponses, UpdateProductData, UpdateProductErrors, UpdateProductResponses, UpdateSubscriptionAddOnData, UpdateSubscriptionAddOnErrors, UpdateSubscriptionAddOnResponses, UpdateSubscriptionData, UpdateSubscriptionErrors, UpdateSubscriptionResponses, UpdateTenantSettingsData, UpdateTenantSettingsErrors, UpdateTenantSettingsResponses, UpdateWebhookEndpointData, UpdateWebhookEndpointErrors, UpdateWebhookEndpointResponses, VerifyPaymentProviderData, VerifyPaymentProviderErrors, VerifyPaymentProviderResponses, VoidCreditGrantData, VoidCreditGrantErrors, VoidCreditGrantResponses, VoidCreditNoteData, VoidCreditNoteErrors, VoidCreditNoteResponses, VoidInvoiceData, VoidInvoiceErrors, VoidInvoiceResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -96,6 +96,80 @@ export const revokeApiKey = <ThrowOnError extends boolean = true>(options: Optio
 });
 
 /**
+ * List custom properties
+ *
+ * Lists the tenant's custom property definitions by entity type, display order and key. `entity_type` keeps one entity type; `archived=true` lists only archived definitions, `archived=false` only active ones, absent both. Paged: `page` from 0, `per_page` 1 to 100 (default 10).
+ */
+export const listCustomProperties = <ThrowOnError extends boolean = true>(options?: Options<ListCustomPropertiesData, ThrowOnError>) => (options?.client ?? client).get<ListCustomPropertiesResponses, ListCustomPropertiesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/custom-properties',
+    ...options
+});
+
+/**
+ * Create a custom property
+ *
+ * Defines a typed property of customers, subscriptions, plans, products, invoices or credit notes. `key` is 1 to 64 letters, digits or underscores, unique per tenant and entity type (409 otherwise, archived properties included). `options` lists the choices of SINGLE_SELECT and MULTI_SELECT (1 to 100 distinct strings) and is refused for other types. `default_value` must be a value of the type. `print_on_pdf` is for INVOICE properties only. From then on every write of such an object checks the key's value (a 400 naming `custom_properties.<key>`), applies the default to new objects, and, for a required property, to any write that lacks it (a 400 when there is no default). Values stored before are checked on the object's next write.
+ */
+export const createCustomProperty = <ThrowOnError extends boolean = true>(options: Options<CreateCustomPropertyData, ThrowOnError>) => (options.client ?? client).post<CreateCustomPropertyResponses, CreateCustomPropertyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/custom-properties',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Get a custom property
+ *
+ * Returns one definition of the tenant, archived or not.
+ */
+export const getCustomProperty = <ThrowOnError extends boolean = true>(options: Options<GetCustomPropertyData, ThrowOnError>) => (options.client ?? client).get<GetCustomPropertyResponses, GetCustomPropertyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/custom-properties/{property_id}',
+    ...options
+});
+
+/**
+ * Update a custom property
+ *
+ * Changes the fields given: `name`, `description`, `options`, `required`, `default_value` (null: none), `display_order`, `print_on_pdf`. `key`, `type` and `entity_type` are fixed at creation: sending any of them is a 400 naming it. The default must hold under the new options. Stored values are not rewritten: an object whose value no longer fits (a removed option) is refused on its next write until it is fixed.
+ */
+export const updateCustomProperty = <ThrowOnError extends boolean = true>(options: Options<UpdateCustomPropertyData, ThrowOnError>) => (options.client ?? client).patch<UpdateCustomPropertyResponses, UpdateCustomPropertyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/custom-properties/{property_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Archive a custom property
+ *
+ * Archives the definition: it is no longer required nor defaulted and PDFs stop printing it. Stored values stay on the objects, are still returned and filtered on, and values written under its key are still checked against its type. The key stays taken. Archiving an archived definition changes nothing.
+ */
+export const archiveCustomProperty = <ThrowOnError extends boolean = true>(options: Options<ArchiveCustomPropertyData, ThrowOnError>) => (options.client ?? client).post<ArchiveCustomPropertyResponses, ArchiveCustomPropertyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/custom-properties/{property_id}/archive',
+    ...options
+});
+
+/**
+ * Unarchive a custom property
+ *
+ * Makes an archived definition active again (required and default apply to later writes). A definition that is not archived is left as it is.
+ */
+export const unarchiveCustomProperty = <ThrowOnError extends boolean = true>(options: Options<UnarchiveCustomPropertyData, ThrowOnError>) => (options.client ?? client).post<UnarchiveCustomPropertyResponses, UnarchiveCustomPropertyErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/custom-properties/{property_id}/unarchive',
+    ...options
+});
+
+/**
  * List product families
  *
  * Lists the tenant's product families, newest first unless `order_by` says otherwise. `search` keeps the families whose name contains it, ignoring case. Paged: `page` from 0, `per_page` 1 to 100 (default 10); the answer carries `pagination_meta`.
@@ -135,7 +209,7 @@ export const getProductFamilyByIdOrAlias = <ThrowOnError extends boolean = true>
 /**
  * List products
  *
- * Lists the tenant's products, by name A to Z unless `order_by` says otherwise. Filters: `product_family_id` (a family id; an alias does not match), `search` (part of the name, case-insensitive) and `include_archived` (archived products are left out unless true). Paged: `page` from 0, `per_page` 1 to 100 (default 10); the answer carries `pagination_meta`. Errors of this operation are `{message}`, without `code`.
+ * Lists the tenant's products, by name A to Z unless `order_by` says otherwise. Filters: `product_family_id` (a family id; an alias does not match), `search` (part of the name, case-insensitive) and `include_archived` (archived products are left out unless true). `custom_properties[<key>]=<value>` keeps the objects whose custom property holds that value, read as the key's type (`true`/`false` for BOOLEAN, one option of a MULTI_SELECT); several such parameters must all match. Paged: `page` from 0, `per_page` 1 to 100 (default 10); the answer carries `pagination_meta`. Errors of this operation are `{message}`, without `code`.
  */
 export const listProducts = <ThrowOnError extends boolean = true>(options?: Options<ListProductsData, ThrowOnError>) => (options?.client ?? client).get<ListProductsResponses, ListProductsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -719,7 +793,7 @@ export const listProductEntitlements = <ThrowOnError extends boolean = true>(opt
 /**
  * List customers
  *
- * Lists the tenant's customers, newest first unless `order_by` says otherwise (missing values sort last). `search` matches part of the name, alias or billing e-mail, ignoring case, or the exact id. Active customers are listed by default; `archived=true` lists the archived ones instead. Paged: `page` from 0, `per_page` 1 to 100 (default 10).
+ * Lists the tenant's customers, newest first unless `order_by` says otherwise (missing values sort last). `search` matches part of the name, alias or billing e-mail, ignoring case, or the exact id. Active customers are listed by default; `archived=true` lists the archived ones instead. `custom_properties[<key>]=<value>` keeps the objects whose custom property holds that value, read as the key's type (`true`/`false` for BOOLEAN, one option of a MULTI_SELECT); several such parameters must all match. Paged: `page` from 0, `per_page` 1 to 100 (default 10).
  */
 export const listCustomers = <ThrowOnError extends boolean = true>(options?: Options<ListCustomersData, ThrowOnError>) => (options?.client ?? client).get<ListCustomersResponses, ListCustomersErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -730,7 +804,7 @@ export const listCustomers = <ThrowOnError extends boolean = true>(options?: Opt
 /**
  * Create a customer
  *
- * Creates a customer with a balance of zero. `name` is 1 to 255 characters, not blank; `currency` is an ISO 4217 code (three upper-case letters): the currency of its subscriptions, invoices and balance. `alias` (1 to 200 characters) is a second key for the customer's URLs and must be unique in the tenant (409). `billing_email` and `invoicing_emails` must be e-mail addresses. Addresses take `line1`, `line2`, `city`, `state`, `zip_code` and `country` (ISO 3166-1 alpha-2). `reverse_charge` needs a `vat_number` and excludes `is_tax_exempt`. `custom_taxes[].rate` is a fraction as a decimal string from 0 to 1 ("0.2" = 20 %). `custom_properties` holds at most 50 string values. `invoicing_entity_id` names the invoicing entity that issues the customer's invoices: an entity of the tenant that is not archived (otherwise a 400); null (or left out on create) is the tenant's default entity, and left out on PUT or PATCH keeps the current one. Invoices already created keep their entity. Unknown fields are a 400. Fields left out are empty (null, false, [] or {}). `connected_account_id` can only be set here. Emits `customer.created`.
+ * Creates a customer with a balance of zero. `name` is 1 to 255 characters, not blank; `currency` is an ISO 4217 code (three upper-case letters): the currency of its subscriptions, invoices and balance. `alias` (1 to 200 characters) is a second key for the customer's URLs and must be unique in the tenant (409). `billing_email` and `invoicing_emails` must be e-mail addresses. Addresses take `line1`, `line2`, `city`, `state`, `zip_code` and `country` (ISO 3166-1 alpha-2). `reverse_charge` needs a `vat_number` and excludes `is_tax_exempt`. `custom_taxes[].rate` is a fraction as a decimal string from 0 to 1 ("0.2" = 20 %). `custom_properties` is checked against the CUSTOMER custom properties (docs/custom-properties.md): a wrong value is a 400 naming `custom_properties.<key>`; keys without a definition hold strings. `invoicing_entity_id` names the invoicing entity that issues the customer's invoices: an entity of the tenant that is not archived (otherwise a 400); null (or left out on create) is the tenant's default entity, and left out on PUT or PATCH keeps the current one. Invoices already created keep their entity. Unknown fields are a 400. Fields left out are empty (null, false, [] or {}). `connected_account_id` can only be set here. Emits `customer.created`.
  */
 export const createCustomer = <ThrowOnError extends boolean = true>(options: Options<CreateCustomerData, ThrowOnError>) => (options.client ?? client).post<CreateCustomerResponses, CreateCustomerErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -767,7 +841,7 @@ export const getCustomer = <ThrowOnError extends boolean = true>(options: Option
 /**
  * Update a customer
  *
- * Changes only the fields given; null clears a field (to null, false, [] or {}), except `name` and `currency`, which a null leaves unchanged. `name` is 1 to 255 characters, not blank; `currency` is an ISO 4217 code (three upper-case letters): the currency of its subscriptions, invoices and balance. `alias` (1 to 200 characters) is a second key for the customer's URLs and must be unique in the tenant (409). `billing_email` and `invoicing_emails` must be e-mail addresses. Addresses take `line1`, `line2`, `city`, `state`, `zip_code` and `country` (ISO 3166-1 alpha-2). `reverse_charge` needs a `vat_number` and excludes `is_tax_exempt`. `custom_taxes[].rate` is a fraction as a decimal string from 0 to 1 ("0.2" = 20 %). `custom_properties` holds at most 50 string values. `invoicing_entity_id` names the invoicing entity that issues the customer's invoices: an entity of the tenant that is not archived (otherwise a 400); null (or left out on create) is the tenant's default entity, and left out on PUT or PATCH keeps the current one. Invoices already created keep their entity. Unknown fields are a 400. `currency` cannot change once the customer has a subscription or a non-zero balance (400). Emits `customer.updated`.
+ * Changes only the fields given; null clears a field (to null, false, [] or {}), except `name` and `currency`, which a null leaves unchanged. `name` is 1 to 255 characters, not blank; `currency` is an ISO 4217 code (three upper-case letters): the currency of its subscriptions, invoices and balance. `alias` (1 to 200 characters) is a second key for the customer's URLs and must be unique in the tenant (409). `billing_email` and `invoicing_emails` must be e-mail addresses. Addresses take `line1`, `line2`, `city`, `state`, `zip_code` and `country` (ISO 3166-1 alpha-2). `reverse_charge` needs a `vat_number` and excludes `is_tax_exempt`. `custom_taxes[].rate` is a fraction as a decimal string from 0 to 1 ("0.2" = 20 %). `custom_properties` is checked against the CUSTOMER custom properties (docs/custom-properties.md): a wrong value is a 400 naming `custom_properties.<key>`; keys without a definition hold strings. `invoicing_entity_id` names the invoicing entity that issues the customer's invoices: an entity of the tenant that is not archived (otherwise a 400); null (or left out on create) is the tenant's default entity, and left out on PUT or PATCH keeps the current one. Invoices already created keep their entity. Unknown fields are a 400. `currency` cannot change once the customer has a subscription or a non-zero balance (400). Emits `customer.updated`.
  */
 export const patchCustomer = <ThrowOnError extends boolean = true>(options: Options<PatchCustomerData, ThrowOnError>) => (options.client ?? client).patch<PatchCustomerResponses, PatchCustomerErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -782,7 +856,7 @@ export const patchCustomer = <ThrowOnError extends boolean = true>(options: Opti
 /**
  * Replace a customer
  *
- * Replaces the customer: `name`, `currency`, `invoicing_emails` and `custom_taxes` are required, and optional fields left out become empty (null, false, [] or {}). The id, balance, connected account and archive state stay. `name` is 1 to 255 characters, not blank; `currency` is an ISO 4217 code (three upper-case letters): the currency of its subscriptions, invoices and balance. `alias` (1 to 200 characters) is a second key for the customer's URLs and must be unique in the tenant (409). `billing_email` and `invoicing_emails` must be e-mail addresses. Addresses take `line1`, `line2`, `city`, `state`, `zip_code` and `country` (ISO 3166-1 alpha-2). `reverse_charge` needs a `vat_number` and excludes `is_tax_exempt`. `custom_taxes[].rate` is a fraction as a decimal string from 0 to 1 ("0.2" = 20 %). `custom_properties` holds at most 50 string values. `invoicing_entity_id` names the invoicing entity that issues the customer's invoices: an entity of the tenant that is not archived (otherwise a 400); null (or left out on create) is the tenant's default entity, and left out on PUT or PATCH keeps the current one. Invoices already created keep their entity. Unknown fields are a 400. `currency` cannot change once the customer has a subscription or a non-zero balance (400). Emits `customer.updated`.
+ * Replaces the customer: `name`, `currency`, `invoicing_emails` and `custom_taxes` are required, and optional fields left out become empty (null, false, [] or {}). The id, balance, connected account and archive state stay. `name` is 1 to 255 characters, not blank; `currency` is an ISO 4217 code (three upper-case letters): the currency of its subscriptions, invoices and balance. `alias` (1 to 200 characters) is a second key for the customer's URLs and must be unique in the tenant (409). `billing_email` and `invoicing_emails` must be e-mail addresses. Addresses take `line1`, `line2`, `city`, `state`, `zip_code` and `country` (ISO 3166-1 alpha-2). `reverse_charge` needs a `vat_number` and excludes `is_tax_exempt`. `custom_taxes[].rate` is a fraction as a decimal string from 0 to 1 ("0.2" = 20 %). `custom_properties` is checked against the CUSTOMER custom properties (docs/custom-properties.md): a wrong value is a 400 naming `custom_properties.<key>`; keys without a definition hold strings. `invoicing_entity_id` names the invoicing entity that issues the customer's invoices: an entity of the tenant that is not archived (otherwise a 400); null (or left out on create) is the tenant's default entity, and left out on PUT or PATCH keeps the current one. Invoices already created keep their entity. Unknown fields are a 400. `currency` cannot change once the customer has a subscription or a non-zero balance (400). Emits `customer.updated`.
  */
 export const updateCustomer = <ThrowOnError extends boolean = true>(options: Options<UpdateCustomerData, ThrowOnError>) => (options.client ?? client).put<UpdateCustomerResponses, UpdateCustomerErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -823,7 +897,7 @@ export const creditCustomerBalance = <ThrowOnError extends boolean = true>(optio
 /**
  * List subscriptions
  *
- * The tenant's subscriptions, newest first unless `order_by` says otherwise (`mrr_cents` is accepted for `mrr`). `customer_id` takes an id or an alias; an unknown customer lists nothing. `statuses` may be repeated and matches the status shown: PAST_DUE lists running subscriptions with an overdue invoice (ACTIVE and TRIAL_ACTIVE then leave them out); a value outside the status list, a bad `order_by` or paging value is a 400. Statuses move with the clock (start, trial end, cancellation, end date) and are brought up to date before the list is read. Paged with `page` (0-based) and `per_page` (1-100, default 10).
+ * The tenant's subscriptions, newest first unless `order_by` says otherwise (`mrr_cents` is accepted for `mrr`). `customer_id` takes an id or an alias; an unknown customer lists nothing. `statuses` may be repeated and matches the status shown: PAST_DUE lists running subscriptions with an overdue invoice (ACTIVE and TRIAL_ACTIVE then leave them out); a value outside the status list, a bad `order_by` or paging value is a 400. Statuses move with the clock (start, trial end, cancellation, end date) and are brought up to date before the list is read. `custom_properties[<key>]=<value>` keeps the objects whose custom property holds that value, read as the key's type (`true`/`false` for BOOLEAN, one option of a MULTI_SELECT); several such parameters must all match. Paged with `page` (0-based) and `per_page` (1-100, default 10).
  */
 export const listSubscriptions = <ThrowOnError extends boolean = true>(options?: Options<ListSubscriptionsData, ThrowOnError>) => (options?.client ?? client).get<ListSubscriptionsResponses, ListSubscriptionsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1305,7 +1379,7 @@ export const listAlertHistory = <ThrowOnError extends boolean = true>(options: O
 /**
  * List invoices
  *
- * The tenant's invoices, each the same full object as `GET /api/v1/invoices/{invoice_id}`, newest invoice date first unless `order_by` says otherwise. Filters: `customer_id` (id or alias), `subscription_id`, `statuses` (repeat, or comma-separate; DRAFT, FINALIZED, UNCOLLECTIBLE, VOID; another value is a 400). Paged with `page` (0-based) and `per_page` (1-100, default 10). Amounts are decimal strings in the invoice currency.
+ * The tenant's invoices, each the same full object as `GET /api/v1/invoices/{invoice_id}`, newest invoice date first unless `order_by` says otherwise. Filters: `customer_id` (id or alias), `subscription_id`, `statuses` (repeat, or comma-separate; DRAFT, FINALIZED, UNCOLLECTIBLE, VOID; another value is a 400). `custom_properties[<key>]=<value>` keeps the objects whose custom property holds that value, read as the key's type (`true`/`false` for BOOLEAN, one option of a MULTI_SELECT); several such parameters must all match. Paged with `page` (0-based) and `per_page` (1-100, default 10). Amounts are decimal strings in the invoice currency.
  */
 export const listInvoices = <ThrowOnError extends boolean = true>(options?: Options<ListInvoicesData, ThrowOnError>) => (options?.client ?? client).get<ListInvoicesResponses, ListInvoicesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1325,6 +1399,21 @@ export const getInvoiceById = <ThrowOnError extends boolean = true>(options: Opt
 });
 
 /**
+ * Update an invoice's custom properties
+ *
+ * Replaces the invoice's `custom_properties`, checked against the INVOICE custom properties (docs/custom-properties.md): a wrong value is a 400 naming `custom_properties.<key>`, a required one missing takes its default or is a 400. Allowed in every status, finalized included: no amount, number, date or status changes. The accounting PDF already stored keeps the values it was rendered with. Emits `invoice.updated`.
+ */
+export const updateInvoice = <ThrowOnError extends boolean = true>(options: Options<UpdateInvoiceData, ThrowOnError>) => (options.client ?? client).patch<UpdateInvoiceResponses, UpdateInvoiceErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/invoices/{invoice_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Download the invoice PDF
  *
  * The accounting PDF of a finalized invoice, as stored when it was finalized (rendered now if that job has not run yet); the same invoice always gives the same bytes. A draft gets a preview marked DRAFT that is not stored. Another tenant's invoice is a 404.
@@ -1332,6 +1421,17 @@ export const getInvoiceById = <ThrowOnError extends boolean = true>(options: Opt
 export const downloadInvoicePdf = <ThrowOnError extends boolean = true>(options: Options<DownloadInvoicePdfData, ThrowOnError>) => (options.client ?? client).get<DownloadInvoicePdfResponses, DownloadInvoicePdfErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/invoices/{invoice_id}/download',
+    ...options
+});
+
+/**
+ * Download the structured e-invoice (XML)
+ *
+ * The EN 16931 document of a finalized invoice whose invoicing entity opted in (`e_invoicing_format`): CII for FACTURX and XRECHNUNG_CII, UBL for XRECHNUNG_UBL and PEPPOL_BIS. Generated with the accounting PDF (now if that job has not run yet) and stored: the same invoice always gives the same bytes; its outcome is the invoice's `e_invoicing`. For FACTURX and XRECHNUNG_CII a VALID document is also embedded in the PDF of `/download` (PDF/A-3). A draft, or an invoice without an e-invoice, is a 404. See docs/einvoicing.md.
+ */
+export const downloadInvoiceEInvoice = <ThrowOnError extends boolean = true>(options: Options<DownloadInvoiceEInvoiceData, ThrowOnError>) => (options.client ?? client).get<DownloadInvoiceEInvoiceResponses, DownloadInvoiceEInvoiceErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/invoices/{invoice_id}/e-invoice',
     ...options
 });
 
@@ -1482,7 +1582,7 @@ export const unarchiveInvoicingEntity = <ThrowOnError extends boolean = true>(op
 /**
  * List credit notes
  *
- * The tenant's credit notes, newest first (`order_by=created_at.asc` for oldest first). Filters: `invoice_id`, `customer_id`, `statuses` (repeat or comma-separate; DRAFT, FINALIZED, VOIDED; another value is a 400). Paged with `page` (0-based) and `per_page` (1-100, default 10).
+ * The tenant's credit notes, newest first (`order_by=created_at.asc` for oldest first). Filters: `invoice_id`, `customer_id`, `statuses` (repeat or comma-separate; DRAFT, FINALIZED, VOIDED; another value is a 400). `custom_properties[<key>]=<value>` keeps the objects whose custom property holds that value, read as the key's type (`true`/`false` for BOOLEAN, one option of a MULTI_SELECT); several such parameters must all match. Paged with `page` (0-based) and `per_page` (1-100, default 10).
  */
 export const listCreditNotes = <ThrowOnError extends boolean = true>(options?: Options<ListCreditNotesData, ThrowOnError>) => (options?.client ?? client).get<ListCreditNotesResponses, ListCreditNotesErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -1517,6 +1617,21 @@ export const getCreditNote = <ThrowOnError extends boolean = true>(options: Opti
 });
 
 /**
+ * Update a credit note's custom properties
+ *
+ * Replaces the credit note's `custom_properties`, checked against the CREDIT_NOTE custom properties (docs/custom-properties.md): a wrong value is a 400 naming `custom_properties.<key>`. Allowed in every status: no amount, number or status changes. No event is emitted.
+ */
+export const updateCreditNote = <ThrowOnError extends boolean = true>(options: Options<UpdateCreditNoteData, ThrowOnError>) => (options.client ?? client).patch<UpdateCreditNoteResponses, UpdateCreditNoteErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/credit-notes/{credit_note_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Finalize a credit note
  *
  * Numbers the DRAFT with its invoicing entity's next gapless credit-note number (`CN-0001`...) and settles the total: what the invoice still owes is cancelled first (`debt_cancelled_amount`; the invoice may become PAID), the rest goes to the customer's credit balance (`credited_amount`, CREDIT_TO_BALANCE) or is recorded as refunded (`refunded_amount`, REFUND; paying it out is up to you). A refund above what was paid on the invoice is a 409 (credit the balance instead); a VOIDED note is a 409; a FINALIZED note is answered unchanged. Event `credit_note.finalized`, and an e-mail to the customer. Lifecycle: DRAFT -> FINALIZED -> VOIDED, or DRAFT -> VOIDED (dropped).
@@ -1546,6 +1661,17 @@ export const voidCreditNote = <ThrowOnError extends boolean = true>(options: Opt
 export const downloadCreditNotePdf = <ThrowOnError extends boolean = true>(options: Options<DownloadCreditNotePdfData, ThrowOnError>) => (options.client ?? client).get<DownloadCreditNotePdfResponses, DownloadCreditNotePdfErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/api/v1/credit-notes/{credit_note_id}/download',
+    ...options
+});
+
+/**
+ * Download the structured credit note (XML)
+ *
+ * The EN 16931 credit note (type 381, naming the invoice it corrects) generated at finalization when the invoicing entity opted in (`e_invoicing_format`); its outcome is the note's `e_invoicing`. For FACTURX and XRECHNUNG_CII a VALID document is also embedded in the PDF of `/download`. A draft, or a note without one, is a 404. See docs/einvoicing.md.
+ */
+export const downloadCreditNoteEInvoice = <ThrowOnError extends boolean = true>(options: Options<DownloadCreditNoteEInvoiceData, ThrowOnError>) => (options.client ?? client).get<DownloadCreditNoteEInvoiceResponses, DownloadCreditNoteEInvoiceErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/credit-notes/{credit_note_id}/e-invoice',
     ...options
 });
 
@@ -2314,4 +2440,74 @@ export const advanceTestClock = <ThrowOnError extends boolean = true>(options: O
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Delete the export configuration
+ *
+ * Stops scheduled exports and forgets the destination (and its secret). Runs and watermarks stay, so a new configuration goes on where exports stopped.
+ */
+export const deleteExportConfig = <ThrowOnError extends boolean = true>(options?: Options<DeleteExportConfigData, ThrowOnError>) => (options?.client ?? client).delete<DeleteExportConfigResponses, DeleteExportConfigErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/exports/config',
+    ...options
+});
+
+/**
+ * Get the export configuration
+ *
+ * The tenant's data export: schedule, format, destination (the S3 secret only as a hint), the next scheduled run and how far each dataset has been exported.
+ */
+export const getExportConfig = <ThrowOnError extends boolean = true>(options?: Options<GetExportConfigData, ThrowOnError>) => (options?.client ?? client).get<GetExportConfigResponses, GetExportConfigErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/exports/config',
+    ...options
+});
+
+/**
+ * Create or replace the export configuration
+ *
+ * Sets the tenant's scheduled data export (docs/export.md): `schedule` HOURLY or DAILY (UTC), `format` PARQUET or CSV, and a `destination`: a FOLDER on the server (an absolute path inside the operator's EXPORT_FOLDER_ROOT, created if missing) or an S3 bucket (bucket, region, optional prefix and endpoint for S3-compatible stores, access key id and secret access key). The secret is stored sealed with the service secret and never returned; sending the same `access_key_id` without `secret_access_key` keeps the stored one. Watermarks are kept: a new destination receives what was not exported yet.
+ */
+export const putExportConfig = <ThrowOnError extends boolean = true>(options: Options<PutExportConfigData, ThrowOnError>) => (options.client ?? client).put<PutExportConfigResponses, PutExportConfigErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/exports/config',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List export runs
+ *
+ * The tenant's export runs, newest first, optionally only those of one `status`. Paged: `page` from 0, `per_page` 1 to 100 (default 10).
+ */
+export const listExportRuns = <ThrowOnError extends boolean = true>(options?: Options<ListExportRunsData, ThrowOnError>) => (options?.client ?? client).get<ListExportRunsResponses, ListExportRunsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/exports/runs',
+    ...options
+});
+
+/**
+ * Start an export run
+ *
+ * Starts a run now, besides the schedule: each dataset's file holds what changed since its watermark (invoices, credit notes), what was finalized or recorded (invoice lines, payments), or the whole UTC days that ended (usage). The answer is the run RUNNING; a job writes the files, then the run is SUCCEEDED with its files and row counts and `export.completed` is emitted. A FAILED run is retried instead (same windows, same file names). A run RUNNING, or no configuration, is a 409.
+ */
+export const createExportRun = <ThrowOnError extends boolean = true>(options?: Options<CreateExportRunData, ThrowOnError>) => (options?.client ?? client).post<CreateExportRunResponses, CreateExportRunErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/exports/runs',
+    ...options
+});
+
+/**
+ * Get an export run
+ *
+ * One run: its status, the window of each dataset, and once SUCCEEDED its files with their row counts and sizes.
+ */
+export const getExportRun = <ThrowOnError extends boolean = true>(options: Options<GetExportRunData, ThrowOnError>) => (options.client ?? client).get<GetExportRunResponses, GetExportRunErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/exports/runs/{run_id}',
+    ...options
 });

@@ -375,6 +375,559 @@ export type RevokeApiKeyResponses = {
 
 export type RevokeApiKeyResponse = RevokeApiKeyResponses[keyof RevokeApiKeyResponses];
 
+export type ListCustomPropertiesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Only definitions of this entity type
+         */
+        entity_type?: 'CUSTOMER' | 'SUBSCRIPTION' | 'PLAN' | 'PRODUCT' | 'INVOICE' | 'CREDIT_NOTE';
+        archived?: boolean;
+        /**
+         * Page number (0-indexed)
+         */
+        page?: number;
+        /**
+         * Items per page (1-100, default 10)
+         */
+        per_page?: number;
+    };
+    url: '/api/v1/custom-properties';
+};
+
+export type ListCustomPropertiesErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `read` rate limit class, 1000 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_READ_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type ListCustomPropertiesError = ListCustomPropertiesErrors[keyof ListCustomPropertiesErrors];
+
+export type ListCustomPropertiesResponses = {
+    /**
+     * A page of definitions.
+     */
+    200: {
+        data: Array<{
+            id: string;
+            /**
+             * The kind of object the property belongs to
+             */
+            entity_type: 'CUSTOMER' | 'SUBSCRIPTION' | 'PLAN' | 'PRODUCT' | 'INVOICE' | 'CREDIT_NOTE';
+            key: string;
+            name: string;
+            description: string | null;
+            /**
+             * How values are checked; fixed at creation
+             */
+            type: 'TEXT' | 'NUMBER' | 'BOOLEAN' | 'DATE' | 'DATE_TIME' | 'SINGLE_SELECT' | 'MULTI_SELECT' | 'URL' | 'EMAIL';
+            options: Array<string> | null;
+            required: boolean;
+            default_value: string | boolean | Array<string> | null;
+            display_order: number;
+            print_on_pdf: boolean;
+            created_at: string;
+            updated_at: string;
+            archived_at: string | null;
+        }>;
+        pagination_meta: {
+            page: number;
+            per_page: number;
+            total_items: number;
+            total_pages: number;
+        };
+    };
+};
+
+export type ListCustomPropertiesResponse = ListCustomPropertiesResponses[keyof ListCustomPropertiesResponses];
+
+export type CreateCustomPropertyData = {
+    /**
+     * The definition.
+     */
+    body: {
+        /**
+         * The kind of object the property belongs to
+         */
+        entity_type: 'CUSTOMER' | 'SUBSCRIPTION' | 'PLAN' | 'PRODUCT' | 'INVOICE' | 'CREDIT_NOTE';
+        /**
+         * Letters, digits and underscores (1 to 64); unique per entity type; fixed at creation
+         */
+        key: string;
+        name: string;
+        description?: string | null;
+        /**
+         * How values are checked; fixed at creation
+         */
+        type: 'TEXT' | 'NUMBER' | 'BOOLEAN' | 'DATE' | 'DATE_TIME' | 'SINGLE_SELECT' | 'MULTI_SELECT' | 'URL' | 'EMAIL';
+        options?: Array<string> | null;
+        required?: boolean;
+        default_value?: unknown | null;
+        /**
+         * Lower first (lists, PDFs); default 0
+         */
+        display_order?: number;
+        /**
+         * INVOICE properties only: the invoice PDF prints the value
+         */
+        print_on_pdf?: boolean;
+    };
+    headers?: {
+        /**
+         * Optional. The same key again with the same method, path and body replays the stored response (with `idempotent-replayed: true`) instead of running the operation again; with another request it is a 409. Keys are 1 to 255 characters, per tenant, kept 24 hours (IDEMPOTENCY_KEY_TTL_HOURS); a 5xx answer releases the key.
+         */
+        'idempotency-key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/custom-properties';
+};
+
+export type CreateCustomPropertyErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * The key is taken for this entity type.
+     */
+    409: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unsupported media type: the body is not JSON, or was sent without `Content-Type: application/json` (what `curl -d` does).
+     */
+    415: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `write` rate limit class, 500 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_WRITE_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type CreateCustomPropertyError = CreateCustomPropertyErrors[keyof CreateCustomPropertyErrors];
+
+export type CreateCustomPropertyResponses = {
+    /**
+     * The new definition.
+     */
+    201: {
+        id: string;
+        /**
+         * The kind of object the property belongs to
+         */
+        entity_type: 'CUSTOMER' | 'SUBSCRIPTION' | 'PLAN' | 'PRODUCT' | 'INVOICE' | 'CREDIT_NOTE';
+        key: string;
+        name: string;
+        description: string | null;
+        /**
+         * How values are checked; fixed at creation
+         */
+        type: 'TEXT' | 'NUMBER' | 'BOOLEAN' | 'DATE' | 'DATE_TIME' | 'SINGLE_SELECT' | 'MULTI_SELECT' | 'URL' | 'EMAIL';
+        options: Array<string> | null;
+        required: boolean;
+        default_value: string | boolean | Array<string> | null;
+        display_order: number;
+        print_on_pdf: boolean;
+        created_at: string;
+        updated_at: string;
+        archived_at: string | null;
+    };
+};
+
+export type CreateCustomPropertyResponse = CreateCustomPropertyResponses[keyof CreateCustomPropertyResponses];
+
+export type GetCustomPropertyData = {
+    body?: never;
+    path: {
+        /**
+         * custom property id (cprop_...)
+         */
+        property_id: string;
+    };
+    query?: never;
+    url: '/api/v1/custom-properties/{property_id}';
+};
+
+export type GetCustomPropertyErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Not found: no such object in the caller's tenant (another tenant's objects answer the same).
+     */
+    404: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `read` rate limit class, 1000 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_READ_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type GetCustomPropertyError = GetCustomPropertyErrors[keyof GetCustomPropertyErrors];
+
+export type GetCustomPropertyResponses = {
+    /**
+     * The definition.
+     */
+    200: {
+        id: string;
+        /**
+         * The kind of object the property belongs to
+         */
+        entity_type: 'CUSTOMER' | 'SUBSCRIPTION' | 'PLAN' | 'PRODUCT' | 'INVOICE' | 'CREDIT_NOTE';
+        key: string;
+        name: string;
+        description: string | null;
+        /**
+         * How values are checked; fixed at creation
+         */
+        type: 'TEXT' | 'NUMBER' | 'BOOLEAN' | 'DATE' | 'DATE_TIME' | 'SINGLE_SELECT' | 'MULTI_SELECT' | 'URL' | 'EMAIL';
+        options: Array<string> | null;
+        required: boolean;
+        default_value: string | boolean | Array<string> | null;
+        display_order: number;
+        print_on_pdf: boolean;
+        created_at: string;
+        updated_at: string;
+        archived_at: string | null;
+    };
+};
+
+export type GetCustomPropertyResponse = GetCustomPropertyResponses[keyof GetCustomPropertyResponses];
+
+export type UpdateCustomPropertyData = {
+    /**
+     * The fields to change.
+     */
+    body: {
+        name?: string;
+        description?: string | null;
+        options?: Array<string> | null;
+        required?: boolean;
+        default_value?: unknown | null;
+        display_order?: number;
+        print_on_pdf?: boolean;
+        /**
+         * Fixed at creation: any value is a 400
+         */
+        key?: unknown;
+        /**
+         * Fixed at creation: any value is a 400
+         */
+        type?: unknown;
+        /**
+         * Fixed at creation: any value is a 400
+         */
+        entity_type?: unknown;
+    };
+    path: {
+        /**
+         * custom property id (cprop_...)
+         */
+        property_id: string;
+    };
+    query?: never;
+    url: '/api/v1/custom-properties/{property_id}';
+};
+
+export type UpdateCustomPropertyErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Not found: no such object in the caller's tenant (another tenant's objects answer the same).
+     */
+    404: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unsupported media type: the body is not JSON, or was sent without `Content-Type: application/json` (what `curl -d` does).
+     */
+    415: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `write` rate limit class, 500 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_WRITE_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type UpdateCustomPropertyError = UpdateCustomPropertyErrors[keyof UpdateCustomPropertyErrors];
+
+export type UpdateCustomPropertyResponses = {
+    /**
+     * The definition as changed.
+     */
+    200: {
+        id: string;
+        /**
+         * The kind of object the property belongs to
+         */
+        entity_type: 'CUSTOMER' | 'SUBSCRIPTION' | 'PLAN' | 'PRODUCT' | 'INVOICE' | 'CREDIT_NOTE';
+        key: string;
+        name: string;
+        description: string | null;
+        /**
+         * How values are checked; fixed at creation
+         */
+        type: 'TEXT' | 'NUMBER' | 'BOOLEAN' | 'DATE' | 'DATE_TIME' | 'SINGLE_SELECT' | 'MULTI_SELECT' | 'URL' | 'EMAIL';
+        options: Array<string> | null;
+        required: boolean;
+        default_value: string | boolean | Array<string> | null;
+        display_order: number;
+        print_on_pdf: boolean;
+        created_at: string;
+        updated_at: string;
+        archived_at: string | null;
+    };
+};
+
+export type UpdateCustomPropertyResponse = UpdateCustomPropertyResponses[keyof UpdateCustomPropertyResponses];
+
+export type ArchiveCustomPropertyData = {
+    body?: never;
+    headers?: {
+        /**
+         * Optional. The same key again with the same method, path and body replays the stored response (with `idempotent-replayed: true`) instead of running the operation again; with another request it is a 409. Keys are 1 to 255 characters, per tenant, kept 24 hours (IDEMPOTENCY_KEY_TTL_HOURS); a 5xx answer releases the key.
+         */
+        'idempotency-key'?: string;
+    };
+    path: {
+        /**
+         * custom property id (cprop_...)
+         */
+        property_id: string;
+    };
+    query?: never;
+    url: '/api/v1/custom-properties/{property_id}/archive';
+};
+
+export type ArchiveCustomPropertyErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Not found: no such object in the caller's tenant (another tenant's objects answer the same).
+     */
+    404: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Conflict: the request clashes with an existing object or with the object's current state (see the operation's description), or (POST) its Idempotency-Key was used with a different request or is still in progress.
+     */
+    409: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `write` rate limit class, 500 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_WRITE_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type ArchiveCustomPropertyError = ArchiveCustomPropertyErrors[keyof ArchiveCustomPropertyErrors];
+
+export type ArchiveCustomPropertyResponses = {
+    /**
+     * The definition.
+     */
+    200: {
+        id: string;
+        /**
+         * The kind of object the property belongs to
+         */
+        entity_type: 'CUSTOMER' | 'SUBSCRIPTION' | 'PLAN' | 'PRODUCT' | 'INVOICE' | 'CREDIT_NOTE';
+        key: string;
+        name: string;
+        description: string | null;
+        /**
+         * How values are checked; fixed at creation
+         */
+        type: 'TEXT' | 'NUMBER' | 'BOOLEAN' | 'DATE' | 'DATE_TIME' | 'SINGLE_SELECT' | 'MULTI_SELECT' | 'URL' | 'EMAIL';
+        options: Array<string> | null;
+        required: boolean;
+        default_value: string | boolean | Array<string> | null;
+        display_order: number;
+        print_on_pdf: boolean;
+        created_at: string;
+        updated_at: string;
+        archived_at: string | null;
+    };
+};
+
+export type ArchiveCustomPropertyResponse = ArchiveCustomPropertyResponses[keyof ArchiveCustomPropertyResponses];
+
+export type UnarchiveCustomPropertyData = {
+    body?: never;
+    headers?: {
+        /**
+         * Optional. The same key again with the same method, path and body replays the stored response (with `idempotent-replayed: true`) instead of running the operation again; with another request it is a 409. Keys are 1 to 255 characters, per tenant, kept 24 hours (IDEMPOTENCY_KEY_TTL_HOURS); a 5xx answer releases the key.
+         */
+        'idempotency-key'?: string;
+    };
+    path: {
+        /**
+         * custom property id (cprop_...)
+         */
+        property_id: string;
+    };
+    query?: never;
+    url: '/api/v1/custom-properties/{property_id}/unarchive';
+};
+
+export type UnarchiveCustomPropertyErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Not found: no such object in the caller's tenant (another tenant's objects answer the same).
+     */
+    404: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Conflict: the request clashes with an existing object or with the object's current state (see the operation's description), or (POST) its Idempotency-Key was used with a different request or is still in progress.
+     */
+    409: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `write` rate limit class, 500 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_WRITE_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type UnarchiveCustomPropertyError = UnarchiveCustomPropertyErrors[keyof UnarchiveCustomPropertyErrors];
+
+export type UnarchiveCustomPropertyResponses = {
+    /**
+     * The definition.
+     */
+    200: {
+        id: string;
+        /**
+         * The kind of object the property belongs to
+         */
+        entity_type: 'CUSTOMER' | 'SUBSCRIPTION' | 'PLAN' | 'PRODUCT' | 'INVOICE' | 'CREDIT_NOTE';
+        key: string;
+        name: string;
+        description: string | null;
+        /**
+         * How values are checked; fixed at creation
+         */
+        type: 'TEXT' | 'NUMBER' | 'BOOLEAN' | 'DATE' | 'DATE_TIME' | 'SINGLE_SELECT' | 'MULTI_SELECT' | 'URL' | 'EMAIL';
+        options: Array<string> | null;
+        required: boolean;
+        default_value: string | boolean | Array<string> | null;
+        display_order: number;
+        print_on_pdf: boolean;
+        created_at: string;
+        updated_at: string;
+        archived_at: string | null;
+    };
+};
+
+export type UnarchiveCustomPropertyResponse = UnarchiveCustomPropertyResponses[keyof UnarchiveCustomPropertyResponses];
+
 export type ListProductFamiliesData = {
     body?: never;
     path?: never;
@@ -650,6 +1203,12 @@ export type ListProductsResponses = {
                 model?: string;
                 billing_type?: string;
             };
+            /**
+             * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+             */
+            custom_properties: {
+                [key: string]: string | boolean | Array<string>;
+            };
             created_at: string;
             archived_at?: string | null;
         }>;
@@ -685,6 +1244,9 @@ export type CreateProductData = {
             model?: string;
             billing_type?: string;
         };
+        custom_properties?: {
+            [key: string]: unknown;
+        } | null;
     };
     headers?: {
         /**
@@ -759,6 +1321,12 @@ export type CreateProductResponses = {
             metric_id?: string;
             model?: string;
             billing_type?: string;
+        };
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
         };
         created_at: string;
         archived_at?: string | null;
@@ -835,6 +1403,12 @@ export type GetProductResponses = {
             model?: string;
             billing_type?: string;
         };
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         created_at: string;
         archived_at?: string | null;
     };
@@ -857,6 +1431,9 @@ export type UpdateProductData = {
             metric_id?: string;
             model?: string;
             billing_type?: string;
+        } | null;
+        custom_properties?: {
+            [key: string]: unknown;
         } | null;
     };
     path: {
@@ -931,6 +1508,12 @@ export type UpdateProductResponses = {
             metric_id?: string;
             model?: string;
             billing_type?: string;
+        };
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
         };
         created_at: string;
         archived_at?: string | null;
@@ -6863,10 +7446,10 @@ export type ListCustomersResponses = {
                 tax_code: string;
             }>;
             /**
-             * Free-form key/values; every value is a string (at most 50 keys)
+             * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
              */
             custom_properties: {
-                [key: string]: string;
+                [key: string]: string | boolean | Array<string>;
             };
             /**
              * The invoicing entity that issues its invoices (its seller, number sequence and tax country)
@@ -6940,7 +7523,7 @@ export type CreateCustomerData = {
         reverse_charge?: boolean | null;
         invoicing_entity_id?: string | null;
         custom_properties?: {
-            [key: string]: string;
+            [key: string]: unknown;
         } | null;
     };
     headers?: {
@@ -7037,10 +7620,10 @@ export type CreateCustomerResponses = {
             tax_code: string;
         }>;
         /**
-         * Free-form key/values; every value is a string (at most 50 keys)
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
          */
         custom_properties: {
-            [key: string]: string;
+            [key: string]: string | boolean | Array<string>;
         };
         /**
          * The invoicing entity that issues its invoices (its seller, number sequence and tax country)
@@ -7208,10 +7791,10 @@ export type GetCustomerResponses = {
             tax_code: string;
         }>;
         /**
-         * Free-form key/values; every value is a string (at most 50 keys)
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
          */
         custom_properties: {
-            [key: string]: string;
+            [key: string]: string | boolean | Array<string>;
         };
         /**
          * The invoicing entity that issues its invoices (its seller, number sequence and tax country)
@@ -7273,7 +7856,7 @@ export type PatchCustomerData = {
         reverse_charge?: boolean | null;
         invoicing_entity_id?: string | null;
         custom_properties?: {
-            [key: string]: string;
+            [key: string]: unknown;
         } | null;
     };
     path: {
@@ -7376,10 +7959,10 @@ export type PatchCustomerResponses = {
             tax_code: string;
         }>;
         /**
-         * Free-form key/values; every value is a string (at most 50 keys)
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
          */
         custom_properties: {
-            [key: string]: string;
+            [key: string]: string | boolean | Array<string>;
         };
         /**
          * The invoicing entity that issues its invoices (its seller, number sequence and tax country)
@@ -7444,7 +8027,7 @@ export type UpdateCustomerData = {
         reverse_charge?: boolean | null;
         invoicing_entity_id?: string | null;
         custom_properties?: {
-            [key: string]: string;
+            [key: string]: unknown;
         } | null;
     };
     path: {
@@ -7547,10 +8130,10 @@ export type UpdateCustomerResponses = {
             tax_code: string;
         }>;
         /**
-         * Free-form key/values; every value is a string (at most 50 keys)
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
          */
         custom_properties: {
-            [key: string]: string;
+            [key: string]: string | boolean | Array<string>;
         };
         /**
          * The invoicing entity that issues its invoices (its seller, number sequence and tax country)
@@ -7751,10 +8334,10 @@ export type CreditCustomerBalanceResponses = {
             tax_code: string;
         }>;
         /**
-         * Free-form key/values; every value is a string (at most 50 keys)
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
          */
         custom_properties: {
-            [key: string]: string;
+            [key: string]: string | boolean | Array<string>;
         };
         /**
          * The invoicing entity that issues its invoices (its seller, number sequence and tax country)
@@ -7878,6 +8461,12 @@ export type ListSubscriptionsResponses = {
             activated_at: string | null;
             cancel_effective_date: string | null;
             cancellation_reason: string | null;
+            /**
+             * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+             */
+            custom_properties: {
+                [key: string]: string | boolean | Array<string>;
+            };
         }>;
         pagination_meta: {
             page: number;
@@ -7959,6 +8548,9 @@ export type CreateSubscriptionData = {
             recurring?: boolean;
             threshold_display_name?: string | null;
         }> | null;
+        custom_properties?: {
+            [key: string]: unknown;
+        } | null;
         invoice_memo?: string | null;
         purchase_order?: string | null;
         auto_advance_invoices?: boolean | null;
@@ -8079,6 +8671,12 @@ export type CreateSubscriptionResponses = {
         activated_at: string | null;
         cancel_effective_date: string | null;
         cancellation_reason: string | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         trial_is_free: boolean;
         trialing_plan_id: string | null;
         skip_past_invoices: boolean;
@@ -8350,6 +8948,12 @@ export type SubscriptionDetailsResponses = {
         activated_at: string | null;
         cancel_effective_date: string | null;
         cancellation_reason: string | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         trial_is_free: boolean;
         trialing_plan_id: string | null;
         skip_past_invoices: boolean;
@@ -8546,6 +9150,9 @@ export type UpdateSubscriptionData = {
             } | null;
             account_id?: string | null;
         } | null;
+        custom_properties?: {
+            [key: string]: unknown;
+        } | null;
         usage_thresholds?: Array<{
             /**
              * decimal string: accrued usage charges of the period (before discount and tax) at which they are invoiced, e.g. "100.00"
@@ -8668,6 +9275,12 @@ export type UpdateSubscriptionResponses = {
             activated_at: string | null;
             cancel_effective_date: string | null;
             cancellation_reason: string | null;
+            /**
+             * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+             */
+            custom_properties: {
+                [key: string]: string | boolean | Array<string>;
+            };
             trial_is_free: boolean;
             trialing_plan_id: string | null;
             skip_past_invoices: boolean;
@@ -8967,6 +9580,12 @@ export type CancelSubscriptionResponses = {
             activated_at: string | null;
             cancel_effective_date: string | null;
             cancellation_reason: string | null;
+            /**
+             * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+             */
+            custom_properties: {
+                [key: string]: string | boolean | Array<string>;
+            };
         };
     };
 };
@@ -9122,6 +9741,12 @@ export type ChangeSubscriptionPlanResponses = {
         activated_at: string | null;
         cancel_effective_date: string | null;
         cancellation_reason: string | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         trial_is_free: boolean;
         trialing_plan_id: string | null;
         skip_past_invoices: boolean;
@@ -9419,6 +10044,12 @@ export type ChangeSubscriptionSlotsResponses = {
         activated_at: string | null;
         cancel_effective_date: string | null;
         cancellation_reason: string | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         trial_is_free: boolean;
         trialing_plan_id: string | null;
         skip_past_invoices: boolean;
@@ -9722,6 +10353,12 @@ export type AddSubscriptionAddOnResponses = {
         activated_at: string | null;
         cancel_effective_date: string | null;
         cancellation_reason: string | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         trial_is_free: boolean;
         trialing_plan_id: string | null;
         skip_past_invoices: boolean;
@@ -10006,6 +10643,12 @@ export type RemoveSubscriptionAddOnResponses = {
         activated_at: string | null;
         cancel_effective_date: string | null;
         cancellation_reason: string | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         trial_is_free: boolean;
         trialing_plan_id: string | null;
         skip_past_invoices: boolean;
@@ -10301,6 +10944,12 @@ export type UpdateSubscriptionAddOnResponses = {
         activated_at: string | null;
         cancel_effective_date: string | null;
         cancellation_reason: string | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         trial_is_free: boolean;
         trialing_plan_id: string | null;
         skip_past_invoices: boolean;
@@ -13344,6 +13993,27 @@ export type ListInvoicesResponses = {
             amount_paid: string;
             payment_url?: string | null;
             auto_charge?: boolean | null;
+            /**
+             * Structured e-invoice (EN 16931) of this document
+             */
+            e_invoicing?: {
+                format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+                /**
+                 * VALID: passed every EN 16931 rule we check; INVALID: generated, but failed the rules in `errors` (finalization is never blocked); NOT_APPLICABLE: no structured document (the entity had not opted in when the PDF was rendered, a draft, or not rendered yet)
+                 */
+                status: 'VALID' | 'INVALID' | 'NOT_APPLICABLE';
+                /**
+                 * The failed rules; empty unless INVALID
+                 */
+                errors: Array<{
+                    /**
+                     * Official rule id, e.g. BR-CO-10, BR-AE-02
+                     */
+                    rule: string;
+                    message: string;
+                }>;
+                download_url: string | null;
+            };
             line_items: Array<{
                 /**
                  * Line id, used to credit a single line
@@ -13478,6 +14148,12 @@ export type ListInvoicesResponses = {
             memo: string | null;
             reference: string | null;
             purchase_order: string | null;
+            /**
+             * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+             */
+            custom_properties: {
+                [key: string]: string | boolean | Array<string>;
+            };
             created_at: string;
             updated_at: string | null;
             finalized_at: string | null;
@@ -13634,6 +14310,27 @@ export type GetInvoiceByIdResponses = {
         amount_paid: string;
         payment_url?: string | null;
         auto_charge?: boolean | null;
+        /**
+         * Structured e-invoice (EN 16931) of this document
+         */
+        e_invoicing?: {
+            format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+            /**
+             * VALID: passed every EN 16931 rule we check; INVALID: generated, but failed the rules in `errors` (finalization is never blocked); NOT_APPLICABLE: no structured document (the entity had not opted in when the PDF was rendered, a draft, or not rendered yet)
+             */
+            status: 'VALID' | 'INVALID' | 'NOT_APPLICABLE';
+            /**
+             * The failed rules; empty unless INVALID
+             */
+            errors: Array<{
+                /**
+                 * Official rule id, e.g. BR-CO-10, BR-AE-02
+                 */
+                rule: string;
+                message: string;
+            }>;
+            download_url: string | null;
+        };
         line_items: Array<{
             /**
              * Line id, used to credit a single line
@@ -13768,6 +14465,12 @@ export type GetInvoiceByIdResponses = {
         memo: string | null;
         reference: string | null;
         purchase_order: string | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         created_at: string;
         updated_at: string | null;
         finalized_at: string | null;
@@ -13778,6 +14481,333 @@ export type GetInvoiceByIdResponses = {
 };
 
 export type GetInvoiceByIdResponse = GetInvoiceByIdResponses[keyof GetInvoiceByIdResponses];
+
+export type UpdateInvoiceData = {
+    /**
+     * The new values.
+     */
+    body: {
+        /**
+         * Values by key (at most 50). A key with a definition (GET /api/v1/custom-properties) takes a value of its type: a string for TEXT, URL, EMAIL, SINGLE_SELECT, NUMBER (decimal string), DATE (YYYY-MM-DD) and DATE_TIME (RFC 3339), true or false for BOOLEAN, an array of options for MULTI_SELECT. Other keys are free-form strings. null drops a key. The object replaces the stored one.
+         */
+        custom_properties: {
+            [key: string]: unknown;
+        };
+    };
+    path: {
+        /**
+         * Invoice ID
+         */
+        invoice_id: string;
+    };
+    query?: never;
+    url: '/api/v1/invoices/{invoice_id}';
+};
+
+export type UpdateInvoiceErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Not found: no such object in the caller's tenant (another tenant's objects answer the same).
+     */
+    404: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unsupported media type: the body is not JSON, or was sent without `Content-Type: application/json` (what `curl -d` does).
+     */
+    415: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `write` rate limit class, 500 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_WRITE_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type UpdateInvoiceError = UpdateInvoiceErrors[keyof UpdateInvoiceErrors];
+
+export type UpdateInvoiceResponses = {
+    /**
+     * The invoice with its lines (and tier sub-lines), tax breakdown, coupons and payments
+     */
+    200: {
+        id: string;
+        /**
+         * "draft" until finalized
+         */
+        invoice_number: string;
+        status: 'DRAFT' | 'FINALIZED' | 'UNCOLLECTIBLE' | 'VOID';
+        payment_status: 'UNPAID' | 'PARTIALLY_PAID' | 'PAID';
+        /**
+         * USAGE_THRESHOLD: a spend threshold of the subscription was reached; it bills the usage accrued so far in the period (see `usage_threshold`)
+         */
+        invoice_type: 'RECURRING' | 'ONE_OFF' | 'ADJUSTMENT' | 'USAGE_THRESHOLD';
+        usage_threshold?: {
+            /**
+             * 1 for the first level reached in the period, 2 for the second...
+             */
+            crossing: number;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            level: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            amount: string;
+            recurring: boolean;
+            threshold_display_name: string | null;
+        } | null;
+        customer_id: string;
+        subscription_id: string | null;
+        invoicing_entity_id: string;
+        currency: string;
+        invoice_date: string;
+        period_start: string | null;
+        period_end: string | null;
+        due_date: string | null;
+        net_terms: number;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        subtotal: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        subtotal_recurring: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        discount: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        tax_amount: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        total: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        applied_credits: string;
+        /**
+         * Paid from prepaid credit grants at finalization, after tax, before `applied_credits` (the cash balance); decimal string
+         */
+        prepaid_credits: string;
+        /**
+         * One line per credit grant consumed, in consumption order
+         */
+        prepaid_credit_lines: Array<{
+            grant_id: string;
+            /**
+             * The grant's name
+             */
+            name: string;
+            /**
+             * What this grant paid; decimal string
+             */
+            amount: string;
+        }>;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        amount_due: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        amount_paid: string;
+        payment_url?: string | null;
+        auto_charge?: boolean | null;
+        /**
+         * Structured e-invoice (EN 16931) of this document
+         */
+        e_invoicing?: {
+            format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+            /**
+             * VALID: passed every EN 16931 rule we check; INVALID: generated, but failed the rules in `errors` (finalization is never blocked); NOT_APPLICABLE: no structured document (the entity had not opted in when the PDF was rendered, a draft, or not rendered yet)
+             */
+            status: 'VALID' | 'INVALID' | 'NOT_APPLICABLE';
+            /**
+             * The failed rules; empty unless INVALID
+             */
+            errors: Array<{
+                /**
+                 * Official rule id, e.g. BR-CO-10, BR-AE-02
+                 */
+                rule: string;
+                message: string;
+            }>;
+            download_url: string | null;
+        };
+        line_items: Array<{
+            /**
+             * Line id, used to credit a single line
+             */
+            id: string;
+            name: string;
+            description: string | null;
+            start_date: string;
+            end_date: string;
+            quantity?: string;
+            unit_price?: string;
+            /**
+             * Before discount and tax
+             */
+            amount_subtotal: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            discount: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            taxable_amount: string;
+            /**
+             * Fraction: 0.2 = 20 %
+             */
+            tax_rate: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            tax_amount: string;
+            /**
+             * taxable_amount + tax_amount
+             */
+            amount_total: string;
+            sub_line_items: Array<{
+                id: string;
+                name: string;
+                /**
+                 * Decimal string with the currency's minor-unit digits
+                 */
+                total: string;
+                quantity: string;
+                unit_price: string;
+            }>;
+        }>;
+        tax_breakdown: Array<{
+            name: string;
+            tax_rate: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            taxable_amount: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            tax_amount: string;
+            exemption_type: 'REVERSE_CHARGE' | 'TAX_EXEMPT' | 'NOT_REGISTERED' | null;
+        }>;
+        coupons: Array<{
+            coupon_id: string;
+            name: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            total: string;
+        }>;
+        transactions: Array<{
+            id: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            amount: string;
+            currency: string;
+            status: 'READY' | 'PENDING' | 'SETTLED' | 'CANCELLED' | 'FAILED' | 'REFUNDED';
+            payment_type: 'PAYMENT' | 'REFUND';
+            payment_method_id: string | null;
+            payment_method_info: {
+                payment_method_type: string;
+                account_number_hint: string | null;
+                card_brand: string | null;
+                card_last4: string | null;
+            } | null;
+            provider_transaction_id: string | null;
+            processed_at: string | null;
+            error: string | null;
+        }>;
+        customer_details: {
+            id: string;
+            name: string;
+            alias?: string | null;
+            email?: string | null;
+            vat_number?: string | null;
+            billing_address?: {
+                line1?: string | null;
+                line2?: string | null;
+                city?: string | null;
+                zip_code?: string | null;
+                state?: string | null;
+                country?: string | null;
+            } | null;
+            snapshot_at: string;
+        };
+        seller_details: {
+            /**
+             * The invoicing entity
+             */
+            id: string;
+            legal_name: string;
+            vat_number: string | null;
+            tax_number: string | null;
+            registration_number: string | null;
+            address: {
+                line1?: string | null;
+                line2?: string | null;
+                city?: string | null;
+                zip_code?: string | null;
+                state?: string | null;
+                country?: string | null;
+            };
+            legal_footer: string | null;
+            payment_instructions: string | null;
+            bank_details: {
+                account_holder: string | null;
+                bank_name: string | null;
+                iban: string | null;
+                bic: string | null;
+                account_number: string | null;
+                routing_number: string | null;
+            } | null;
+        };
+        memo: string | null;
+        reference: string | null;
+        purchase_order: string | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
+        created_at: string;
+        updated_at: string | null;
+        finalized_at: string | null;
+        paid_at: string | null;
+        voided_at: string | null;
+        marked_as_uncollectible_at: string | null;
+    };
+};
+
+export type UpdateInvoiceResponse = UpdateInvoiceResponses[keyof UpdateInvoiceResponses];
 
 export type DownloadInvoicePdfData = {
     body?: never;
@@ -13832,6 +14862,60 @@ export type DownloadInvoicePdfResponses = {
 };
 
 export type DownloadInvoicePdfResponse = DownloadInvoicePdfResponses[keyof DownloadInvoicePdfResponses];
+
+export type DownloadInvoiceEInvoiceData = {
+    body?: never;
+    path: {
+        /**
+         * Invoice ID
+         */
+        invoice_id: string;
+    };
+    query?: never;
+    url: '/api/v1/invoices/{invoice_id}/e-invoice';
+};
+
+export type DownloadInvoiceEInvoiceErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Not found: no such object in the caller's tenant (another tenant's objects answer the same).
+     */
+    404: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `read` rate limit class, 1000 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_READ_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type DownloadInvoiceEInvoiceError = DownloadInvoiceEInvoiceErrors[keyof DownloadInvoiceEInvoiceErrors];
+
+export type DownloadInvoiceEInvoiceResponses = {
+    /**
+     * A CII CrossIndustryInvoice or a UBL Invoice / CreditNote (EN 16931)
+     */
+    200: Blob | File;
+};
+
+export type DownloadInvoiceEInvoiceResponse = DownloadInvoiceEInvoiceResponses[keyof DownloadInvoiceEInvoiceResponses];
 
 export type FinalizeInvoiceData = {
     body?: never;
@@ -13984,6 +15068,27 @@ export type FinalizeInvoiceResponses = {
         amount_paid: string;
         payment_url?: string | null;
         auto_charge?: boolean | null;
+        /**
+         * Structured e-invoice (EN 16931) of this document
+         */
+        e_invoicing?: {
+            format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+            /**
+             * VALID: passed every EN 16931 rule we check; INVALID: generated, but failed the rules in `errors` (finalization is never blocked); NOT_APPLICABLE: no structured document (the entity had not opted in when the PDF was rendered, a draft, or not rendered yet)
+             */
+            status: 'VALID' | 'INVALID' | 'NOT_APPLICABLE';
+            /**
+             * The failed rules; empty unless INVALID
+             */
+            errors: Array<{
+                /**
+                 * Official rule id, e.g. BR-CO-10, BR-AE-02
+                 */
+                rule: string;
+                message: string;
+            }>;
+            download_url: string | null;
+        };
         line_items: Array<{
             /**
              * Line id, used to credit a single line
@@ -14118,6 +15223,12 @@ export type FinalizeInvoiceResponses = {
         memo: string | null;
         reference: string | null;
         purchase_order: string | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         created_at: string;
         updated_at: string | null;
         finalized_at: string | null;
@@ -14280,6 +15391,27 @@ export type VoidInvoiceResponses = {
         amount_paid: string;
         payment_url?: string | null;
         auto_charge?: boolean | null;
+        /**
+         * Structured e-invoice (EN 16931) of this document
+         */
+        e_invoicing?: {
+            format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+            /**
+             * VALID: passed every EN 16931 rule we check; INVALID: generated, but failed the rules in `errors` (finalization is never blocked); NOT_APPLICABLE: no structured document (the entity had not opted in when the PDF was rendered, a draft, or not rendered yet)
+             */
+            status: 'VALID' | 'INVALID' | 'NOT_APPLICABLE';
+            /**
+             * The failed rules; empty unless INVALID
+             */
+            errors: Array<{
+                /**
+                 * Official rule id, e.g. BR-CO-10, BR-AE-02
+                 */
+                rule: string;
+                message: string;
+            }>;
+            download_url: string | null;
+        };
         line_items: Array<{
             /**
              * Line id, used to credit a single line
@@ -14414,6 +15546,12 @@ export type VoidInvoiceResponses = {
         memo: string | null;
         reference: string | null;
         purchase_order: string | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         created_at: string;
         updated_at: string | null;
         finalized_at: string | null;
@@ -14576,6 +15714,27 @@ export type MarkInvoiceUncollectibleResponses = {
         amount_paid: string;
         payment_url?: string | null;
         auto_charge?: boolean | null;
+        /**
+         * Structured e-invoice (EN 16931) of this document
+         */
+        e_invoicing?: {
+            format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+            /**
+             * VALID: passed every EN 16931 rule we check; INVALID: generated, but failed the rules in `errors` (finalization is never blocked); NOT_APPLICABLE: no structured document (the entity had not opted in when the PDF was rendered, a draft, or not rendered yet)
+             */
+            status: 'VALID' | 'INVALID' | 'NOT_APPLICABLE';
+            /**
+             * The failed rules; empty unless INVALID
+             */
+            errors: Array<{
+                /**
+                 * Official rule id, e.g. BR-CO-10, BR-AE-02
+                 */
+                rule: string;
+                message: string;
+            }>;
+            download_url: string | null;
+        };
         line_items: Array<{
             /**
              * Line id, used to credit a single line
@@ -14710,6 +15869,12 @@ export type MarkInvoiceUncollectibleResponses = {
         memo: string | null;
         reference: string | null;
         purchase_order: string | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         created_at: string;
         updated_at: string | null;
         finalized_at: string | null;
@@ -14892,6 +16057,27 @@ export type MarkInvoicePaidResponses = {
         amount_paid: string;
         payment_url?: string | null;
         auto_charge?: boolean | null;
+        /**
+         * Structured e-invoice (EN 16931) of this document
+         */
+        e_invoicing?: {
+            format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+            /**
+             * VALID: passed every EN 16931 rule we check; INVALID: generated, but failed the rules in `errors` (finalization is never blocked); NOT_APPLICABLE: no structured document (the entity had not opted in when the PDF was rendered, a draft, or not rendered yet)
+             */
+            status: 'VALID' | 'INVALID' | 'NOT_APPLICABLE';
+            /**
+             * The failed rules; empty unless INVALID
+             */
+            errors: Array<{
+                /**
+                 * Official rule id, e.g. BR-CO-10, BR-AE-02
+                 */
+                rule: string;
+                message: string;
+            }>;
+            download_url: string | null;
+        };
         line_items: Array<{
             /**
              * Line id, used to credit a single line
@@ -15026,6 +16212,12 @@ export type MarkInvoicePaidResponses = {
         memo: string | null;
         reference: string | null;
         purchase_order: string | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         created_at: string;
         updated_at: string | null;
         finalized_at: string | null;
@@ -15175,6 +16367,27 @@ export type PreviewUpcomingInvoiceResponses = {
         amount_paid: string;
         payment_url?: string | null;
         auto_charge?: boolean | null;
+        /**
+         * Structured e-invoice (EN 16931) of this document
+         */
+        e_invoicing?: {
+            format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+            /**
+             * VALID: passed every EN 16931 rule we check; INVALID: generated, but failed the rules in `errors` (finalization is never blocked); NOT_APPLICABLE: no structured document (the entity had not opted in when the PDF was rendered, a draft, or not rendered yet)
+             */
+            status: 'VALID' | 'INVALID' | 'NOT_APPLICABLE';
+            /**
+             * The failed rules; empty unless INVALID
+             */
+            errors: Array<{
+                /**
+                 * Official rule id, e.g. BR-CO-10, BR-AE-02
+                 */
+                rule: string;
+                message: string;
+            }>;
+            download_url: string | null;
+        };
         line_items: Array<{
             /**
              * Line id, used to credit a single line
@@ -15309,6 +16522,12 @@ export type PreviewUpcomingInvoiceResponses = {
         memo: string | null;
         reference: string | null;
         purchase_order: string | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         created_at: string;
         updated_at: string | null;
         finalized_at: string | null;
@@ -15519,7 +16738,11 @@ export type ListInvoicingEntitiesResponses = {
              * Hours after the invoice date during which late usage still updates a draft
              */
             grace_period_hours: number;
+            /**
+             * Whether finalized invoices and credit notes get a structured e-invoice (docs/einvoicing.md); true exactly when e_invoicing_format is set
+             */
             e_invoicing_enabled: boolean;
+            e_invoicing_format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
             created_at: string;
             updated_at: string;
             archived_at: string | null;
@@ -15577,7 +16800,11 @@ export type CreateInvoicingEntityData = {
          * Hours, 0 to 744
          */
         grace_period_hours?: number;
+        /**
+         * true without e_invoicing_format keeps the current format, else FACTURX; false switches e-invoicing off
+         */
         e_invoicing_enabled?: boolean;
+        e_invoicing_format?: string | null;
         logo?: string | null;
     };
     headers?: {
@@ -15684,7 +16911,11 @@ export type CreateInvoicingEntityResponses = {
          * Hours after the invoice date during which late usage still updates a draft
          */
         grace_period_hours: number;
+        /**
+         * Whether finalized invoices and credit notes get a structured e-invoice (docs/einvoicing.md); true exactly when e_invoicing_format is set
+         */
         e_invoicing_enabled: boolean;
+        e_invoicing_format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
         created_at: string;
         updated_at: string;
         archived_at: string | null;
@@ -15791,7 +17022,11 @@ export type GetInvoicingEntityResponses = {
          * Hours after the invoice date during which late usage still updates a draft
          */
         grace_period_hours: number;
+        /**
+         * Whether finalized invoices and credit notes get a structured e-invoice (docs/einvoicing.md); true exactly when e_invoicing_format is set
+         */
         e_invoicing_enabled: boolean;
+        e_invoicing_format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
         created_at: string;
         updated_at: string;
         archived_at: string | null;
@@ -15848,7 +17083,11 @@ export type UpdateInvoicingEntityData = {
          * Hours, 0 to 744
          */
         grace_period_hours?: number;
+        /**
+         * true without e_invoicing_format keeps the current format, else FACTURX; false switches e-invoicing off
+         */
         e_invoicing_enabled?: boolean;
+        e_invoicing_format?: string | null;
         logo?: string | null;
     };
     path: {
@@ -15961,7 +17200,11 @@ export type UpdateInvoicingEntityResponses = {
          * Hours after the invoice date during which late usage still updates a draft
          */
         grace_period_hours: number;
+        /**
+         * Whether finalized invoices and credit notes get a structured e-invoice (docs/einvoicing.md); true exactly when e_invoicing_format is set
+         */
         e_invoicing_enabled: boolean;
+        e_invoicing_format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
         created_at: string;
         updated_at: string;
         archived_at: string | null;
@@ -16081,7 +17324,11 @@ export type ArchiveInvoicingEntityResponses = {
          * Hours after the invoice date during which late usage still updates a draft
          */
         grace_period_hours: number;
+        /**
+         * Whether finalized invoices and credit notes get a structured e-invoice (docs/einvoicing.md); true exactly when e_invoicing_format is set
+         */
         e_invoicing_enabled: boolean;
+        e_invoicing_format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
         created_at: string;
         updated_at: string;
         archived_at: string | null;
@@ -16201,7 +17448,11 @@ export type UnarchiveInvoicingEntityResponses = {
          * Hours after the invoice date during which late usage still updates a draft
          */
         grace_period_hours: number;
+        /**
+         * Whether finalized invoices and credit notes get a structured e-invoice (docs/einvoicing.md); true exactly when e_invoicing_format is set
+         */
         e_invoicing_enabled: boolean;
+        e_invoicing_format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
         created_at: string;
         updated_at: string;
         archived_at: string | null;
@@ -16337,6 +17588,33 @@ export type ListCreditNotesResponses = {
                 tax_amount: string;
                 exemption_type: string | null;
             }>;
+            /**
+             * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+             */
+            custom_properties: {
+                [key: string]: string | boolean | Array<string>;
+            };
+            /**
+             * Structured e-invoice (EN 16931) of this document
+             */
+            e_invoicing?: {
+                format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+                /**
+                 * VALID: passed every EN 16931 rule we check; INVALID: generated, but failed the rules in `errors` (finalization is never blocked); NOT_APPLICABLE: no structured document (the entity had not opted in when the PDF was rendered, a draft, or not rendered yet)
+                 */
+                status: 'VALID' | 'INVALID' | 'NOT_APPLICABLE';
+                /**
+                 * The failed rules; empty unless INVALID
+                 */
+                errors: Array<{
+                    /**
+                     * Official rule id, e.g. BR-CO-10, BR-AE-02
+                     */
+                    rule: string;
+                    message: string;
+                }>;
+                download_url: string | null;
+            };
             created_at: string;
             finalized_at: string | null;
             voided_at: string | null;
@@ -16371,6 +17649,9 @@ export type CreateCreditNoteData = {
              */
             amount: string;
         }>;
+        custom_properties?: {
+            [key: string]: unknown;
+        } | null;
     };
     headers?: {
         /**
@@ -16497,6 +17778,33 @@ export type CreateCreditNoteResponses = {
             tax_amount: string;
             exemption_type: string | null;
         }>;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
+        /**
+         * Structured e-invoice (EN 16931) of this document
+         */
+        e_invoicing?: {
+            format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+            /**
+             * VALID: passed every EN 16931 rule we check; INVALID: generated, but failed the rules in `errors` (finalization is never blocked); NOT_APPLICABLE: no structured document (the entity had not opted in when the PDF was rendered, a draft, or not rendered yet)
+             */
+            status: 'VALID' | 'INVALID' | 'NOT_APPLICABLE';
+            /**
+             * The failed rules; empty unless INVALID
+             */
+            errors: Array<{
+                /**
+                 * Official rule id, e.g. BR-CO-10, BR-AE-02
+                 */
+                rule: string;
+                message: string;
+            }>;
+            download_url: string | null;
+        };
         created_at: string;
         finalized_at: string | null;
         voided_at: string | null;
@@ -16624,6 +17932,33 @@ export type GetCreditNoteResponses = {
             tax_amount: string;
             exemption_type: string | null;
         }>;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
+        /**
+         * Structured e-invoice (EN 16931) of this document
+         */
+        e_invoicing?: {
+            format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+            /**
+             * VALID: passed every EN 16931 rule we check; INVALID: generated, but failed the rules in `errors` (finalization is never blocked); NOT_APPLICABLE: no structured document (the entity had not opted in when the PDF was rendered, a draft, or not rendered yet)
+             */
+            status: 'VALID' | 'INVALID' | 'NOT_APPLICABLE';
+            /**
+             * The failed rules; empty unless INVALID
+             */
+            errors: Array<{
+                /**
+                 * Official rule id, e.g. BR-CO-10, BR-AE-02
+                 */
+                rule: string;
+                message: string;
+            }>;
+            download_url: string | null;
+        };
         created_at: string;
         finalized_at: string | null;
         voided_at: string | null;
@@ -16631,6 +17966,177 @@ export type GetCreditNoteResponses = {
 };
 
 export type GetCreditNoteResponse = GetCreditNoteResponses[keyof GetCreditNoteResponses];
+
+export type UpdateCreditNoteData = {
+    /**
+     * The new values.
+     */
+    body: {
+        /**
+         * Values by key (at most 50). A key with a definition (GET /api/v1/custom-properties) takes a value of its type: a string for TEXT, URL, EMAIL, SINGLE_SELECT, NUMBER (decimal string), DATE (YYYY-MM-DD) and DATE_TIME (RFC 3339), true or false for BOOLEAN, an array of options for MULTI_SELECT. Other keys are free-form strings. null drops a key. The object replaces the stored one.
+         */
+        custom_properties: {
+            [key: string]: unknown;
+        };
+    };
+    path: {
+        /**
+         * Credit Note ID
+         */
+        credit_note_id: string;
+    };
+    query?: never;
+    url: '/api/v1/credit-notes/{credit_note_id}';
+};
+
+export type UpdateCreditNoteErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Not found: no such object in the caller's tenant (another tenant's objects answer the same).
+     */
+    404: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unsupported media type: the body is not JSON, or was sent without `Content-Type: application/json` (what `curl -d` does).
+     */
+    415: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `write` rate limit class, 500 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_WRITE_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type UpdateCreditNoteError = UpdateCreditNoteErrors[keyof UpdateCreditNoteErrors];
+
+export type UpdateCreditNoteResponses = {
+    /**
+     * The credit note
+     */
+    200: {
+        id: string;
+        /**
+         * "draft" until finalized
+         */
+        credit_note_number: string;
+        status: 'DRAFT' | 'FINALIZED' | 'VOIDED';
+        credit_type: 'CREDIT_TO_BALANCE' | 'REFUND';
+        reason: string;
+        memo: string | null;
+        invoice_id: string;
+        customer_id: string;
+        invoicing_entity_id: string;
+        currency: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        subtotal: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        tax_amount: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        total: string;
+        /**
+         * Part of the total that cancelled what the invoice still owed
+         */
+        debt_cancelled_amount: string;
+        /**
+         * Part of the total added to the customer balance
+         */
+        credited_amount: string;
+        /**
+         * Part of the total to pay back to the customer
+         */
+        refunded_amount: string;
+        refund_status: 'PENDING' | 'REFUNDED' | 'FAILED' | 'MANUAL' | null;
+        line_items: Array<{
+            id: string;
+            invoice_line_id: string;
+            name: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            taxable_amount: string;
+            tax_rate: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            tax_amount: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            amount_total: string;
+        }>;
+        tax_breakdown: Array<{
+            name: string;
+            tax_rate: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            taxable_amount: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            tax_amount: string;
+            exemption_type: string | null;
+        }>;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
+        /**
+         * Structured e-invoice (EN 16931) of this document
+         */
+        e_invoicing?: {
+            format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+            /**
+             * VALID: passed every EN 16931 rule we check; INVALID: generated, but failed the rules in `errors` (finalization is never blocked); NOT_APPLICABLE: no structured document (the entity had not opted in when the PDF was rendered, a draft, or not rendered yet)
+             */
+            status: 'VALID' | 'INVALID' | 'NOT_APPLICABLE';
+            /**
+             * The failed rules; empty unless INVALID
+             */
+            errors: Array<{
+                /**
+                 * Official rule id, e.g. BR-CO-10, BR-AE-02
+                 */
+                rule: string;
+                message: string;
+            }>;
+            download_url: string | null;
+        };
+        created_at: string;
+        finalized_at: string | null;
+        voided_at: string | null;
+    };
+};
+
+export type UpdateCreditNoteResponse = UpdateCreditNoteResponses[keyof UpdateCreditNoteResponses];
 
 export type FinalizeCreditNoteData = {
     body?: never;
@@ -16764,6 +18270,33 @@ export type FinalizeCreditNoteResponses = {
             tax_amount: string;
             exemption_type: string | null;
         }>;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
+        /**
+         * Structured e-invoice (EN 16931) of this document
+         */
+        e_invoicing?: {
+            format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+            /**
+             * VALID: passed every EN 16931 rule we check; INVALID: generated, but failed the rules in `errors` (finalization is never blocked); NOT_APPLICABLE: no structured document (the entity had not opted in when the PDF was rendered, a draft, or not rendered yet)
+             */
+            status: 'VALID' | 'INVALID' | 'NOT_APPLICABLE';
+            /**
+             * The failed rules; empty unless INVALID
+             */
+            errors: Array<{
+                /**
+                 * Official rule id, e.g. BR-CO-10, BR-AE-02
+                 */
+                rule: string;
+                message: string;
+            }>;
+            download_url: string | null;
+        };
         created_at: string;
         finalized_at: string | null;
         voided_at: string | null;
@@ -16904,6 +18437,33 @@ export type VoidCreditNoteResponses = {
             tax_amount: string;
             exemption_type: string | null;
         }>;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
+        /**
+         * Structured e-invoice (EN 16931) of this document
+         */
+        e_invoicing?: {
+            format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+            /**
+             * VALID: passed every EN 16931 rule we check; INVALID: generated, but failed the rules in `errors` (finalization is never blocked); NOT_APPLICABLE: no structured document (the entity had not opted in when the PDF was rendered, a draft, or not rendered yet)
+             */
+            status: 'VALID' | 'INVALID' | 'NOT_APPLICABLE';
+            /**
+             * The failed rules; empty unless INVALID
+             */
+            errors: Array<{
+                /**
+                 * Official rule id, e.g. BR-CO-10, BR-AE-02
+                 */
+                rule: string;
+                message: string;
+            }>;
+            download_url: string | null;
+        };
         created_at: string;
         finalized_at: string | null;
         voided_at: string | null;
@@ -16965,6 +18525,60 @@ export type DownloadCreditNotePdfResponses = {
 };
 
 export type DownloadCreditNotePdfResponse = DownloadCreditNotePdfResponses[keyof DownloadCreditNotePdfResponses];
+
+export type DownloadCreditNoteEInvoiceData = {
+    body?: never;
+    path: {
+        /**
+         * Credit Note ID
+         */
+        credit_note_id: string;
+    };
+    query?: never;
+    url: '/api/v1/credit-notes/{credit_note_id}/e-invoice';
+};
+
+export type DownloadCreditNoteEInvoiceErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Not found: no such object in the caller's tenant (another tenant's objects answer the same).
+     */
+    404: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `read` rate limit class, 1000 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_READ_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type DownloadCreditNoteEInvoiceError = DownloadCreditNoteEInvoiceErrors[keyof DownloadCreditNoteEInvoiceErrors];
+
+export type DownloadCreditNoteEInvoiceResponses = {
+    /**
+     * A CII CrossIndustryInvoice or a UBL Invoice / CreditNote (EN 16931)
+     */
+    200: Blob | File;
+};
+
+export type DownloadCreditNoteEInvoiceResponse = DownloadCreditNoteEInvoiceResponses[keyof DownloadCreditNoteEInvoiceResponses];
 
 export type ListCreditGrantsData = {
     body?: never;
@@ -22222,3 +23836,630 @@ export type AdvanceTestClockResponses = {
 };
 
 export type AdvanceTestClockResponse = AdvanceTestClockResponses[keyof AdvanceTestClockResponses];
+
+export type DeleteExportConfigData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/exports/config';
+};
+
+export type DeleteExportConfigErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * No export configuration yet.
+     */
+    404: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `write` rate limit class, 500 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_WRITE_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type DeleteExportConfigError = DeleteExportConfigErrors[keyof DeleteExportConfigErrors];
+
+export type DeleteExportConfigResponses = {
+    /**
+     * Deleted; no body.
+     */
+    204: void;
+};
+
+export type DeleteExportConfigResponse = DeleteExportConfigResponses[keyof DeleteExportConfigResponses];
+
+export type GetExportConfigData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/exports/config';
+};
+
+export type GetExportConfigErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * No export configuration yet.
+     */
+    404: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `read` rate limit class, 1000 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_READ_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type GetExportConfigError = GetExportConfigErrors[keyof GetExportConfigErrors];
+
+export type GetExportConfigResponses = {
+    /**
+     * The configuration
+     */
+    200: {
+        enabled: boolean;
+        /**
+         * HOURLY or DAILY
+         */
+        schedule: string;
+        /**
+         * PARQUET or CSV
+         */
+        format: string;
+        destination: {
+            /**
+             * FOLDER or S3
+             */
+            type: string;
+            path?: string;
+            bucket?: string;
+            prefix?: string;
+            region?: string;
+            endpoint?: string | null;
+            force_path_style?: boolean;
+            access_key_id?: string;
+            /**
+             * The start and the last 4 characters of the stored secret key
+             */
+            secret_access_key_hint?: string;
+        };
+        next_run_at: string | null;
+        watermarks: Array<{
+            /**
+             * invoices, invoice_lines, credit_notes, payments or usage_daily (docs/export.md lists their columns)
+             */
+            dataset: 'invoices' | 'invoice_lines' | 'credit_notes' | 'payments' | 'usage_daily';
+            exported_up_to: string | null;
+        }>;
+        /**
+         * When the configuration was first created
+         */
+        created_at: string;
+        /**
+         * Last change
+         */
+        updated_at: string;
+    };
+};
+
+export type GetExportConfigResponse = GetExportConfigResponses[keyof GetExportConfigResponses];
+
+export type PutExportConfigData = {
+    /**
+     * The configuration
+     */
+    body: {
+        /**
+         * Scheduled runs on (default true); manual runs work either way
+         */
+        enabled?: boolean;
+        /**
+         * HOURLY (at each full UTC hour) or DAILY (at UTC midnight)
+         */
+        schedule: string;
+        /**
+         * PARQUET or CSV
+         */
+        format: string;
+        destination: {
+            /**
+             * FOLDER (a folder on the server, inside EXPORT_FOLDER_ROOT) or S3 (an S3-compatible bucket)
+             */
+            type: string;
+            /**
+             * FOLDER: absolute path inside the export folder root; created if missing
+             */
+            path?: string;
+            /**
+             * S3: bucket name
+             */
+            bucket?: string;
+            /**
+             * S3: key prefix of every file, e.g. "billing/"; a missing trailing slash is added
+             */
+            prefix?: string;
+            /**
+             * S3: region, e.g. "eu-west-3"
+             */
+            region?: string;
+            endpoint?: string | null;
+            /**
+             * S3: bucket in the path instead of the host name; default true with an endpoint, false without
+             */
+            force_path_style?: boolean;
+            /**
+             * S3: access key id
+             */
+            access_key_id?: string;
+            /**
+             * S3: secret access key; stored sealed with the service secret and never shown again. May be left out when the access_key_id is unchanged
+             */
+            secret_access_key?: string;
+        };
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/exports/config';
+};
+
+export type PutExportConfigErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unsupported media type: the body is not JSON, or was sent without `Content-Type: application/json` (what `curl -d` does).
+     */
+    415: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `write` rate limit class, 500 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_WRITE_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type PutExportConfigError = PutExportConfigErrors[keyof PutExportConfigErrors];
+
+export type PutExportConfigResponses = {
+    /**
+     * The configuration as stored
+     */
+    200: {
+        enabled: boolean;
+        /**
+         * HOURLY or DAILY
+         */
+        schedule: string;
+        /**
+         * PARQUET or CSV
+         */
+        format: string;
+        destination: {
+            /**
+             * FOLDER or S3
+             */
+            type: string;
+            path?: string;
+            bucket?: string;
+            prefix?: string;
+            region?: string;
+            endpoint?: string | null;
+            force_path_style?: boolean;
+            access_key_id?: string;
+            /**
+             * The start and the last 4 characters of the stored secret key
+             */
+            secret_access_key_hint?: string;
+        };
+        next_run_at: string | null;
+        watermarks: Array<{
+            /**
+             * invoices, invoice_lines, credit_notes, payments or usage_daily (docs/export.md lists their columns)
+             */
+            dataset: 'invoices' | 'invoice_lines' | 'credit_notes' | 'payments' | 'usage_daily';
+            exported_up_to: string | null;
+        }>;
+        /**
+         * When the configuration was first created
+         */
+        created_at: string;
+        /**
+         * Last change
+         */
+        updated_at: string;
+    };
+};
+
+export type PutExportConfigResponse = PutExportConfigResponses[keyof PutExportConfigResponses];
+
+export type ListExportRunsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Only runs in this status
+         */
+        status?: 'RUNNING' | 'SUCCEEDED' | 'FAILED';
+        /**
+         * Page number (0-indexed)
+         */
+        page?: number;
+        /**
+         * Items per page (1-100, default 10)
+         */
+        per_page?: number;
+    };
+    url: '/api/v1/exports/runs';
+};
+
+export type ListExportRunsErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `read` rate limit class, 1000 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_READ_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type ListExportRunsError = ListExportRunsErrors[keyof ListExportRunsErrors];
+
+export type ListExportRunsResponses = {
+    /**
+     * A page of runs
+     */
+    200: {
+        data: Array<{
+            /**
+             * Export run ID (exp_...)
+             */
+            id: string;
+            /**
+             * RUNNING, SUCCEEDED, or FAILED (retried with the same windows and file names at the next tick or start)
+             */
+            status: string;
+            /**
+             * MANUAL (POST /api/v1/exports/runs) or SCHEDULED
+             */
+            trigger: string;
+            /**
+             * PARQUET or CSV, fixed when the run was created
+             */
+            format: string;
+            destination: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * What each dataset's file holds, fixed when the run was created
+             */
+            windows: Array<{
+                /**
+                 * invoices, invoice_lines, credit_notes, payments or usage_daily (docs/export.md lists their columns)
+                 */
+                dataset: 'invoices' | 'invoice_lines' | 'credit_notes' | 'payments' | 'usage_daily';
+                after: string | null;
+                /**
+                 * The window ends at this instant, included (usage_daily: at this UTC midnight, excluded)
+                 */
+                up_to: string;
+            }>;
+            /**
+             * One file per dataset once SUCCEEDED, with its row count
+             */
+            files: Array<{
+                /**
+                 * invoices, invoice_lines, credit_notes, payments or usage_daily (docs/export.md lists their columns)
+                 */
+                dataset: 'invoices' | 'invoice_lines' | 'credit_notes' | 'payments' | 'usage_daily';
+                /**
+                 * Absolute path on the server, or s3://bucket/key
+                 */
+                location: string;
+                row_count: number;
+                size_bytes: number;
+            }>;
+            attempts: number;
+            error: string | null;
+            /**
+             * When the run was created
+             */
+            created_at: string;
+            started_at: string | null;
+            completed_at: string | null;
+        }>;
+        pagination_meta: {
+            page: number;
+            per_page: number;
+            total_items: number;
+            total_pages: number;
+        };
+    };
+};
+
+export type ListExportRunsResponse = ListExportRunsResponses[keyof ListExportRunsResponses];
+
+export type CreateExportRunData = {
+    body?: never;
+    headers?: {
+        /**
+         * Optional. The same key again with the same method, path and body replays the stored response (with `idempotent-replayed: true`) instead of running the operation again; with another request it is a 409. Keys are 1 to 255 characters, per tenant, kept 24 hours (IDEMPOTENCY_KEY_TTL_HOURS); a 5xx answer releases the key.
+         */
+        'idempotency-key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/exports/runs';
+};
+
+export type CreateExportRunErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * A run is running, or there is no configuration.
+     */
+    409: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `write` rate limit class, 500 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_WRITE_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type CreateExportRunError = CreateExportRunErrors[keyof CreateExportRunErrors];
+
+export type CreateExportRunResponses = {
+    /**
+     * The run, RUNNING
+     */
+    202: {
+        /**
+         * Export run ID (exp_...)
+         */
+        id: string;
+        /**
+         * RUNNING, SUCCEEDED, or FAILED (retried with the same windows and file names at the next tick or start)
+         */
+        status: string;
+        /**
+         * MANUAL (POST /api/v1/exports/runs) or SCHEDULED
+         */
+        trigger: string;
+        /**
+         * PARQUET or CSV, fixed when the run was created
+         */
+        format: string;
+        destination: {
+            [key: string]: unknown;
+        } | null;
+        /**
+         * What each dataset's file holds, fixed when the run was created
+         */
+        windows: Array<{
+            /**
+             * invoices, invoice_lines, credit_notes, payments or usage_daily (docs/export.md lists their columns)
+             */
+            dataset: 'invoices' | 'invoice_lines' | 'credit_notes' | 'payments' | 'usage_daily';
+            after: string | null;
+            /**
+             * The window ends at this instant, included (usage_daily: at this UTC midnight, excluded)
+             */
+            up_to: string;
+        }>;
+        /**
+         * One file per dataset once SUCCEEDED, with its row count
+         */
+        files: Array<{
+            /**
+             * invoices, invoice_lines, credit_notes, payments or usage_daily (docs/export.md lists their columns)
+             */
+            dataset: 'invoices' | 'invoice_lines' | 'credit_notes' | 'payments' | 'usage_daily';
+            /**
+             * Absolute path on the server, or s3://bucket/key
+             */
+            location: string;
+            row_count: number;
+            size_bytes: number;
+        }>;
+        attempts: number;
+        error: string | null;
+        /**
+         * When the run was created
+         */
+        created_at: string;
+        started_at: string | null;
+        completed_at: string | null;
+    };
+};
+
+export type CreateExportRunResponse = CreateExportRunResponses[keyof CreateExportRunResponses];
+
+export type GetExportRunData = {
+    body?: never;
+    path: {
+        /**
+         * Export run ID
+         */
+        run_id: string;
+    };
+    query?: never;
+    url: '/api/v1/exports/runs/{run_id}';
+};
+
+export type GetExportRunErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * No export run with this id in the tenant.
+     */
+    404: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `read` rate limit class, 1000 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_READ_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type GetExportRunError = GetExportRunErrors[keyof GetExportRunErrors];
+
+export type GetExportRunResponses = {
+    /**
+     * The run
+     */
+    200: {
+        /**
+         * Export run ID (exp_...)
+         */
+        id: string;
+        /**
+         * RUNNING, SUCCEEDED, or FAILED (retried with the same windows and file names at the next tick or start)
+         */
+        status: string;
+        /**
+         * MANUAL (POST /api/v1/exports/runs) or SCHEDULED
+         */
+        trigger: string;
+        /**
+         * PARQUET or CSV, fixed when the run was created
+         */
+        format: string;
+        destination: {
+            [key: string]: unknown;
+        } | null;
+        /**
+         * What each dataset's file holds, fixed when the run was created
+         */
+        windows: Array<{
+            /**
+             * invoices, invoice_lines, credit_notes, payments or usage_daily (docs/export.md lists their columns)
+             */
+            dataset: 'invoices' | 'invoice_lines' | 'credit_notes' | 'payments' | 'usage_daily';
+            after: string | null;
+            /**
+             * The window ends at this instant, included (usage_daily: at this UTC midnight, excluded)
+             */
+            up_to: string;
+        }>;
+        /**
+         * One file per dataset once SUCCEEDED, with its row count
+         */
+        files: Array<{
+            /**
+             * invoices, invoice_lines, credit_notes, payments or usage_daily (docs/export.md lists their columns)
+             */
+            dataset: 'invoices' | 'invoice_lines' | 'credit_notes' | 'payments' | 'usage_daily';
+            /**
+             * Absolute path on the server, or s3://bucket/key
+             */
+            location: string;
+            row_count: number;
+            size_bytes: number;
+        }>;
+        attempts: number;
+        error: string | null;
+        /**
+         * When the run was created
+         */
+        created_at: string;
+        started_at: string | null;
+        completed_at: string | null;
+    };
+};
+
+export type GetExportRunResponse = GetExportRunResponses[keyof GetExportRunResponses];
