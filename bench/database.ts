@@ -15,11 +15,11 @@ export interface BenchDatabase {
 }
 
 /**
- * A fresh, migrated database for one bench: on BENCH_DATABASE_URL's server (an admin URL), or
- * on an embedded PostgreSQL in a temporary folder.
+ * A fresh, migrated database for one bench: on `adminUrl`'s server (default BENCH_DATABASE_URL),
+ * or, when that is null or unset, on an embedded PostgreSQL in a temporary folder.
  */
-export async function openBenchDatabase(name: string, poolSize = 20): Promise<BenchDatabase> {
-  let adminUrl = process.env.BENCH_DATABASE_URL;
+export async function openBenchDatabase(name: string, poolSize = 20, server: string | null = process.env.BENCH_DATABASE_URL ?? null): Promise<BenchDatabase> {
+  let adminUrl = server ?? undefined;
   let stopEmbedded: (() => Promise<void>) | undefined;
   let dataDir: string | undefined;
   if (!adminUrl) {

@@ -1,9 +1,12 @@
 // Load generators for usage.bench.ts. They run as their own process so the load and the server
 // under test do not share one event loop (the figures would measure both).
 // Input: a JSON spec in argv[2]; output: one JSON line with the figures.
-//   {mode: 'bulk', url, headers, customers, total, batch, clients, nowMs, code?, prefix?}: posts batches of
-//     `batch` events, `clients` at a time; the bodies are built before the clock starts. Event n
-//     happened n milliseconds before nowMs (modulo an hour), as `eventTimestamp` gives.
+//   {mode: 'bulk', url, headers, customers, total, batch, clients, nowMs, code?, prefix?, spanMs?, property?, backfill?}:
+//     posts batches of `batch` events, `clients` at a time; the bodies are built before the clock
+//     starts. Event n happened a little before nowMs, within `spanMs` (default an hour), as
+//     `eventTimestamp` gives. `property` names the one numeric property events carry (default the
+//     `bytes` + `region` pair); `backfill` sets allow_backfilling (needed past 24 hours). The same
+//     spec sends the same bodies, so a second run re-sends stored batches, as a retrying client does.
 //   {mode: 'single', url, headers, customers, connections, durationS}: autocannon, one event per
 //     request with a unique idempotency key.
 //   {mode: 'paced', url, headers, customers, code, rate, batch, durationS, prefix}: posts batches
@@ -17,20 +20,28 @@ import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 
 
-/** The timestamp of bulk event n (the COPY ceiling writes the same ones). */
-export const eventTimestamp = (nowMs, n) => new Date(nowMs - (n % 3_600_000)).toISOString();
+const HOUR_MS = 3_600_000;
 
-async function bulk({ url, headers, customers, total, batch, clients, nowMs, code = 'bench', prefix = 'bulk' }) {
+/**
+ * The timestamp of bulk event n (the COPY ceiling writes the same ones): spread over `spanMs`
+ * before nowMs, a prime step apart so that consecutive events are not in time order.
+ */
+export const eventTimestamp = (nowMs, n, spanMs = HOUR_MS) => new Date(nowMs - 1 - ((n * 7919) % spanMs)).toISOString();
+
+/** The properties of bulk event i of its batch (the COPY ceiling writes the same ones). */
+export const eventProperties = (i, property) => (property ? { [property]: String(i % 1000) } : { bytes: String(i % 1000), region: i % 2 ? 'eu' : 'us' });
+
+async function bulk({ url, headers, customers, total, batch, clients, nowMs, code = 'bench', prefix = 'bulk', spanMs = HOUR_MS, property, backfill = false }) {
   const bodies = [];
   for (let b = 0; b * batch < total; b++) {
     const events = Array.from({ length: batch }, (_, i) => ({
       event_id: `${prefix}-${b}-${i}`,
       code,
       customer_id: customers[(b * batch + i) % customers.length],
-      timestamp: eventTimestamp(nowMs, b * batch + i),
-      properties: { bytes: String(i % 1000), region: i % 2 ? 'eu' : 'us' },
+      timestamp: eventTimestamp(nowMs, b * batch + i, spanMs),
+      properties: eventProperties(i, property),
     }));
-    bodies.push(Buffer.from(JSON.stringify({ events })));
+    bodies.push(Buffer.from(JSON.stringify(backfill ? { events, allow_backfilling: true } : { events })));
   }
   let next = 0;
   const start = performance.now();
