@@ -16,11 +16,13 @@ export interface Screen {
   load: () => Promise<{ default: ComponentType }>;
 }
 
-export const NAV_SECTIONS = ['Overview', 'Developers', 'Settings'] as const;
+export const NAV_SECTIONS = ['Overview', 'Billing', 'Developers', 'Settings'] as const;
 export type NavSection = (typeof NAV_SECTIONS)[number];
 
 export const screens: Screen[] = [
   { path: '/', title: 'Home', nav: { section: 'Overview', label: 'Home' }, load: () => import('./screens/home/HomeScreen') },
+  { path: '/customers', title: 'Customers', nav: { section: 'Billing', label: 'Customers' }, load: () => import('./screens/customers/CustomersScreen') },
+  { path: '/customers/:customerId', title: 'Customer', load: () => import('./screens/customers/CustomerScreen') },
   { path: '/developers/api-keys', title: 'API keys', nav: { section: 'Developers', label: 'API keys' }, load: () => import('./screens/developers/ApiKeysScreen') },
   { path: '/developers/webhooks', title: 'Webhook endpoints', nav: { section: 'Developers', label: 'Webhooks' }, load: () => import('./screens/developers/WebhooksScreen') },
   { path: '/developers/webhooks/:endpointId', title: 'Webhook endpoint', load: () => import('./screens/developers/WebhookEndpointScreen') },
