@@ -1,6 +1,6 @@
 import { Center, Loader } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { getSession, type GetSessionResponse } from '@tally-billing/sdk';
 import { ApiError, toApiError } from './api';
 import { client, configureClient } from './client';
@@ -53,8 +53,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   // Every API call from now on acts on this tenant; what was cached belongs to the previous one.
   if (data) configureClient({ csrfToken: data.csrf_token, tenantId });
+  // Only on a switch from one tenant to another: the first tenant's screen mounts (and starts its
+  // queries) in the same commit, before this effect. Reset, not remove: a mounted screen's
+  // queries are refetched for the new tenant instead of being left loading with no query.
+  const previousTenant = useRef(tenantId);
   useEffect(() => {
-    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
+    if (previousTenant.current !== undefined && previousTenant.current !== tenantId) void queryClient.resetQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
+    previousTenant.current = tenantId;
   }, [tenantId, queryClient]);
 
   const chooseOrganization = useCallback((id: string) => {

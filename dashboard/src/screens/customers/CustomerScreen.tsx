@@ -44,7 +44,10 @@ export default function CustomerScreen() {
             {portal.error && <ErrorAlert error={portal.error} />}
             {portal.data && (
               <Paper withBorder p="md" role="status">
-                <TextInput label="Portal link for this customer" readOnly value={portal.data.portal_url} onFocus={(e) => e.currentTarget.select()} description={`Valid until ${dateTime(portal.data.expires_at)}. Send it to the customer; it opens their self-service portal.`} />
+                <TextInput label="Portal link for this customer" readOnly value={portal.data.portal_url} onFocus={(e) => e.currentTarget.select()} />
+                <Text size="sm" c="gray.8" mt={4}>
+                  Valid until {dateTime(portal.data.expires_at)}. Send it to the customer; it opens their self-service portal.
+                </Text>
               </Paper>
             )}
             <Balance customerId={c.id} cashBalance={c.balance} currency={c.currency} />
