@@ -1,7 +1,7 @@
 import { Badge, Button, Modal, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { createPortalToken, getCreditBalance, getCustomer, getEffectiveEntitlements, listCreditGrants, listInvoices, listSubscriptions } from '@tally-billing/sdk';
 import { client } from '../../app/client';
 import { DataTable } from '../../components/DataTable';
@@ -30,9 +30,6 @@ export default function CustomerScreen() {
               <>
                 <Button variant="light" onClick={() => setEditing(true)}>
                   Edit
-                </Button>
-                <Button variant="light" component={Link} to={`/subscriptions/new?customer=${c.id}`}>
-                  New subscription
                 </Button>
                 <Button onClick={() => portal.mutate()} loading={portal.isPending}>
                   Create portal link
@@ -135,12 +132,10 @@ function Subscriptions({ customerId }: { customerId: string }) {
             rows={rows}
             rowKey={(s) => s.id}
             empty={
-              <EmptyState title="No subscription" action={<Button component={Link} to={`/subscriptions/new?customer=${customerId}`} variant="light">New subscription</Button>}>
-                Subscribe this customer to a published plan; its first invoice is previewed before you confirm.
-              </EmptyState>
+              <EmptyState title="No subscription">Subscribe this customer to a published plan with POST /api/v1/subscriptions (customer_id_or_alias, plan_id, start_date).</EmptyState>
             }
             columns={[
-              { header: 'Plan', render: (s) => <Text component={Link} to={`/subscriptions/${s.id}`} c="indigo.8" fw={600} size="sm">{`${s.plan_name} v${s.plan_version}`}</Text> },
+              { header: 'Plan', render: (s) => <Text fw={600} size="sm">{`${s.plan_name} v${s.plan_version}`}</Text> },
               { header: 'Status', render: (s) => s.status.toLowerCase().replace('_', ' ') },
               { header: 'Current period', render: (s) => `${date(s.current_period_start)} → ${date(s.current_period_end)}` },
               { header: 'Billing', render: (s) => `${s.period.toLowerCase()}, ${s.currency}` },
@@ -164,7 +159,7 @@ function Invoices({ customerId }: { customerId: string }) {
             rowKey={(i) => i.id}
             empty={<EmptyState title="No invoice yet">Invoices appear when a subscription starts or a period ends.</EmptyState>}
             columns={[
-              { header: 'Number', render: (i) => <Text component={Link} to={`/invoices/${i.id}`} c="indigo.8" fw={600} size="sm">{i.invoice_number}</Text> },
+              { header: 'Number', render: (i) => <code>{i.invoice_number}</code> },
               { header: 'Date', render: (i) => date(i.invoice_date) },
               { header: 'Status', render: (i) => `${i.status.toLowerCase()}, ${i.payment_status.toLowerCase().replace('_', ' ')}` },
               { header: 'Total', numeric: true, render: (i) => money(i.total, i.currency) },

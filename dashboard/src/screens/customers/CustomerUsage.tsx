@@ -13,7 +13,7 @@ function periods(): { label: string; start: string; end: string }[] {
   const now = dayjs.utc().startOf('month');
   return [0, 1, 2, 3].map((back) => {
     const start = now.subtract(back, 'month');
-    return { label: back === 0 ? 'This month' : start.format('MMM YYYY'), start: start.toISOString(), end: start.add(1, 'month').toISOString() };
+    return { label: back === 0 ? 'This month' : start.format('MMM YYYY'), start: start.format('YYYY-MM-DD'), end: start.add(1, 'month').format('YYYY-MM-DD') };
   });
 }
 
