@@ -67,7 +67,6 @@ export function Layout() {
                   { value: 'production', label: 'Production' },
                   { value: 'sandbox', label: 'Sandbox' },
                 ]}
-                color={sandbox ? 'orange' : 'green'}
               />
             </div>
           </Group>

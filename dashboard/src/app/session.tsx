@@ -1,6 +1,6 @@
 import { Center, Loader } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { getSession, type GetSessionResponse } from '@tally-billing/sdk';
 import { ApiError, toApiError } from './api';
 import { client, configureClient } from './client';
@@ -51,25 +51,22 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const organization = data?.organizations.find((o) => o.id === organizationId) ?? data?.organizations.find((o) => o.id === data.selected_organization_id) ?? data?.organizations[0];
   const tenantId = organization?.tenants.find((t) => t.environment === environment)?.id;
 
-  // Every API call from now on acts on this tenant; what was cached belongs to the previous one.
+  // Every API call from now on acts on this tenant.
   if (data) configureClient({ csrfToken: data.csrf_token, tenantId });
-  // Only on a switch from one tenant to another: the first tenant's screen mounts (and starts its
-  // queries) in the same commit, before this effect. Reset, not remove: a mounted screen's
-  // queries are refetched for the new tenant instead of being left loading with no query.
-  const previousTenant = useRef(tenantId);
-  useEffect(() => {
-    if (previousTenant.current !== undefined && previousTenant.current !== tenantId) void queryClient.resetQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
-    previousTenant.current = tenantId;
-  }, [tenantId, queryClient]);
 
+  // What was cached belongs to the previous tenant: dropped before the screens re-mount (the
+  // layout keys them by tenant), so nothing of one environment shows in the other.
+  const forgetTenantData = useCallback(() => queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'session' }), [queryClient]);
   const chooseOrganization = useCallback((id: string) => {
     localStorage.setItem(STORED.organization, id);
+    forgetTenantData();
     setOrganizationId(id);
-  }, []);
+  }, [forgetTenantData]);
   const chooseEnvironment = useCallback((value: Environment) => {
     localStorage.setItem(STORED.environment, value);
+    forgetTenantData();
     setEnvironment(value);
-  }, []);
+  }, [forgetTenantData]);
 
   const session = useMemo(() => (data ? { ...data, organization, environment, tenantId, chooseOrganization, chooseEnvironment } : undefined), [data, organization, environment, tenantId, chooseOrganization, chooseEnvironment]);
 

@@ -64,7 +64,7 @@ export default function ApiKeysScreen() {
                 { header: 'Key', render: (k) => <code>{k.hint}</code> },
                 { header: 'Created', render: (k) => dateTime(k.created_at) },
                 { header: 'Last used', render: (k) => (k.last_used_at ? dateTime(k.last_used_at) : 'never') },
-                { header: 'Status', render: (k) => (k.revoked_at ? <Badge color="gray" c="gray.9" variant="light">revoked {dateTime(k.revoked_at)}</Badge> : <Badge color="green" c="green.9" variant="light">active</Badge>) },
+                { header: 'Status', render: (k) => (k.revoked_at ? <Badge color="gray.8">revoked {dateTime(k.revoked_at)}</Badge> : <Badge color="teal.9">active</Badge>) },
                 {
                   header: 'Actions',
                   render: (k) =>

@@ -62,7 +62,7 @@ export default function OAuthAppScreen() {
             title={a.name}
             description={`Client id ${a.client_id} · secret ${a.client_secret_hint} · created ${dateTime(a.created_at)}`}
             actions={
-              <Button variant="light" color="orange" onClick={() => setConfirming(true)}>
+              <Button variant="light" color="red" onClick={() => setConfirming(true)}>
                 Rotate secret
               </Button>
             }
@@ -78,7 +78,7 @@ export default function OAuthAppScreen() {
               <Button variant="default" onClick={() => setConfirming(false)}>
                 Cancel
               </Button>
-              <Button color="orange" loading={rotate.isPending} onClick={() => rotate.mutate()}>
+              <Button color="red" loading={rotate.isPending} onClick={() => rotate.mutate()}>
                 Rotate now
               </Button>
             </Group>

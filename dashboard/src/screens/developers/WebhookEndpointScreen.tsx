@@ -8,7 +8,7 @@ import { dateTime } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorAlert, QueryState } from '../../components/QueryState';
 
-const STATUS_COLOR = { SUCCEEDED: 'green', FAILED: 'red', PENDING: 'yellow' } as const;
+const STATUS_COLOR = { SUCCEEDED: 'teal.9', FAILED: 'red.9', PENDING: 'yellow.4' } as const;
 
 export default function WebhookEndpointScreen() {
   const { endpointId = '' } = useParams();
@@ -51,11 +51,11 @@ export default function WebhookEndpointScreen() {
                 <Accordion variant="separated" multiple>
                   {page.data.map((d) => (
                     <Accordion.Item key={d.id} value={d.id}>
-                      <Accordion.Control aria-label={`${d.event_type} ${d.status.toLowerCase()}, ${dateTime(d.created_at)}`}>
+                      <Accordion.Control>
                         <Group justify="space-between" wrap="nowrap">
                           <Text fw={600}>{d.event_type}</Text>
                           <Group gap="xs">
-                            <Badge color={STATUS_COLOR[d.status]} c={`${STATUS_COLOR[d.status]}.9`} variant="light">
+                            <Badge color={STATUS_COLOR[d.status]}>
                               {d.status.toLowerCase()}
                             </Badge>
                             <Text size="sm" c="gray.7">

@@ -53,7 +53,7 @@ export default function WebhooksScreen() {
                 { header: 'URL', render: (e) => <Anchor component={Link} to={`/developers/webhooks/${e.id}`}>{e.url}</Anchor> },
                 { header: 'Description', render: (e) => e.description ?? '—' },
                 { header: 'Events', render: (e) => (e.event_types ? e.event_types.join(', ') : 'all') },
-                { header: 'Status', render: (e) => (e.enabled ? <Badge color="green" c="green.9" variant="light">enabled</Badge> : <Badge color="red" c="red.9" variant="light">disabled ({e.disabled_reason?.toLowerCase()})</Badge>) },
+                { header: 'Status', render: (e) => (e.enabled ? <Badge color="teal.9">enabled</Badge> : <Badge color="red.9">disabled ({e.disabled_reason?.toLowerCase()})</Badge>) },
                 { header: 'Created', render: (e) => dateTime(e.created_at) },
               ]}
             />

@@ -119,7 +119,7 @@ export default function HomeScreen() {
                     { header: 'Customer', render: (i) => i.customer_details?.name ?? i.customer_id },
                     { header: 'Date', render: (i) => date(i.invoice_date) },
                     { header: 'Total', numeric: true, render: (i) => money(i.total, i.currency) },
-                    { header: 'Payment', render: (i) => <Badge color={i.payment_status === 'PAID' ? 'green' : 'gray'} variant="light" c={i.payment_status === 'PAID' ? 'green.9' : 'gray.9'}>{i.payment_status}</Badge> },
+                    { header: 'Payment', render: (i) => <Badge color={i.payment_status === 'PAID' ? 'teal.9' : 'gray.8'}>{i.payment_status}</Badge> },
                   ]}
                 />
               )}
