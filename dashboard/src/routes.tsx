@@ -16,11 +16,14 @@ export interface Screen {
   load: () => Promise<{ default: ComponentType }>;
 }
 
-export const NAV_SECTIONS = ['Overview', 'Catalog', 'Developers', 'Settings'] as const;
+export const NAV_SECTIONS = ['Overview', 'Billing', 'Catalog', 'Developers', 'Settings'] as const;
 export type NavSection = (typeof NAV_SECTIONS)[number];
 
 export const screens: Screen[] = [
   { path: '/', title: 'Home', nav: { section: 'Overview', label: 'Home' }, load: () => import('./screens/home/HomeScreen') },
+  // Billing (docs/dashboard.md, "Customers")
+  { path: '/customers', title: 'Customers', nav: { section: 'Billing', label: 'Customers' }, load: () => import('./screens/customers/CustomersScreen') },
+  { path: '/customers/:customerId', title: 'Customer', load: () => import('./screens/customers/CustomerScreen') },
   // Catalog (docs/dashboard.md, "Catalog")
   { path: '/catalog/plans', title: 'Plans', nav: { section: 'Catalog', label: 'Plans' }, load: () => import('./screens/catalog/PlansScreen') },
   { path: '/catalog/plans/new', title: 'New plan', load: () => import('./screens/catalog/NewPlanScreen') },
