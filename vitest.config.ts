@@ -15,7 +15,8 @@ export default defineConfig({
         // No globalSetup: nothing starts PostgreSQL, so `npm run test:domain` takes seconds. A test
         // that needs the database fails here (test/harness/database.ts finds no adminUrl).
         extends: true,
-        test: { name: 'domain', include: DOMAIN_TESTS, testTimeout: 30_000 },
+        // Generous limits: on a loaded 2-core machine the first test of a file also waits for the app to warm up.
+        test: { name: 'domain', include: DOMAIN_TESTS, testTimeout: 60_000 },
       },
       {
         extends: true,
@@ -24,8 +25,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [...DOMAIN_TESTS, ...RELIABILITY_TESTS],
           globalSetup: ['test/harness/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       {

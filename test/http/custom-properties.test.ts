@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useHarness, type Harness } from '../harness/app.js';
 import { pdfText } from '../harness/pdf.js';
 import { createDraft, outbox } from './invoices-support.js';
 import { seedPlan } from './subscription-fixtures.js';
 import { WebhookReceiver } from './webhooks-receiver.js';
 
-// the first test of the file also pays the app's warm-up, which takes most of the 30 s default on a busy machine
-vi.setConfig({ testTimeout: 120_000 });
 const harness = useHarness();
 const receiver = new WebhookReceiver();
 let baseUrl = '';
