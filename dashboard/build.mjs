@@ -1,8 +1,9 @@
 /* global process, console, performance */
 // Builds the dashboard into dashboard/dist (docs/dashboard.md). Runs in `npm ci`'s lifecycle
-// (`prepare`), and before `npm start` with --if-missing. Each asset also gets a .gz copy, which
+// (`prepare`), and before `npm start` with --if-missing: then only when the build is missing or
+// older than one of its sources (a `git pull` must not leave the old screens served). Each asset also gets a .gz copy, which
 // the service sends to browsers that accept gzip (@fastify/static's preCompressed).
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,17 @@ import { gzipSync } from 'node:zlib';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, 'dist');
 
-if (process.argv.includes('--if-missing') && existsSync(path.join(dist, 'index.html'))) process.exit(0);
+/** The newest modification time (ms) of a file or of any file below a folder. */
+function newestMtimeMs(file) {
+  if (!existsSync(file)) return 0;
+  const stat = statSync(file);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(file).map((name) => newestMtimeMs(path.join(file, name))));
+}
+
+const sources = [path.join(here, 'src'), path.join(here, 'index.html'), path.join(here, 'vite.config.ts'), path.join(here, '..', 'sdk', 'src')];
+const built = path.join(dist, 'index.html');
+if (process.argv.includes('--if-missing') && existsSync(built) && statSync(built).mtimeMs >= Math.max(...sources.map(newestMtimeMs))) process.exit(0);
 
 let vite;
 try {
