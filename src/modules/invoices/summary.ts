@@ -3,7 +3,7 @@ import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
 import { documented, errorResponses } from '../../http/schemas.js';
 import { today, type Clock } from '../../kernel/clock.js';
-import { decimal, formatMinor } from '../../kernel/money.js';
+import { decimal, formatMinor, minorToDecimal, toMinor } from '../../kernel/money.js';
 import type { Pool, Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 
@@ -73,8 +73,9 @@ export async function invoiceSummary(db: Queryable, tenantId: string, todayDate:
   );
 
   const currencies = [...new Set([...issued, ...recurring, ...open].map((r) => r.currency))].sort();
-  // Sums of minor units arrive as numeric text; MRR's shares are rounded once, to the minor unit.
-  const minor = (text: string | undefined, currency: string) => formatMinor(BigInt(decimal(text ?? '0').toDecimalPlaces(0).toFixed(0)), currency);
+  // Sums of minor units arrive as numeric text (MRR's shares have fractions of a minor unit):
+  // rounded once, by the money module's rounding point.
+  const minor = (text: string | undefined, currency: string) => formatMinor(toMinor(decimal(text ?? '0').times(minorToDecimal(1n, currency)), currency), currency);
   return {
     months: firstDays.map((d) => d.slice(0, 7)),
     currencies: currencies.map((currency) => ({
