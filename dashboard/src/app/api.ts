@@ -22,15 +22,26 @@ export class ApiError extends Error {
 }
 
 /**
- * The field an error message names, among a form's fields: the API's messages start with the
- * field's path (`name is required (body)`, `components[0].fee.rates[0].price must be ...`), so
- * the longest form field that path starts with wins. Undefined: the error belongs to the whole form.
+ * The form path (Mantine's `components.0.fee.pricing.rate`) of the field an API message names:
+ * messages start with the body path (`url must match ...`, `components[0].fee.pricing.rate must
+ * be ...`). The deepest part of that path the form holds a plain value or a list of plain values
+ * at (one input) wins; undefined when the message names no field of the form (then the error is
+ * shown above it).
  */
-export function fieldOfError(message: string, fields: readonly string[]): string | undefined {
-  const path = message.split(' ')[0] ?? '';
-  return fields
-    .filter((field) => path === field || path.startsWith(`${field}.`) || path.startsWith(`${field}[`))
-    .sort((a, b) => b.length - a.length)[0];
+export function fieldOfError(message: string, values: unknown): string | undefined {
+  const isInput = (node: unknown) => node === null || typeof node !== 'object' || (Array.isArray(node) && node.every((item) => item === null || typeof item !== 'object'));
+  const parts = (message.split(' ')[0] ?? '').replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean);
+  let node: unknown = values;
+  let found: string | undefined;
+  for (let i = 0; i < parts.length; i += 1) {
+    if (node === null || typeof node !== 'object' || !(parts[i]! in node)) break;
+    node = (node as Record<string, unknown>)[parts[i]!];
+    if (isInput(node)) {
+      found = parts.slice(0, i + 1).join('.');
+      break;
+    }
+  }
+  return found;
 }
 
 /** Makes any thrown value an ApiError (the SDK's BillingApiError; network failures become a 0-status one). */

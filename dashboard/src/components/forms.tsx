@@ -6,13 +6,14 @@ import { fieldOfError, toApiError, type ApiError } from '../app/api';
 
 /**
  * A form whose submit calls the API: the API's refusal is shown next to the field its message
- * names (`name is required (body)` under the Name input), or above the form when it names none.
+ * names (`name is required (body)` under the Name input, nested paths such as
+ * `components[0].fee.pricing.rate` included), or above the form when it names none.
  * On success the listed queries are refetched and `onDone` gets the answer.
  */
 export function useApiForm<Values extends Record<string, unknown>, Result>(options: {
   initialValues: Values;
   submit: (values: Values) => Promise<Result>;
-  invalidates?: QueryKey[];
+  invalidates?: readonly QueryKey[];
   onDone?: (result: Result, form: UseFormReturnType<Values>) => void;
 }) {
   const queryClient = useQueryClient();
@@ -27,7 +28,7 @@ export function useApiForm<Values extends Record<string, unknown>, Result>(optio
     },
     onError: (error) => {
       const apiError = toApiError(error);
-      const field = fieldOfError(apiError.message, Object.keys(form.getValues()));
+      const field = fieldOfError(apiError.message, form.getValues());
       if (field) {
         setFormError(undefined);
         form.setFieldError(field, apiError.message);

@@ -2,20 +2,19 @@ import { Select, TextInput } from '@mantine/core';
 import { createAddon } from '../../../../sdk/src/index';
 import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
-import { FormError } from '../../components/forms';
+import { FormError, useApiForm } from '../../components/forms';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { keys, useCatalogClient } from './client';
 import { emptyFee, feeBody, productDefaults, feeSummary, type FeeForm } from './fee';
 import { FeeEditor } from './FeeEditor';
-import { useCatalogForm } from './form';
 import { CreateButton, FormButtons, FormStack, StatusBadge } from './parts';
 import { useAddons, useProducts } from './queries';
 
 function NewAddon({ close }: { close: () => void }) {
   const client = useCatalogClient();
   const products = useProducts();
-  const { form, onSubmit, mutation, formError } = useCatalogForm({
+  const { form, onSubmit, mutation, formError } = useApiForm({
     initialValues: { name: '', product_id: '', price: { currency: 'USD', fee: emptyFee('RATE') as FeeForm } },
     submit: async (v) => (await createAddon({ client, body: { name: v.name, product_id: v.product_id, price: { currency: v.price.currency, fee: feeBody(v.price.fee) } }, throwOnError: true })).data,
     invalidates: [keys.addons],

@@ -2,12 +2,12 @@ import { NumberInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/
 import { createCoupon, type CreateCouponData } from '../../../../sdk/src/index';
 import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
-import { FormError } from '../../components/forms';
+import { FormError, useApiForm } from '../../components/forms';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { date, money } from '../../components/format';
 import { keys, useCatalogClient } from './client';
-import { optional, useCatalogForm } from './form';
+import { optional } from './form';
 import { CreateButton, FormButtons, FormStack, StatusBadge } from './parts';
 import { useCoupons } from './queries';
 
@@ -15,7 +15,7 @@ type DiscountType = CreateCouponData['body']['discount']['type'];
 
 function NewCoupon({ close }: { close: () => void }) {
   const client = useCatalogClient();
-  const { form, onSubmit, mutation, formError } = useCatalogForm({
+  const { form, onSubmit, mutation, formError } = useApiForm({
     initialValues: {
       code: '',
       description: '',

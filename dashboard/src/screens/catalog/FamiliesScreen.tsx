@@ -2,18 +2,18 @@ import { TextInput } from '@mantine/core';
 import { createProductFamily } from '../../../../sdk/src/index';
 import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
-import { FormError } from '../../components/forms';
+import { FormError, useApiForm } from '../../components/forms';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { dateTime } from '../../components/format';
 import { keys, useCatalogClient } from './client';
-import { optional, useCatalogForm } from './form';
+import { optional } from './form';
 import { CreateButton, FormButtons, FormStack } from './parts';
 import { useFamilies } from './queries';
 
 function NewFamily({ close }: { close: () => void }) {
   const client = useCatalogClient();
-  const { form, onSubmit, mutation, formError } = useCatalogForm({
+  const { form, onSubmit, mutation, formError } = useApiForm({
     initialValues: { name: '', alias: '' },
     submit: async (v) => (await createProductFamily({ client, body: { name: v.name, alias: optional(v.alias) ?? null }, throwOnError: true })).data,
     invalidates: [keys.families],

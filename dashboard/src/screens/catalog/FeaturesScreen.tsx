@@ -2,11 +2,11 @@ import { Select, TextInput } from '@mantine/core';
 import { createFeature, type CreateFeatureData } from '../../../../sdk/src/index';
 import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
-import { FormError } from '../../components/forms';
+import { FormError, useApiForm } from '../../components/forms';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { keys, useCatalogClient } from './client';
-import { optional, useCatalogForm } from './form';
+import { optional } from './form';
 import { CreateButton, FormButtons, FormStack, StatusBadge } from './parts';
 import { options, useFeatures, useMetrics, useProducts } from './queries';
 
@@ -16,7 +16,7 @@ function NewFeature({ close }: { close: () => void }) {
   const client = useCatalogClient();
   const metrics = useMetrics();
   const products = useProducts();
-  const { form, onSubmit, mutation, formError } = useCatalogForm({
+  const { form, onSubmit, mutation, formError } = useApiForm({
     initialValues: { code: '', name: '', description: '', feature_type: { type: 'BOOLEAN' as FeatureType, metric_id: '' }, product_id: '' },
     submit: async (v) => {
       const body: CreateFeatureData['body'] = {

@@ -3,11 +3,11 @@ import { Link } from 'react-router';
 import { createMetric, type CreateMetricData } from '../../../../sdk/src/index';
 import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
-import { FormError } from '../../components/forms';
+import { FormError, useApiForm } from '../../components/forms';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { keys, useCatalogClient } from './client';
-import { optional, useCatalogForm } from './form';
+import { optional } from './form';
 import { CreateButton, FormButtons, FormStack } from './parts';
 import { options, useFamilies, useMetrics } from './queries';
 
@@ -17,7 +17,7 @@ const AGGREGATIONS: Aggregation[] = ['COUNT', 'SUM', 'MAX', 'MIN', 'MEAN', 'LATE
 function NewMetric({ close }: { close: () => void }) {
   const client = useCatalogClient();
   const families = useFamilies();
-  const { form, onSubmit, mutation, formError } = useCatalogForm({
+  const { form, onSubmit, mutation, formError } = useApiForm({
     initialValues: { name: '', code: '', description: '', aggregation_type: 'COUNT' as Aggregation, aggregation_key: '', product_family_id: '' },
     submit: async (v) => {
       const body: CreateMetricData['body'] = {

@@ -2,13 +2,13 @@ import { Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { createPlan, getPlanDetails, listPlanVersions, replacePlan, type CreatePlanData, type GetPlanDetailsResponses } from '../../../../sdk/src/index';
-import { FormError } from '../../components/forms';
+import { FormError, useApiForm } from '../../components/forms';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { keys, useCatalogClient } from './client';
 import { emptyFee, feeBody, productDefaults, feeForm, type FeeForm } from './fee';
 import { FeeEditor } from './FeeEditor';
-import { optional, useCatalogForm } from './form';
+import { optional } from './form';
 import { FormButtons, READABLE_HINTS } from './parts';
 import { options, useFamilies, useProducts } from './queries';
 
@@ -53,7 +53,7 @@ function PlanEditor({ plan }: { plan?: Plan }) {
   const navigate = useNavigate();
   const families = useFamilies();
   const products = useProducts();
-  const { form, onSubmit, mutation, formError } = useCatalogForm<PlanForm, Plan>({
+  const { form, onSubmit, mutation, formError } = useApiForm<PlanForm, Plan>({
     initialValues: plan ? fromPlan(plan) : { name: '', description: '', product_family_id: '', currency: 'USD', plan_type: 'STANDARD', components: [newComponent()] },
     submit: async (v) => {
       const components = v.components.map((c) => ({ name: c.name, product_id: c.product_id, fee: feeBody(c.fee) }));

@@ -2,12 +2,12 @@ import { Select, TextInput } from '@mantine/core';
 import { createProduct, type CreateProductData } from '../../../../sdk/src/index';
 import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
-import { FormError } from '../../components/forms';
+import { FormError, useApiForm } from '../../components/forms';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { keys, useCatalogClient } from './client';
 import { PRICING_MODELS } from './fee';
-import { optional, useCatalogForm } from './form';
+import { optional } from './form';
 import { CreateButton, FormButtons, FormStack } from './parts';
 import { options, useFamilies, useMetrics, useProducts } from './queries';
 
@@ -25,7 +25,7 @@ function NewProduct({ close }: { close: () => void }) {
   const client = useCatalogClient();
   const families = useFamilies();
   const metrics = useMetrics();
-  const { form, onSubmit, mutation, formError } = useCatalogForm({
+  const { form, onSubmit, mutation, formError } = useApiForm({
     initialValues: { name: '', description: '', product_family_id: '', fee_structure: { type: 'RATE' as FeeType, metric_id: '', slot_unit_name: '', model: 'PER_UNIT', billing_type: 'ADVANCE' } },
     submit: async (v) => {
       const fee = v.fee_structure;
