@@ -82,7 +82,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const metrics = createMetricsModule(base);
   const features = createFeaturesModule({ ...base, metricExists });
   const coupons = createCouponsModule({ ...base, planExists });
-  const plans = createPlansModule({ ...base, products: catalog.api, addOns: { existingAddOnIds, existingPriceIds } });
+  const plans = createPlansModule({ ...base, products: catalog.api, properties, addOns: { existingAddOnIds, existingPriceIds } });
   const addOns = createAddOnsModule({ ...base, products: catalog.api });
   const customers = createCustomersModule({
     ...base,

@@ -9,6 +9,8 @@ export const EMITTED_EVENT_TYPES = [
   'product.created', 'product.updated', 'product.archived',
   'coupon.created', 'coupon.updated', 'coupon.archived',
   'plan.created', 'plan.published', 'plan.archived',
+  // ours: plan metadata (name, description, rank, custom properties) changed without publishing a version (docs/custom-properties.md)
+  'plan.updated',
   'addon.created', 'addon.updated', 'addon.archived',
   'customer.created', 'customer.updated', 'customer.archived', 'customer.unarchived',
   // ours: a customer-level entitlement override was set or removed (docs/credits-and-alerts.md)

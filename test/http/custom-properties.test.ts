@@ -315,6 +315,54 @@ describe('products, subscriptions and credit notes', () => {
   });
 });
 
+describe('plans', () => {
+  it('check values on create, PUT and PATCH, return them on get and list, filter the list and carry them in plan events', async () => {
+    const h = await isolated(harness());
+    await define(h, { entity_type: 'PLAN', key: 'segment', type: 'SINGLE_SELECT', options: ['smb', 'enterprise'], required: true, default_value: 'smb' });
+    await define(h, { entity_type: 'PLAN', key: 'launch', type: 'DATE' });
+    const family = (await h.request('POST', '/api/v1/product_families', { body: { name: 'Fam' } })).json();
+    const rate = (await h.request('POST', '/api/v1/products', { body: { name: 'Base', product_family_id: family.id, fee_structure: { type: 'RATE' } } })).json();
+    const body = (extra: Record<string, unknown>) => ({ name: 'Pro', currency: 'EUR', product_family_id: family.id, components: [{ name: 'Base', product_id: rate.id, fee: { rates: [{ price: '49.00' }] } }], ...extra });
+
+    expect400(await h.request('POST', '/api/v1/plans', { body: body({ custom_properties: { launch: '2026-13-01' } }) }), 'custom_properties.launch must be a YYYY-MM-DD calendar date (type DATE)');
+    expect400(await h.request('POST', '/api/v1/plans', { body: body({ custom_properties: { segment: 'consumer' } }) }), 'custom_properties.segment must be one of "smb", "enterprise"');
+    expect((await h.request('GET', '/api/v1/plans')).json().data).toEqual([]); // the refused creates wrote nothing
+    const created = await h.request('POST', '/api/v1/plans', { body: body({ status: 'ACTIVE', custom_properties: { launch: '2026-04-01' } }) });
+    expect(created.statusCode, created.body).toBe(201);
+    const plan = created.json();
+    expect(plan.custom_properties).toEqual({ segment: 'smb', launch: '2026-04-01' }); // the required key took its default
+    const other = (await h.request('POST', '/api/v1/plans', { body: body({ name: 'Enterprise', custom_properties: { segment: 'enterprise' } }) })).json();
+    expect((await h.request('GET', `/api/v1/plans/${plan.id}`)).json().custom_properties).toEqual({ segment: 'smb', launch: '2026-04-01' });
+
+    // PATCH replaces the object; a wrong value is refused and changes nothing
+    expect400(await h.request('PATCH', `/api/v1/plans/${plan.id}`, { body: { name: 'Renamed', custom_properties: { launch: 20260401 } } }), 'custom_properties.launch');
+    expect((await h.request('GET', `/api/v1/plans/${plan.id}`)).json()).toMatchObject({ name: 'Pro', custom_properties: { segment: 'smb', launch: '2026-04-01' } });
+    const patched = await h.request('PATCH', `/api/v1/plans/${plan.id}`, { body: { custom_properties: { segment: 'enterprise', crm_product: 'P-9' } } });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json().custom_properties).toEqual({ segment: 'enterprise', crm_product: 'P-9' });
+    // a PUT without custom_properties keeps them (they belong to the plan, not to a version)
+    const replaced = await h.request('PUT', `/api/v1/plans/${plan.id}`, { body: { name: 'Pro', currency: 'EUR', components: body({}).components } });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    expect(replaced.json()).toMatchObject({ version: 2, custom_properties: { segment: 'enterprise', crm_product: 'P-9' } });
+    expect400(await h.request('PUT', `/api/v1/plans/${plan.id}`, { body: { ...body({}), custom_properties: { segment: null, launch: 'soon' } } }), 'custom_properties.launch');
+
+    const listed = async (query: string) => (await h.request('GET', `/api/v1/plans?${query}`)).json().data.map((p: { id: string; custom_properties: object }) => [p.id, p.custom_properties]);
+    // both are created at the same (manual) clock instant, so compare as sets
+    expect((await listed('custom_properties[segment]=enterprise')).sort()).toEqual([
+      [other.id, { segment: 'enterprise' }],
+      [plan.id, { segment: 'enterprise', crm_product: 'P-9' }],
+    ].sort());
+    expect(await listed('custom_properties[crm_product]=P-9')).toEqual([[plan.id, { segment: 'enterprise', crm_product: 'P-9' }]]);
+    expect(await listed('custom_properties[segment]=smb')).toEqual([]);
+    expect400(await h.request('GET', '/api/v1/plans?custom_properties[segment]=consumer'), 'custom_properties[segment] must be one of "smb", "enterprise"');
+
+    const events = await outbox(h, plan.id);
+    expect(events.find((e) => e.event_type === 'plan.created')).toMatchObject({ payload: { plan_id: plan.id, custom_properties: { segment: 'smb', launch: '2026-04-01' } } });
+    expect(events.find((e) => e.event_type === 'plan.updated')).toMatchObject({ payload: { plan_id: plan.id, custom_properties: { segment: 'enterprise', crm_product: 'P-9' } } });
+    expect(events.at(-1)).toMatchObject({ event_type: 'plan.published', payload: { version: 2, custom_properties: { segment: 'enterprise', crm_product: 'P-9' } } });
+  });
+});
+
 describe('webhook payloads', () => {
   it('carry the custom_properties of the object', async () => {
     const h = await isolated(harness());

@@ -120,6 +120,7 @@ describe('plan creation', () => {
       status: 'ACTIVE',
       currency: 'EUR',
       version: 1,
+      custom_properties: {},
       created_at: h.clock.now().toISOString(),
     });
   });

@@ -10,6 +10,7 @@ export function planEventData(plan: PlanRow, version: VersionRow): Record<string
     status: plan.status,
     currency: version.currency,
     version: version.version,
+    custom_properties: plan.custom_properties,
     created_at: plan.created_at.toISOString(),
   };
 }

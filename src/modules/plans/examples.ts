@@ -44,6 +44,7 @@ export const planExample = {
   period_start_day: null,
   tax_inclusive: false,
   self_service_rank: null,
+  custom_properties: {},
   created_at: AT,
   product_family: { id: FAMILY_ID, name: 'Cloud Platform' },
   price_components: [

@@ -7,6 +7,7 @@ import { withTx } from '../../db/tx.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { ProductsService } from '../catalog/index.js';
+import type { CustomPropertiesPort } from '../custom-properties/index.js';
 import { featuresById, resolvedToWire } from './entitlements.js';
 import { planEventData } from './events.js';
 import { parseVersionBody, type PlanInputDeps, type VersionBody, type VersionSpec } from './plan-input.js';
@@ -21,18 +22,21 @@ export interface CreatePlanBody extends VersionBody {
   plan_type?: PlanType;
   status?: PlanStatus;
   self_service_rank?: number | null;
+  custom_properties?: Record<string, unknown> | null;
 }
 
 export interface ReplacePlanBody extends VersionBody {
   name: string;
   description?: string | null;
   status?: PlanStatus | null;
+  custom_properties?: Record<string, unknown> | null;
 }
 
 export interface PatchPlanBody {
   name?: string | null;
   description?: string | null;
   self_service_rank?: number | null;
+  custom_properties?: Record<string, unknown> | null;
 }
 
 export interface PlanListQuery {
@@ -43,12 +47,15 @@ export interface PlanListQuery {
   order_by?: string;
   page?: number;
   per_page?: number;
+  /** `custom_properties[<key>]` parameters, read by the custom-properties port */
+  [parameter: string]: unknown;
 }
 
 export interface PlansDeps extends PlanInputDeps {
   pool: Pool;
   clock: Clock;
   products: Pick<ProductsService, 'findProduct' | 'findFamily'>;
+  properties: CustomPropertiesPort;
 }
 
 /** Only DRAFT (stage) and ACTIVE (publish) can be asked for when a version is written. */
@@ -67,6 +74,15 @@ function requireName(name: string | null | undefined): string {
 export function createPlansService(deps: PlansDeps) {
   const { pool, clock } = deps;
   const findFamily = deps.products.findFamily;
+
+  /**
+   * The values a write stores: the body's object replaces the stored one, null empties it, and
+   * leaving it out keeps the stored values, checked again (a key defined since must now fit).
+   */
+  function planProperties(tx: Queryable, tenantId: string, given: Record<string, unknown> | null | undefined, current: PlanRow | null) {
+    const proposed = given === undefined ? (current?.custom_properties ?? {}) : (given ?? {});
+    return deps.properties.resolve(tx, tenantId, 'PLAN', proposed, { creating: current === null });
+  }
 
   async function writeContents(tx: Queryable, tenantId: string, versionId: string, spec: VersionSpec, copyFrom: string | null, addOnsGiven: boolean): Promise<void> {
     await repo.insertComponents(tx, tenantId, spec.components.map((c, position) => ({ id: newId('priceComponent', clock.now().getTime()), plan_version_id: versionId, position, ...c })));
@@ -128,6 +144,7 @@ export function createPlansService(deps: PlansDeps) {
       const family = await findFamily(tx, tenantId, body.product_family_id);
       if (!family) throw badRequest(`product_family_id '${body.product_family_id}' is not a product family of this tenant`);
       const spec = await parseVersionBody(deps, tx, tenantId, body, { planType });
+      const customProperties = await planProperties(tx, tenantId, body.custom_properties, null);
       const now = clock.now();
       const planId = newId('plan', now.getTime());
       let version = versionRow(newId('planVersion', now.getTime()), planId, 1, spec);
@@ -141,6 +158,7 @@ export function createPlansService(deps: PlansDeps) {
         self_service_rank: body.self_service_rank ?? null,
         active_version_id: null,
         draft_version_id: version.id,
+        custom_properties: customProperties,
         created_at: now,
         updated_at: now,
         archived_at: null,
@@ -170,10 +188,12 @@ export function createPlansService(deps: PlansDeps) {
   async function replacePlan(tenantId: string, planId: string, body: ReplacePlanBody): Promise<PlanView> {
     const name = requireName(body.name);
     return withTx(pool, async (tx) => {
-      let plan = await lockPlan(tx, tenantId, planId);
+      const current = await lockPlan(tx, tenantId, planId);
+      let plan = current;
       if (plan.status === 'ARCHIVED') throw conflict('plan is archived; unarchive it before replacing it');
       const status = targetStatus(body.status, plan.active_version_id ? 'ACTIVE' : 'DRAFT', 'status');
       const spec = await parseVersionBody(deps, tx, tenantId, body, { planType: plan.plan_type, planId });
+      const customProperties = await planProperties(tx, tenantId, body.custom_properties, plan);
       let version: VersionRow;
       if (plan.draft_version_id) {
         const draft = (await repo.findVersion(tx, tenantId, plan.draft_version_id))!;
@@ -190,8 +210,11 @@ export function createPlansService(deps: PlansDeps) {
         await writeContents(tx, tenantId, version.id, spec, plan.active_version_id, body.add_ons !== undefined);
         plan = { ...plan, draft_version_id: version.id };
       }
-      plan = { ...plan, name, description: body.description === undefined ? plan.description : body.description, updated_at: clock.now() };
+      plan = { ...plan, name, description: body.description === undefined ? plan.description : body.description, custom_properties: customProperties, updated_at: clock.now() };
+      const propertiesChanged = JSON.stringify(customProperties) !== JSON.stringify(current.custom_properties);
       if (status === 'ACTIVE') ({ plan, version } = await publish(tx, tenantId, plan, version));
+      // a staged draft changes nothing subscribers see, but the plan's values changed at once
+      else if (propertiesChanged) await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'plan.updated', objectId: plan.id, data: planEventData(plan, version) });
       await repo.updatePlan(tx, tenantId, plan);
       return loadView(tx, tenantId, plan, version, findFamily);
     });
@@ -206,10 +229,13 @@ export function createPlansService(deps: PlansDeps) {
         name: body.name === undefined || body.name === null ? plan.name : requireName(body.name),
         description: body.description === undefined ? plan.description : body.description,
         self_service_rank: body.self_service_rank === undefined ? plan.self_service_rank : body.self_service_rank,
+        custom_properties: await planProperties(tx, tenantId, body.custom_properties, plan),
         updated_at: clock.now(),
       };
       await repo.updatePlan(tx, tenantId, next);
       const version = (await repo.findVersion(tx, tenantId, defaultVersionId(next)))!;
+      // plan.updated: a metadata change (custom properties included) is something a CRM or ledger sync follows
+      await writeOutboxEvent(scoped(tx, tenantId), clock, { type: 'plan.updated', objectId: plan.id, data: planEventData(next, version) });
       return loadView(tx, tenantId, next, version, findFamily);
     });
   }
@@ -258,10 +284,11 @@ export function createPlansService(deps: PlansDeps) {
   async function listPlans(tenantId: string, query: PlanListQuery): Promise<Page<PlanView>> {
     const page = pageRequest(query.page, query.per_page);
     const order = parseOrderBy(query.order_by, ['name', 'status', 'plan_type', 'created_at'] as const, { column: 'created_at', direction: 'desc' });
+    const properties = await deps.properties.filter(pool, tenantId, 'PLAN', query);
     const { rows, total } = await repo.listPlans(
       pool,
       tenantId,
-      { productFamilyId: query.product_family_id, search: query.search, statuses: query.status, planTypes: query.plan_type },
+      { productFamilyId: query.product_family_id, search: query.search, statuses: query.status, planTypes: query.plan_type, properties },
       order,
       page,
     );

@@ -4,6 +4,7 @@ import { scoped } from '../../db/tenant-scope.js';
 import type { OrderBy, PageRequest } from '../../kernel/paging.js';
 import type { EntitlementRow, EntitlementValue } from './entitlements.js';
 import type { PlanFee } from './fees.js';
+import type { CustomPropertyValues } from '../custom-properties/index.js';
 
 export type PlanType = 'STANDARD' | 'FREE' | 'CUSTOM';
 export type PlanStatus = 'DRAFT' | 'ACTIVE' | 'INACTIVE' | 'ARCHIVED';
@@ -18,6 +19,7 @@ export interface PlanRow {
   self_service_rank: number | null;
   active_version_id: string | null;
   draft_version_id: string | null;
+  custom_properties: CustomPropertyValues;
   created_at: Date;
   updated_at: Date;
   archived_at: Date | null;
@@ -71,24 +73,25 @@ export interface PlanAddOnRow {
 export const PLAN_DESCRIPTIONS_RELATION = '(SELECT tenant_id, id, description FROM plans)';
 
 const PLAN_COLUMNS =
-  'id, product_family_id, name, description, plan_type, status, self_service_rank, active_version_id, draft_version_id, created_at, updated_at, archived_at';
+  'id, product_family_id, name, description, plan_type, status, self_service_rank, active_version_id, draft_version_id, custom_properties, created_at, updated_at, archived_at';
 const VERSION_COLUMNS =
   'id, plan_id, version, is_draft, currency, net_terms, billing_cycles, period_start_day, tax_inclusive, trial_duration_days, trial_is_free, trialing_plan_id, minimum_commitment, usage_thresholds, created_at, published_at';
 
 export async function insertPlan(db: Queryable, tenantId: string, row: PlanRow): Promise<void> {
   await scoped(db, tenantId).query(
-    `INSERT INTO plans (tenant_id, ${PLAN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+    `INSERT INTO plans (tenant_id, ${PLAN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     [row.id, row.product_family_id, row.name, row.description, row.plan_type, row.status, row.self_service_rank,
-      row.active_version_id, row.draft_version_id, row.created_at, row.updated_at, row.archived_at],
+      row.active_version_id, row.draft_version_id, JSON.stringify(row.custom_properties), row.created_at, row.updated_at, row.archived_at],
   );
 }
 
 export async function updatePlan(db: Queryable, tenantId: string, row: PlanRow): Promise<void> {
   await scoped(db, tenantId).query(
     `UPDATE plans SET name = $3, description = $4, plan_type = $5, status = $6, self_service_rank = $7, active_version_id = $8,
-       draft_version_id = $9, updated_at = $10, archived_at = $11
+       draft_version_id = $9, updated_at = $10, archived_at = $11, custom_properties = $12
      WHERE tenant_id = $1 AND id = $2`,
-    [row.id, row.name, row.description, row.plan_type, row.status, row.self_service_rank, row.active_version_id, row.draft_version_id, row.updated_at, row.archived_at],
+    [row.id, row.name, row.description, row.plan_type, row.status, row.self_service_rank, row.active_version_id, row.draft_version_id, row.updated_at, row.archived_at,
+      JSON.stringify(row.custom_properties)],
   );
 }
 
@@ -106,6 +109,8 @@ export interface PlanFilter {
   search?: string;
   statuses?: PlanStatus[];
   planTypes?: PlanType[];
+  /** What `custom_properties` must contain (the custom-properties port's `filter`), or null. */
+  properties?: CustomPropertyValues | null;
 }
 
 export async function listPlans(
@@ -116,8 +121,9 @@ export async function listPlans(
   page: PageRequest,
 ): Promise<{ rows: PlanRow[]; total: number }> {
   const where = `tenant_id = $1 AND ($2::text IS NULL OR product_family_id = $2) AND ($3::text IS NULL OR name ILIKE '%' || $3 || '%')
-    AND ($4::text[] IS NULL OR status = ANY($4)) AND ($5::text[] IS NULL OR plan_type = ANY($5))`;
-  const params = [filter.productFamilyId ?? null, filter.search ?? null, filter.statuses?.length ? filter.statuses : null, filter.planTypes?.length ? filter.planTypes : null];
+    AND ($4::text[] IS NULL OR status = ANY($4)) AND ($5::text[] IS NULL OR plan_type = ANY($5))${filter.properties ? ' AND custom_properties @> $6::jsonb' : ''}`;
+  const params: unknown[] = [filter.productFamilyId ?? null, filter.search ?? null, filter.statuses?.length ? filter.statuses : null, filter.planTypes?.length ? filter.planTypes : null];
+  if (filter.properties) params.push(JSON.stringify(filter.properties));
   const direction = order.direction === 'desc' ? 'DESC' : 'ASC';
   return scoped(db, tenantId).page<PlanRow>({ columns: PLAN_COLUMNS, from: 'plans', where, orderBy: `${order.column} ${direction}, id ${direction}` }, params, page);
 }

@@ -4,6 +4,7 @@ import { authOf } from '../../http/auth.js';
 import { documented, ErrorBody, errorResponses, examplePage, listResponse, MessageBody, orderByQuery, PageQuery } from '../../http/schemas.js';
 import { createPlanExample, planExample, replacedPlanExample, replacePlanExample, resolvedEntitlementExamples, versionExamples } from './examples.js';
 import type { PlansService } from './plans-service.js';
+import { customPropertyFilterQuery, FILTER_HELP } from '../custom-properties/index.js';
 import { CreatePlanRequest, PatchPlanRequest, Plan, PlanVersionSummary, planToWire, ReplacePlanRequest, ResolvedEntitlementList, versionToWire } from './schemas.js';
 
 const PlanIdParams = Type.Object({ plan_id: Type.String({ description: 'Plan ID (`plan_...`)' }) });
@@ -36,7 +37,7 @@ export function planRoutes(service: PlansService) {
           'Lists the tenant\'s plans, newest first unless `order_by` says otherwise, each shown at its published version (at its draft when it was never published). ' +
           'Filters: `product_family_id` (a family id), `search` (part of the name, case-insensitive), `status` and `plan_type` (repeat them for several values). ' +
           'Plans are DRAFT until a version is published, then ACTIVE; INACTIVE or ARCHIVED plans (set at creation, or by archiving) are not offered for new subscriptions. ' +
-          'Paged: `page` from 0, `per_page` 1 to 100 (default 10).',
+          `${FILTER_HELP} Paged: \`page\` from 0, \`per_page\` 1 to 100 (default 10).`,
         querystring: Type.Object({
           product_family_id: Type.Optional(Type.String({ description: 'Only plans of this family (its id)' })),
           search: Type.Optional(Type.String({ description: 'Search by plan name' })),
@@ -44,7 +45,7 @@ export function planRoutes(service: PlansService) {
           plan_type: Type.Optional(Type.Array(Type.Enum(['STANDARD', 'FREE', 'CUSTOM']), { description: 'Filter by plan type (can be repeated)' })),
           order_by: orderByQuery(['name', 'status', 'plan_type', 'created_at'], 'created_at.desc'),
           ...PageQuery,
-        }),
+        }, customPropertyFilterQuery),
         response: { 200: documented(listResponse(Plan), 'A page of plans.', examplePage([planExample])), ...errorResponses([400, 401]) },
       },
     }, async (request) => {
@@ -109,7 +110,7 @@ export function planRoutes(service: PlansService) {
         operationId: 'patch_plan',
         summary: 'Update plan metadata',
         description:
-          'Changes plan metadata (name, description, self_service_rank); prices and version settings change through PUT. These fields belong to the plan, not to a version, ' +
+          'Changes plan metadata (name, description, self_service_rank, custom_properties: it replaces the stored object, each value checked against its definition); prices and version settings change through PUT. These fields belong to the plan, not to a version, ' +
           'so no version is written. A null `name` keeps it (a blank one is a 400); null clears `description` and `self_service_rank`. Any other field is a 400. ' +
           'The answer shows the plan at its default version.',
         params: PlanIdParams,

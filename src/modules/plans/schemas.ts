@@ -7,6 +7,7 @@ import { availableParameters, BILLING_TERMS } from './fees.js';
 import type { VersionRow } from './repository.js';
 import type { PlanView } from './views.js';
 import { UsageThresholdsSchema } from './thresholds.js';
+import { CustomPropertiesInput, CustomPropertiesOutput } from '../custom-properties/index.js';
 
 const PLAN_TYPES = ['STANDARD', 'FREE', 'CUSTOM'] as const;
 const PLAN_STATUSES = ['DRAFT', 'ACTIVE', 'INACTIVE', 'ARCHIVED'] as const;
@@ -107,6 +108,8 @@ const versionFields = {
   trial: Type.Optional(Nullable(Trial)),
   minimum_commitment: Type.Optional(Nullable(MinimumCommitment)),
   usage_thresholds: Type.Optional(Nullable(UsageThresholdsSchema)),
+  // the plan's, not the version's: left out of a PUT, the stored values stay (checked again)
+  custom_properties: Type.Optional(Nullable(CustomPropertiesInput)),
 };
 
 export const CreatePlanRequest = Type.Object({
@@ -129,6 +132,7 @@ export const PatchPlanRequest = Type.Object(
     name: Type.Optional(Nullable(Name())),
     description: Type.Optional(Nullable(Type.String())),
     self_service_rank: Type.Optional(Nullable(Type.Integer())),
+    custom_properties: Type.Optional(Nullable(CustomPropertiesInput)),
   },
   { additionalProperties: false },
 );
@@ -148,6 +152,7 @@ export const Plan = Type.Object({
   period_start_day: Nullable(Type.Integer()),
   tax_inclusive: Type.Boolean(),
   self_service_rank: Nullable(Type.Integer()),
+  custom_properties: CustomPropertiesOutput,
   created_at: Type.String({ format: 'date-time' }),
   product_family: Type.Object({ id: Type.String(), name: Type.String() }),
   price_components: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), product_id: Type.String(), fee: FeeSchema })),
@@ -189,6 +194,7 @@ export function planToWire(view: PlanView) {
     period_start_day: version.period_start_day,
     tax_inclusive: version.tax_inclusive,
     self_service_rank: plan.self_service_rank,
+    custom_properties: plan.custom_properties,
     created_at: plan.created_at.toISOString(),
     product_family: view.family,
     price_components: view.components.map((c) => ({ id: c.id, name: c.name, product_id: c.product_id, fee: c.fee })),
