@@ -3,6 +3,7 @@ import { useHarness, type Harness } from '../harness/app.js';
 import { pdfText } from '../harness/pdf.js';
 import { createDraft, outbox } from './invoices-support.js';
 import { seedPlan } from './subscription-fixtures.js';
+import { backdatedSubscription } from '../scenarios/billing-support.js';
 import { WebhookReceiver } from './webhooks-receiver.js';
 
 const harness = useHarness();
@@ -360,6 +361,34 @@ describe('plans', () => {
     expect(events.find((e) => e.event_type === 'plan.created')).toMatchObject({ payload: { plan_id: plan.id, custom_properties: { segment: 'smb', launch: '2026-04-01' } } });
     expect(events.find((e) => e.event_type === 'plan.updated')).toMatchObject({ payload: { plan_id: plan.id, custom_properties: { segment: 'enterprise', crm_product: 'P-9' } } });
     expect(events.at(-1)).toMatchObject({ event_type: 'plan.published', payload: { version: 2, custom_properties: { segment: 'enterprise', crm_product: 'P-9' } } });
+  });
+});
+
+describe('required INVOICE properties and billing runs', () => {
+  it('billing-run invoices take the defaults; a required key without a default stays empty, never blocks finalization, and is asked for by the next PATCH', async () => {
+    const h = await isolated(harness());
+    await define(h, { entity_type: 'INVOICE', key: 'cost_center', required: true, default_value: 'CC-100' });
+    await define(h, { entity_type: 'INVOICE', key: 'approver', type: 'EMAIL', required: true });
+    await define(h, { entity_type: 'INVOICE', key: 'erp_status', type: 'SINGLE_SELECT', options: ['pending', 'exported'] });
+    const { subscriptionId } = await backdatedSubscription(h);
+    await h.service.tasks['billing.run']!({ once: true });
+    const list = (await h.request('GET', `/api/v1/invoices?subscription_id=${subscriptionId}&order_by=invoice_date.asc`)).json().data;
+    // January to March, finalized by the same run (past their grace period)
+    expect(list.map((i: { status: string; custom_properties: object }) => [i.status, i.custom_properties])).toEqual([
+      ['FINALIZED', { cost_center: 'CC-100' }], ['FINALIZED', { cost_center: 'CC-100' }], ['FINALIZED', { cost_center: 'CC-100' }],
+    ]);
+    const created = (await outbox(h, list[0].id)).find((e) => e.event_type === 'invoice.created');
+    expect(created!.payload.custom_properties).toEqual({ cost_center: 'CC-100' });
+
+    // the merchant fills the missing value in afterwards; a PATCH without it is refused and changes nothing
+    expect400(await h.request('PATCH', `/api/v1/invoices/${list[0].id}`, { body: { custom_properties: { cost_center: 'CC-200' } } }), 'custom_properties.approver is required', 'type EMAIL');
+    expect((await h.request('GET', `/api/v1/invoices/${list[0].id}`)).json().custom_properties).toEqual({ cost_center: 'CC-100' });
+    const filled = await h.request('PATCH', `/api/v1/invoices/${list[0].id}`, { body: { custom_properties: { cost_center: 'CC-200', approver: 'cfo@client.example' } } });
+    expect(filled.statusCode, filled.body).toBe(200);
+    expect(filled.json()).toMatchObject({ status: 'FINALIZED', total: list[0].total, invoice_number: list[0].invoice_number, custom_properties: { cost_center: 'CC-200', approver: 'cfo@client.example' } });
+    // a PATCH that leaves the required key with a default out gets the default back
+    const defaulted = await h.request('PATCH', `/api/v1/invoices/${list[1].id}`, { body: { custom_properties: { approver: 'cfo@client.example' } } });
+    expect(defaulted.json().custom_properties).toEqual({ cost_center: 'CC-100', approver: 'cfo@client.example' });
   });
 });
 

@@ -170,7 +170,8 @@ describe('golden e-invoices', () => {
   it('export outside the EU, Peppol BIS: category G', async () => {
     const h = harness();
     const seller = await entity(h, 'PEPPOL_BIS');
-    const customer = await createCustomer(h, { name: 'Example Inc.', currency: 'USD', invoicing_entity_id: seller.id, billing_address: { line1: '1 Market St', city: 'San Francisco', zip_code: '94105', state: 'CA', country: 'US' } });
+    // Peppol routes to the buyer's endpoint (BT-49, PEPPOL-EN16931-R010): the billing e-mail
+    const customer = await createCustomer(h, { name: 'Example Inc.', currency: 'USD', billing_email: 'ap@example.com', invoicing_entity_id: seller.id, billing_address: { line1: '1 Market St', city: 'San Francisco', zip_code: '94105', state: 'CA', country: 'US' } });
     const tax = taxFor({ country: 'US' });
     expect(tax.treatment).toBe('EXPORT');
     const invoice = await finalized(h, (await createDraft(h, customer.id, { tax, currency: 'USD' })).invoice.id);
@@ -254,7 +255,7 @@ describe('golden e-invoices', () => {
   it('JPY, a 0-decimal currency, Peppol BIS: amounts without decimals, rounding consistent', async () => {
     const h = harness();
     const seller = await entity(h, 'PEPPOL_BIS');
-    const customer = await createCustomer(h, { currency: 'JPY', invoicing_entity_id: seller.id, vat_number: 'FR40123456824', billing_address: { line1: '1 rue du Japon', city: 'Paris', zip_code: '75016', country: 'FR' } });
+    const customer = await createCustomer(h, { currency: 'JPY', billing_email: 'ap@example.jp', invoicing_entity_id: seller.id, vat_number: 'FR40123456824', billing_address: { line1: '1 rue du Japon', city: 'Paris', zip_code: '75016', country: 'FR' } });
     const lines: InvoiceLineInput[] = [
       { name: 'Licences', category: 'RECURRING', amount: new Dec('999'), quantity: new Dec('3'), unitPrice: new Dec('333') },
       { name: 'Support', category: 'RECURRING', amount: new Dec('1234') },
@@ -284,5 +285,24 @@ describe('golden e-invoices', () => {
     const plain = await finalized(h, (await createDraft(h, plainCustomer.id)).invoice.id);
     expect(plain.e_invoicing).toEqual({ format: null, status: 'NOT_APPLICABLE', errors: [], download_url: null });
     expect((await h.request('GET', `/api/v1/invoices/${plain.id}/e-invoice`)).statusCode).toBe(404);
+  });
+
+  it('the CIUS rules run on their formats: Peppol without the buyer endpoint, XRechnung without the buyer post code nor bank details', async () => {
+    const h = harness();
+    const peppol = await entity(h, 'PEPPOL_BIS');
+    const address = { line1: '1 rue X', city: 'Paris', zip_code: '75001', country: 'FR' };
+    const noEndpoint = await createCustomer(h, { invoicing_entity_id: peppol.id, billing_address: address });
+    const peppolInvoice = await finalized(h, (await createDraft(h, noEndpoint.id, { tax: taxFor({ country: 'FR' }) })).invoice.id);
+    expect(peppolInvoice.e_invoicing).toMatchObject({ format: 'PEPPOL_BIS', status: 'INVALID', errors: [{ rule: 'PEPPOL-EN16931-R010', message: expect.stringContaining('billing_email') }] });
+
+    const xrechnung = await entity(h, 'XRECHNUNG_UBL', { bank_details: null });
+    const noPostcode = await createCustomer(h, { invoicing_entity_id: xrechnung.id, billing_address: { ...address, zip_code: null } });
+    const xrInvoice = await finalized(h, (await createDraft(h, noPostcode.id, { tax: taxFor({ country: 'FR' }) })).invoice.id);
+    expect(xrInvoice.status).toBe('FINALIZED');
+    expect(xrInvoice.e_invoicing.errors.map((e: { rule: string }) => e.rule)).toEqual(['BR-DE-1', 'BR-DE-9']);
+    // the same customer under Factur-X (EN 16931 only) is valid: BR-DE rules are XRechnung's
+    const facturx = await entity(h, 'FACTURX', { bank_details: null });
+    const sameButFacturx = await createCustomer(h, { invoicing_entity_id: facturx.id, billing_address: { ...address, zip_code: null } });
+    expect((await finalized(h, (await createDraft(h, sameButFacturx.id, { tax: taxFor({ country: 'FR' }) })).invoice.id)).e_invoicing.status).toBe('VALID');
   });
 });

@@ -182,7 +182,7 @@ describe('portal JSON for the token holder', () => {
     expect(list.statusCode, list.body).toBe(200);
     expect(list.json().data).toEqual([{
       id: invoice.id, invoice_number: invoice.invoice_number, status: 'FINALIZED', invoice_date: '2026-03-01', due_date: expect.any(String),
-      period_start: null, period_end: null, currency: 'EUR', total: '144.00', amount_due: '144.00', payment_status: 'UNPAID',
+      period_start: null, period_end: null, currency: 'EUR', total: '144.00', amount_due: '144.00', payment_status: 'UNPAID', e_invoice_format: null,
     }]);
     expect(list.json().pagination_meta).toEqual({ page: 0, per_page: 10, total_items: 1, total_pages: 1 });
 
@@ -192,6 +192,44 @@ describe('portal JSON for the token holder', () => {
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdf.headers['cache-control']).toBe('no-store');
     expect(pdf.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('downloads the structured e-invoice (XML) of an invoice whose entity opted in, and the hybrid PDF; 404 for an invoice without one', async () => {
+    const h = harness();
+    const entity = await post('/api/v1/invoicing-entities', {
+      legal_name: 'Tally Billing SAS', country: 'FR', vat_number: 'FR83404833048', address_line1: '8 avenue des Ternes', city: 'Paris', zip_code: '75017',
+      bank_details: { account_holder: 'Tally Billing SAS', iban: 'FR7630006000011234567890189', bic: 'AGRIFRPP' }, e_invoicing_format: 'FACTURX',
+    });
+    const customer = await post('/api/v1/customers', { name: 'Acme SARL', currency: 'EUR', invoicing_entity_id: entity.id, billing_address: { line1: '1 rue X', city: 'Paris', zip_code: '75001', country: 'FR' } });
+    const invoice = await finalizedInvoice(h, customer.id);
+    await h.drainJobs(); // the accounting PDF job writes the e-invoice
+    const token = await portalToken(h, customer.id);
+    expect((await asPortal(h, '/api/v1/portal/invoices', token)).json().data[0]).toMatchObject({ id: invoice.id, e_invoice_format: 'FACTURX' });
+
+    const xml = await h.request('GET', `/api/v1/portal/invoices/${invoice.id}/e-invoice?token=${token}`, { key: null });
+    expect(xml.statusCode, xml.body).toBe(200);
+    expect(xml.headers['content-type']).toContain('application/xml');
+    expect(xml.headers['content-disposition']).toBe(`attachment; filename="${invoice.invoice_number}-factur-x.xml"`);
+    expect(xml.headers['cache-control']).toBe('no-store');
+    // the same bytes the API serves
+    expect(xml.body).toBe((await h.request('GET', `/api/v1/invoices/${invoice.id}/e-invoice`)).body);
+    expect(xml.body).toContain('CrossIndustryInvoice');
+    expect(xml.body).toContain(`<ram:ID>${invoice.invoice_number}</ram:ID>`);
+    // the PDF link gives the PDF/A-3 with the XML attached (docs/einvoicing.md)
+    const pdf = await asPortal(h, `/api/v1/portal/invoices/${invoice.id}/download`, token);
+    expect(pdf.rawPayload.includes(Buffer.from('factur-x.xml'))).toBe(true);
+    const page = await h.request('GET', `/portal/customer?token=${token}`, { key: null });
+    expect(page.body).toContain(`href="/api/v1/portal/invoices/${invoice.id}/e-invoice?token=${token}" download>E-invoice (XML)`);
+
+    // an entity that never opted in: no document, no link, a 404; another customer's token: a 404
+    const { customer: plain } = await meteredCustomer();
+    const plainInvoice = await finalizedInvoice(h, plain.id);
+    const plainToken = await portalToken(h, plain.id);
+    expect((await asPortal(h, `/api/v1/portal/invoices/${plainInvoice.id}/e-invoice`, plainToken)).statusCode).toBe(404);
+    expect((await h.request('GET', `/portal/customer?token=${plainToken}`, { key: null })).body).not.toContain('E-invoice (XML)');
+    const other = await asPortal(h, `/api/v1/portal/invoices/${invoice.id}/e-invoice`, plainToken);
+    expect(other.statusCode).toBe(404);
+    expect(other.json()).toEqual({ code: 'NOT_FOUND', message: 'invoice not found' });
   });
 
   it("answers 404 for another customer's invoice, in the same tenant or another", async () => {

@@ -53,6 +53,36 @@ describe('invoice e-mail', () => {
     expect(log.data.some((e: { status: string; to: string[] }) => e.status === 'SENT')).toBe(true);
   });
 
+  it('mails the hybrid PDF/A-3 (the XML inside) for a Factur-X entity, and the XML beside the PDF for a UBL one', async () => {
+    const seller = { country: 'FR', vat_number: 'FR83404833048', address_line1: '8 avenue des Ternes', city: 'Paris', zip_code: '75017', bank_details: { account_holder: 'Seller SAS', iban: 'FR7630006000011234567890189' } };
+    const billingAddress = { line1: '1 rue X', city: 'Paris', zip_code: '75001', country: 'FR' };
+    const sent: Record<string, string> = {};
+    for (const format of ['FACTURX', 'XRECHNUNG_UBL']) {
+      const entity = await h.request('POST', '/api/v1/invoicing-entities', { body: { ...seller, legal_name: `Seller ${format}`, e_invoicing_format: format } });
+      expect(entity.statusCode, entity.body).toBe(201);
+      const to = `ap-${format.toLowerCase()}@mail.test`;
+      const customer = await createCustomer(h, { name: `E-invoiced ${format}`, billing_email: to, invoicing_entity_id: entity.json().id, billing_address: billingAddress });
+      const draft = await createDraft(h, customer.id);
+      expect((await h.request('POST', `/api/v1/invoices/${draft.invoice.id}/finalize`)).statusCode).toBe(200);
+      await settle();
+      const invoice = (await h.request('GET', `/api/v1/invoices/${draft.invoice.id}`)).json();
+      expect(invoice.e_invoicing).toMatchObject({ format, status: 'VALID' });
+      const message = inbox.find((m) => m.to.includes(to));
+      expect(message, JSON.stringify(inbox.map((m) => m.to))).toBeDefined();
+      const pdf = pdfAttachment(message!.raw);
+      // the mailed PDF is the stored accounting PDF, byte for byte
+      expect(pdf.equals((await h.request('GET', `/api/v1/invoices/${draft.invoice.id}/download`)).rawPayload)).toBe(true);
+      sent[format] = message!.raw;
+      if (format === 'FACTURX') {
+        expect(pdf.includes(Buffer.from('factur-x.xml'))).toBe(true);
+      } else {
+        expect(pdf.includes(Buffer.from('factur-x.xml'))).toBe(false);
+        expect(message!.raw).toMatch(new RegExp(`filename="?${invoice.invoice_number}\\.xml`));
+      }
+    }
+    expect(sent.FACTURX).not.toMatch(/Content-Type: application\/xml/i);
+  });
+
   it('sends nothing when the tenant disables e-mails, and logs the skip', async () => {
     await h.request('PATCH', '/api/v1/tenant', { body: { disable_emails: true } });
     const before = inbox.length;

@@ -1,7 +1,11 @@
 // The e-invoice adapter without a database: a document written in each syntax reads back to the
 // same model, and the rule table catches what a broken document gets wrong.
 import { describe, expect, it } from 'vitest';
-import { generateEInvoice, parseEInvoice, validateEInvoice, E_INVOICE_FORMATS, SYNTAXES, type EInvoiceDocument } from '../../src/adapters/einvoice/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ALL_RULES, generateEInvoice, parseEInvoice, validateEInvoice, E_INVOICE_FORMATS, PEPPOL_BIS_3_0, SYNTAXES, XRECHNUNG_3_0, type EInvoiceDocument,
+} from '../../src/adapters/einvoice/index.js';
 
 function document(overrides: Partial<EInvoiceDocument> = {}): EInvoiceDocument {
   return {
@@ -74,5 +78,53 @@ describe('EN 16931 rules', () => {
     const doc = document({ customizationId: 'x', typeCode: '381', lines: [{ ...document().lines[0]!, netPrice: '-1' }, document().lines[1]!] });
     expect(rulesOf(doc)).toEqual(['BR-27', 'BR-55']);
     expect(rulesOf(document({ customizationId: 'x', totals: { ...document().totals, prepaid: '10.000' } }))).toEqual(['BR-DEC']);
+  });
+});
+
+describe('CIUS rules (XRechnung BR-DE, Peppol PEPPOL-EN16931)', () => {
+  const rulesOf = (doc: EInvoiceDocument) => validateEInvoice(doc).map((failure) => failure.rule);
+  const seller = document().seller;
+  const buyer = document().buyer;
+
+  it('XRechnung: payment instructions, seller and buyer city and post code, buyer reference (BR-DE-1, 4, 8, 15)', () => {
+    const doc = document({
+      customizationId: XRECHNUNG_3_0, profileId: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0', payment: null, buyerReference: null,
+      seller: { ...seller, address: { ...seller.address!, postcode: null } }, buyer: { ...buyer, address: { ...buyer.address!, city: null } },
+    });
+    expect(rulesOf(doc)).toEqual(['BR-DE-1', 'BR-DE-4', 'BR-DE-8', 'BR-DE-15']);
+    expect(validateEInvoice(doc)[0]!.message).toBe('[BR-DE-1] XRechnung needs payment instructions (BG-16): set bank_details (an IBAN) on the invoicing entity');
+    // the same faults in a document that claims no CIUS break no EN 16931 rule
+    expect(rulesOf({ ...doc, customizationId: 'urn:cen.eu:en16931:2017' })).toEqual([]);
+  });
+
+  it('XRechnung: a credit transfer without its account (BR-DE-23-a), another version (BR-DE-21), a seller without a VAT id (BR-DE-16 beside BR-S-02)', () => {
+    const payment = { ...document().payment!, iban: null, accountNumber: null };
+    expect(rulesOf(document({ customizationId: XRECHNUNG_3_0, payment }))).toEqual(['BR-DE-23-a']);
+    expect(rulesOf(document({ customizationId: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_2.3' }))).toEqual(['BR-DE-21']);
+    expect(rulesOf(document({ customizationId: XRECHNUNG_3_0, seller: { ...seller, vatId: null } }))).toEqual(['BR-S-02', 'BR-DE-16']);
+  });
+
+  it('Peppol: one note, a buyer or order reference, the buyer endpoint, line periods inside the invoice period, line amounts (R002, R003, R010, R110, R111, R120)', () => {
+    const [first, second] = document().lines;
+    const doc = document({
+      customizationId: PEPPOL_BIS_3_0, profileId: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0',
+      notes: ['one', 'two'], buyerReference: null, purchaseOrder: null, buyer: { ...buyer, electronicAddress: null },
+      lines: [{ ...first!, periodStart: '2026-02-15', periodEnd: '2026-04-02' }, { ...second!, netPrice: '5.10' }],
+    });
+    expect(rulesOf(doc)).toEqual(['PEPPOL-EN16931-R002', 'PEPPOL-EN16931-R003', 'PEPPOL-EN16931-R010', 'PEPPOL-EN16931-R110', 'PEPPOL-EN16931-R111', 'PEPPOL-EN16931-R120']);
+    expect(validateEInvoice(doc).at(-1)!.message).toBe('[PEPPOL-EN16931-R120] line 2: net amount 10.00 is not 2 × 5.10 − 0 = 10.2');
+    // a line amount within Peppol's 0.02 slack passes
+    expect(rulesOf(document({ customizationId: PEPPOL_BIS_3_0, profileId: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0', lines: [first!, { ...second!, netPrice: '5.01' }] }))).toEqual([]);
+  });
+
+  it('Peppol: the business process is given and well formed (R001, R007), the specification identifier is BIS 3.0 (R004)', () => {
+    expect(rulesOf(document({ customizationId: PEPPOL_BIS_3_0, profileId: null }))).toEqual(['PEPPOL-EN16931-R001']);
+    expect(rulesOf(document({ customizationId: PEPPOL_BIS_3_0, profileId: 'urn:fdc:peppol.eu:2017:poacc:billing:1.0' }))).toEqual(['PEPPOL-EN16931-R007']);
+    expect(rulesOf(document({ customizationId: `${PEPPOL_BIS_3_0}#extension`, profileId: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0' }))).toEqual(['PEPPOL-EN16931-R004']);
+  });
+
+  it('lists every rule it checks in the rule table of docs/einvoicing.md', () => {
+    const docs = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'einvoicing.md'), 'utf8');
+    expect(ALL_RULES.map((rule) => rule.id).filter((id) => !docs.includes(`| ${id} |`))).toEqual([]);
   });
 });

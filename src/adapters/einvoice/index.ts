@@ -8,7 +8,7 @@ import { validateEInvoice } from './rules.js';
 
 export * from './model.js';
 export { parseEInvoice } from './parse.js';
-export { RULES, validateEInvoice } from './rules.js';
+export { ALL_RULES, PEPPOL_RULES, RULES, XRECHNUNG_RULES, ruleSetsOf, validateEInvoice, type Rule, type RuleSet } from './rules.js';
 
 export interface GeneratedEInvoice {
   xml: string;

@@ -26,14 +26,16 @@ export interface Syntax {
 
 const EN16931 = 'urn:cen.eu:en16931:2017';
 const PEPPOL_PROCESS = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
-const XRECHNUNG = `${EN16931}#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0`;
+/** BT-24 of XRechnung 3.0 and of Peppol BIS Billing 3.0 (their rules check it: BR-DE-21, PEPPOL-EN16931-R004). */
+export const XRECHNUNG_3_0 = `${EN16931}#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0`;
+export const PEPPOL_BIS_3_0 = `${EN16931}#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0`;
 
 /** What each format writes. XRechnung in CII is attached to the PDF as ZUGFeRD's XRECHNUNG profile names it. */
 export const SYNTAXES: Readonly<Record<EInvoiceFormat, Syntax>> = {
   FACTURX: { syntax: 'CII', customizationId: EN16931, profileId: null, attachment: { fileName: 'factur-x.xml', conformanceLevel: 'EN 16931' } },
-  XRECHNUNG_CII: { syntax: 'CII', customizationId: XRECHNUNG, profileId: PEPPOL_PROCESS, attachment: { fileName: 'xrechnung.xml', conformanceLevel: 'XRECHNUNG' } },
-  XRECHNUNG_UBL: { syntax: 'UBL', customizationId: XRECHNUNG, profileId: PEPPOL_PROCESS, attachment: null },
-  PEPPOL_BIS: { syntax: 'UBL', customizationId: `${EN16931}#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0`, profileId: PEPPOL_PROCESS, attachment: null },
+  XRECHNUNG_CII: { syntax: 'CII', customizationId: XRECHNUNG_3_0, profileId: PEPPOL_PROCESS, attachment: { fileName: 'xrechnung.xml', conformanceLevel: 'XRECHNUNG' } },
+  XRECHNUNG_UBL: { syntax: 'UBL', customizationId: XRECHNUNG_3_0, profileId: PEPPOL_PROCESS, attachment: null },
+  PEPPOL_BIS: { syntax: 'UBL', customizationId: PEPPOL_BIS_3_0, profileId: PEPPOL_PROCESS, attachment: null },
 };
 
 export interface EInvoiceAddress {

@@ -2,16 +2,30 @@
 // (parse.ts). Each rule returns the failures it finds, with the values involved. The table is the
 // list docs/einvoicing.md prints; it covers the core rules (BR-01..), the calculation rules
 // (BR-CO-..), the decimal rules (BR-DEC-..) and the VAT-category rules of the categories we emit
-// (S, Z, E, AE, G, O). It is not the whole standard (docs/einvoicing.md says what is left out).
+// (S, Z, E, AE, G, O), then the rules of the two CIUS we write, XRechnung (BR-DE-..) and Peppol
+// BIS Billing 3.0 (PEPPOL-EN16931-..), which run on the documents that declare that specification.
+// It is not the whole standard (docs/einvoicing.md says what is left out).
 import type { Decimal } from 'decimal.js';
 import { Dec } from '../../kernel/money.js';
-import type { EInvoiceDocument, EInvoiceLine, EInvoiceVat, RuleFailure, VatCategory } from './model.js';
+import { PEPPOL_BIS_3_0, XRECHNUNG_3_0, type EInvoiceDocument, type EInvoiceLine, type EInvoiceVat, type RuleFailure, type VatCategory } from './model.js';
+
+/** EN16931: every document; XRECHNUNG, PEPPOL: the documents whose specification identifier (BT-24) names that CIUS. */
+export type RuleSet = 'EN16931' | 'XRECHNUNG' | 'PEPPOL';
 
 export interface Rule {
   id: string;
   /** The rule as the standard states it, shortened. */
   text: string;
+  /** Where the rule comes from; EN16931 when absent. */
+  set?: RuleSet;
   check(doc: EInvoiceDocument): string[];
+}
+
+
+/** The rule sets a document is checked against: EN 16931, plus the CIUS its BT-24 declares. */
+export function ruleSetsOf(doc: EInvoiceDocument): RuleSet[] {
+  const id = doc.customizationId ?? '';
+  return ['EN16931', ...(id.includes('urn:xeinkauf.de:kosit:xrechnung') ? ['XRECHNUNG' as const] : []), ...(id.includes('urn:fdc:peppol.eu:2017:poacc:billing:3.0') ? ['PEPPOL' as const] : [])];
 }
 
 const present = (value: string | null | undefined): boolean => value !== null && value !== undefined && value.trim() !== '';
@@ -239,7 +253,90 @@ export const RULES: readonly Rule[] = [
   },
 ];
 
-/** Every rule over the document; an empty list means it passed every rule we check. */
+const inPeriod = (date: string | null, doc: EInvoiceDocument) =>
+  date === null || ((doc.periodStart === null || date >= doc.periodStart) && (doc.periodEnd === null || date <= doc.periodEnd));
+/** Categories that need a seller VAT identifier under BR-DE-16 (of those we emit). */
+const VAT_ID_CATEGORIES: readonly VatCategory[] = ['S', 'Z', 'E', 'AE', 'G'];
+
+/**
+ * XRechnung 3.0 (KoSIT), the BR-DE rules that bear on what we write. Left out: seller contact
+ * (BR-DE-2, 5, 6, 7: invoicing entities have no contact person, phone or e-mail yet), delivery
+ * (BR-DE-10, 11: none is written), Skonto (BR-DE-18), cards and direct debit (BR-DE-24, 25, 30, 31).
+ */
+export const XRECHNUNG_RULES: readonly Rule[] = [
+  {
+    id: 'BR-DE-1', set: 'XRECHNUNG', text: 'An invoice has payment instructions (BG-16).',
+    check: (doc) => when(doc.payment === null || !present(doc.payment.meansCode), 'XRechnung needs payment instructions (BG-16): set bank_details (an IBAN) on the invoicing entity'),
+  },
+  { id: 'BR-DE-3', set: 'XRECHNUNG', text: 'The seller city (BT-37) is given.', check: (doc) => when(!present(doc.seller.address?.city), 'the seller city (BT-37) is missing: set city on the invoicing entity') },
+  { id: 'BR-DE-4', set: 'XRECHNUNG', text: 'The seller post code (BT-38) is given.', check: (doc) => when(!present(doc.seller.address?.postcode), 'the seller post code (BT-38) is missing: set zip_code on the invoicing entity') },
+  { id: 'BR-DE-8', set: 'XRECHNUNG', text: 'The buyer city (BT-52) is given.', check: (doc) => when(!present(doc.buyer.address?.city), 'the buyer city (BT-52) is missing: set billing_address.city on the customer') },
+  { id: 'BR-DE-9', set: 'XRECHNUNG', text: 'The buyer post code (BT-53) is given.', check: (doc) => when(!present(doc.buyer.address?.postcode), 'the buyer post code (BT-53) is missing: set billing_address.zip_code on the customer') },
+  { id: 'BR-DE-15', set: 'XRECHNUNG', text: 'The buyer reference (BT-10, the Leitweg-ID for public buyers) is given.', check: (doc) => when(!present(doc.buyerReference), 'the buyer reference (BT-10) is missing: set purchase_order on the invoice, e.g. the buyer\'s Leitweg-ID') },
+  {
+    id: 'BR-DE-16', set: 'XRECHNUNG', text: 'With VAT category S, Z, E, AE or G, the seller VAT identifier (BT-31) or tax registration (BT-32) is given.',
+    check: (doc) => when(doc.lines.some((line) => VAT_ID_CATEGORIES.includes(line.category)) && !sellerHasVatId(doc), 'the seller has no VAT identifier (BT-31) nor tax number (BT-32): set vat_number or tax_number on the invoicing entity'),
+  },
+  {
+    id: 'BR-DE-17', set: 'XRECHNUNG', text: 'The type code (BT-3) is one of 326, 380, 384, 389, 381, 875, 876, 877.',
+    check: (doc) => when(!['326', '380', '384', '389', '381', '875', '876', '877'].includes(doc.typeCode ?? ''), `the type code (BT-3) '${doc.typeCode ?? ''}' is not one XRechnung allows, e.g. 380`),
+  },
+  { id: 'BR-DE-21', set: 'XRECHNUNG', text: `The specification identifier (BT-24) is ${XRECHNUNG_3_0}.`, check: (doc) => when(doc.customizationId !== XRECHNUNG_3_0, `the specification identifier (BT-24) must be ${XRECHNUNG_3_0}, got '${doc.customizationId ?? ''}'`) },
+  {
+    id: 'BR-DE-23-a', set: 'XRECHNUNG', text: 'Payment means 30 or 58 (credit transfer) come with the account to pay to (BG-17, BT-84).',
+    check: (doc) => when((doc.payment?.meansCode === '30' || doc.payment?.meansCode === '58') && !present(doc.payment.iban) && !present(doc.payment.accountNumber),
+      `payment means ${doc.payment?.meansCode ?? ''} (credit transfer) without the account to pay to (BT-84): set bank_details.iban or account_number on the invoicing entity`),
+  },
+];
+
+/**
+ * Peppol BIS Billing 3.0, the PEPPOL-EN16931 rules that bear on what we write. Left out: the
+ * seller's electronic address (R020: invoicing entities have no Peppol participant id yet), the
+ * accounting currency (R005, R054, R055: we write one currency), document allowances and charges
+ * (R040..R046: none are written), direct debit (R061), code lists (CL..).
+ */
+export const PEPPOL_RULES: readonly Rule[] = [
+  { id: 'PEPPOL-EN16931-R001', set: 'PEPPOL', text: 'The business process (BT-23) is given.', check: (doc) => when(!present(doc.profileId), 'the business process (BT-23) is missing') },
+  {
+    id: 'PEPPOL-EN16931-R002', set: 'PEPPOL', text: 'At most one note (BT-22) on document level.',
+    check: (doc) => when(doc.notes.length > 1, `${doc.notes.length} document notes (BT-22), Peppol allows one`),
+  },
+  {
+    id: 'PEPPOL-EN16931-R003', set: 'PEPPOL', text: 'A buyer reference (BT-10) or a purchase order reference (BT-13) is given.',
+    check: (doc) => when(!present(doc.buyerReference) && !present(doc.purchaseOrder), 'neither a buyer reference (BT-10) nor a purchase order (BT-13): set purchase_order on the invoice'),
+  },
+  { id: 'PEPPOL-EN16931-R004', set: 'PEPPOL', text: `The specification identifier (BT-24) is ${PEPPOL_BIS_3_0}.`, check: (doc) => when(doc.customizationId !== PEPPOL_BIS_3_0, `the specification identifier (BT-24) must be ${PEPPOL_BIS_3_0}, got '${doc.customizationId ?? ''}'`) },
+  {
+    id: 'PEPPOL-EN16931-R007', set: 'PEPPOL', text: 'The business process (BT-23) has the form urn:fdc:peppol.eu:2017:poacc:billing:NN:1.0.',
+    check: (doc) => when(present(doc.profileId) && !/^urn:fdc:peppol\.eu:2017:poacc:billing:\d{2}:1\.0$/.test(doc.profileId!), `the business process (BT-23) '${doc.profileId ?? ''}' is not urn:fdc:peppol.eu:2017:poacc:billing:NN:1.0`),
+  },
+  {
+    id: 'PEPPOL-EN16931-R010', set: 'PEPPOL', text: 'The buyer electronic address (BT-49, the Peppol endpoint) is given.',
+    check: (doc) => when(!present(doc.buyer.electronicAddress?.value) || !present(doc.buyer.electronicAddress?.scheme), 'the buyer electronic address (BT-49) is missing: set billing_email on the customer'),
+  },
+  {
+    id: 'PEPPOL-EN16931-R110', set: 'PEPPOL', text: 'A line period start (BT-134) is within the invoice period (BG-14).',
+    check: (doc) => perLine(doc, (line) => !inPeriod(line.periodStart, doc), (line) => `line ${line.id}: period start ${line.periodStart ?? ''} is outside the invoice period ${doc.periodStart ?? ''}..${doc.periodEnd ?? ''}`),
+  },
+  {
+    id: 'PEPPOL-EN16931-R111', set: 'PEPPOL', text: 'A line period end (BT-135) is within the invoice period (BG-14).',
+    check: (doc) => perLine(doc, (line) => !inPeriod(line.periodEnd, doc), (line) => `line ${line.id}: period end ${line.periodEnd ?? ''} is outside the invoice period ${doc.periodStart ?? ''}..${doc.periodEnd ?? ''}`),
+  },
+  {
+    id: 'PEPPOL-EN16931-R120', set: 'PEPPOL', text: 'Line net amount (BT-131) = quantity (BT-129) × net price (BT-146) − line allowance (BT-136), within 0.02 as Peppol\'s schematron allows.',
+    check: (doc) => doc.lines.flatMap((line) => {
+      const expected = num(line.quantity).times(num(line.netPrice)).minus(num(line.allowance));
+      return when(num(line.netAmount).minus(expected).abs().greaterThan('0.02'), `line ${line.id}: net amount ${line.netAmount} is not ${line.quantity} × ${line.netPrice} − ${line.allowance ?? '0'} = ${expected.toString()}`);
+    }),
+  },
+];
+
+/** Every rule the project checks, in the order docs/einvoicing.md lists them. */
+export const ALL_RULES: readonly Rule[] = [...RULES, ...XRECHNUNG_RULES, ...PEPPOL_RULES];
+
+/** Every rule that applies to the document (ruleSetsOf); an empty list means it passed every rule we check. */
 export function validateEInvoice(doc: EInvoiceDocument): RuleFailure[] {
-  return RULES.flatMap((rule) => rule.check(doc).map((message) => ({ rule: rule.id, message: `[${rule.id}] ${message}` })));
+  const sets = ruleSetsOf(doc);
+  return ALL_RULES.filter((rule) => sets.includes(rule.set ?? 'EN16931'))
+    .flatMap((rule) => rule.check(doc).map((message) => ({ rule: rule.id, message: `[${rule.id}] ${message}` })));
 }

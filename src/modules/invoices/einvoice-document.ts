@@ -223,12 +223,15 @@ export function creditNoteEInvoice(note: CreditNoteForEInvoice, invoice: Invoice
     buyerReference: invoice.purchase_order ?? text(customer.alias) ?? text(customer.id),
     purchaseOrder: invoice.purchase_order,
     precedingInvoice: { number: invoice.invoice_number ?? invoice.id, issueDate: invoice.invoice_date },
-    notes: [note.reason, ...(note.memo ? [note.memo] : [])],
+    // one note: Peppol allows one (PEPPOL-EN16931-R002)
+    notes: [note.memo ? `${note.reason}\n${note.memo}` : note.reason],
     periodStart: null,
     periodEnd: null,
     seller: party(seller, dropVat),
     buyer: party(customer, dropVat),
-    payment: null,
+    // XRechnung asks every document for payment instructions (BR-DE-1); nothing is paid to the
+    // seller here, so the means is 1 ("instrument not defined") and the settlement is the terms
+    payment: { meansCode: '1', iban: null, accountNumber: null, accountName: null, bic: null, remittance: null },
     paymentTerms: note.settlement,
     lines: note.lines.map((line, index) => ({
       id: String(line.position),

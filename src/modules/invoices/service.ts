@@ -79,7 +79,8 @@ export function createInvoicesService(deps: { pool: Pool; clock: Clock; payUrlOf
     const invoice = await repo.findInvoice(pool, tenantId, invoiceId);
     if (!invoice) throw notFound('invoice');
     if (invoice.status === 'DRAFT') throw notFound('e-invoice (the invoice is a draft; it gets one when finalized, if its invoicing entity opted in)');
-    if (!invoice.pdf_document_id) await withTx(pool, (tx) => generateAccountingPdf(tx, tenantId, clock, invoice.id, deps.payUrlOf));
+    // the same PDF the job would render: with the values the definitions print
+    if (!invoice.pdf_document_id) await withTx(pool, (tx) => generateAccountingPdf(tx, tenantId, clock, invoice.id, deps.payUrlOf, printable));
     const xml = await eInvoiceXml(pool, tenantId, invoice.id, invoice.invoice_number ?? invoice.id);
     if (!xml) throw notFound('e-invoice (the invoicing entity had not opted in, see e_invoicing_format, when this invoice was finalized)');
     return xml;

@@ -53,6 +53,7 @@ const invoice: Static<typeof PortalInvoice> = {
   total: '205.32',
   amount_due: '205.32',
   payment_status: 'UNPAID',
+  e_invoice_format: null,
 };
 
 export const invoicesExample = { data: [invoice], pagination_meta: { page: 0, per_page: 10, total_items: 1, total_pages: 1 } };

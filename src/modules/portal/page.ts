@@ -67,7 +67,7 @@ export function portalPage(tokens: PortalTokensService, views: PortalViewsServic
     const origin = `${request.protocol}://${request.host}`;
     const payUrls = payments ? await Promise.all(details.map((d) => payments.payUrl(principal.tenantId, d.invoice, origin))) : details.map(() => null);
     const invoices = details.map(invoiceToWire);
-    const download = (invoiceId: string) => `/api/v1/portal/invoices/${encodeURIComponent(invoiceId)}/download?token=${encodeURIComponent(token)}`;
+    const download = (invoiceId: string, what: 'download' | 'e-invoice' = 'download') => `/api/v1/portal/invoices/${encodeURIComponent(invoiceId)}/${what}?token=${encodeURIComponent(token)}`;
     const usageRows = usage.flatMap((u) => u.usage.map((m) => [esc(u.plan_name), esc(m.metric_name), esc(m.total_value), `${esc(u.period_start)} to ${esc(u.period_end)} (exclusive)`]));
     const query = (request.query ?? {}) as { notice?: unknown };
     const notice = options.status === 200 && typeof query.notice === 'string' ? NOTICES[query.notice] : undefined;
@@ -87,7 +87,8 @@ ${table('Subscriptions', ['Plan', 'Status', 'Current period', 'Next invoice'], s
 ${table('Invoices', ['Number', 'Date', 'Due', 'Total', 'Amount due', 'Payment', 'Pay', 'PDF'], invoices.map((i, index) => [
   esc(i.invoice_number), esc(i.invoice_date), esc(i.due_date ?? '—'), `${esc(i.total)} ${esc(i.currency)}`, `${esc(i.amount_due)} ${esc(i.currency)}`, esc(i.payment_status),
   payCell(i.invoice_number, payUrls[index] ?? null, i.payment_status),
-  `<a href="${esc(download(i.id))}" download>Download PDF<span class="visually-hidden"> of invoice ${esc(i.invoice_number)}</span></a>`,
+  `<a href="${esc(download(i.id))}" download>Download PDF<span class="visually-hidden"> of invoice ${esc(i.invoice_number)}</span></a>` +
+    (i.e_invoice_format ? ` · <a href="${esc(download(i.id, 'e-invoice'))}" download>E-invoice (XML)<span class="visually-hidden"> of invoice ${esc(i.invoice_number)}</span></a>` : ''),
 ]), [3, 4])}</section>
 ${methods.html}`;
     return send(reply, options.status, `Billing portal — ${customer.name}`, body, methods.nonce);

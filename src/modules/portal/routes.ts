@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
 import { documented, ErrorBody, errorResponses, PageQuery } from '../../http/schemas.js';
-import { PdfResponse } from '../invoices/index.js';
+import { PdfResponse, XmlResponse } from '../invoices/index.js';
 import type { PortalTokensService } from './tokens-service.js';
 import type { PortalViewsService } from './views-service.js';
 import {
@@ -163,6 +163,26 @@ export function portalApiRoutes(tokens: PortalTokensService, views: PortalViewsS
     }, async (request, reply) => {
       const { content, filename } = await views.invoicePdf(await tokens.authenticate(presentedToken(request)), request.params.invoice_id);
       return reply.type('application/pdf').header('content-disposition', `attachment; filename="${filename}"`).send(content as unknown as string);
+    });
+
+    app.get('/api/v1/portal/invoices/:invoice_id/e-invoice', {
+      ...portal,
+      schema: {
+        tags,
+        operationId: 'download_portal_invoice_e_invoice',
+        summary: 'Download one of the portal customer\'s invoices as a structured e-invoice (XML)',
+        description:
+          'The EN 16931 document (CII or UBL, docs/einvoicing.md) of one of the customer\'s FINALIZED or UNCOLLECTIBLE invoices, when its invoicing entity had opted in (`e_invoice_format` in the list). ' +
+          'The PDF of `/download` is the hybrid PDF/A-3 for FACTURX and XRECHNUNG_CII. Another customer\'s invoice, a draft, a voided invoice or an invoice without an e-invoice is a 404. ' + PORTAL_AUTH,
+        security: [],
+        headers: TokenHeaders,
+        querystring: Type.Object(TokenQuery),
+        params: Type.Object({ invoice_id: Type.String({ description: 'Invoice ID', examples: ['inv_01KKRNW4G02VQRWZ659SDQV12J'] }) }),
+        response: { 200: XmlResponse, 401: PortalUnauthorized, ...errorResponses([404]) },
+      },
+    }, async (request, reply) => {
+      const { content, filename } = await views.invoiceEInvoice(await tokens.authenticate(presentedToken(request)), request.params.invoice_id);
+      return reply.type('application/xml').header('content-disposition', `attachment; filename="${filename}"`).send(content as unknown as string);
     });
   };
 }

@@ -98,14 +98,18 @@ export const PortalInvoice = Type.Object({
   total: Type.String(),
   amount_due: Type.String(),
   payment_status: Type.String(),
+  e_invoice_format: Nullable(Type.String({
+    description: 'The structured e-invoice\'s format (FACTURX, XRECHNUNG_CII, XRECHNUNG_UBL, PEPPOL_BIS) when the invoice has one: download it from `/api/v1/portal/invoices/{id}/e-invoice`; null: none',
+  })),
 });
 
-export function invoiceToWire({ invoice }: InvoiceDetail) {
+export function invoiceToWire({ invoice, eInvoice }: InvoiceDetail) {
   return {
     id: invoice.id, invoice_number: invoice.invoice_number ?? invoice.id, status: invoice.status, invoice_date: invoice.invoice_date,
     due_date: invoice.due_date, period_start: invoice.period_start, period_end: invoice.period_end, currency: invoice.currency,
     total: formatMinor(invoice.total_minor, invoice.currency), amount_due: formatMinor(invoice.amount_due_minor, invoice.currency),
     payment_status: invoice.payment_status,
+    e_invoice_format: eInvoice?.format ?? null,
   };
 }
 

@@ -22,7 +22,7 @@ export interface PortalViewsDeps {
   /** Moves due subscription statuses first, so the portal shows what the API shows. */
   advanceDue: (tenantId: string) => Promise<unknown>;
   subscriptionUsage: SubscriptionUsageReport;
-  invoices: Pick<InvoicesService, 'list' | 'pdf'>;
+  invoices: Pick<InvoicesService, 'list' | 'pdf' | 'eInvoice'>;
   /** A customer on a test clock sees its subscriptions at the clock's time (test-clocks). */
   testClockTime?: TestClockTime;
 }
@@ -96,7 +96,14 @@ export function createPortalViewsService(deps: PortalViewsDeps) {
     return deps.invoices.pdf(principal.tenantId, invoiceId);
   }
 
-  return { customer, subscriptions, usage, invoices, invoicePdf };
+  /** The structured e-invoice (XML) of one of the token's customer's visible invoices; anything else, or an invoice without one, is a 404. */
+  async function invoiceEInvoice(principal: PortalPrincipal, invoiceId: string): Promise<{ content: Buffer; filename: string }> {
+    const invoice = await findInvoice(pool, principal.tenantId, invoiceId);
+    if (!invoice || invoice.customer_id !== principal.customerId || !VISIBLE_INVOICE_STATUSES.includes(invoice.status)) throw notFound('invoice');
+    return deps.invoices.eInvoice(principal.tenantId, invoiceId);
+  }
+
+  return { customer, subscriptions, usage, invoices, invoicePdf, invoiceEInvoice };
 }
 
 export type PortalViewsService = ReturnType<typeof createPortalViewsService>;
