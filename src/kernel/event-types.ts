@@ -26,6 +26,8 @@ export const EMITTED_EVENT_TYPES = [
   'invoice.updated',
   'payment.succeeded', 'payment.failed',
   'credit_note.created', 'credit_note.finalized', 'credit_note.voided',
+  // ours: a credit note's custom property values changed (docs/custom-properties.md)
+  'credit_note.updated',
   // ours: prepaid credit grants (docs/credits-and-alerts.md); activated = usable (a paid grant once its invoice is paid)
   'credit_grant.created', 'credit_grant.activated', 'credit_grant.voided',
   // ours: usage alerts (docs/credits-and-alerts.md), once per crossing of a threshold and once when it is over

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../harness/app.js';
 import { browserAvailable, serveToBrowser } from '../harness/browser.js';
@@ -8,6 +11,7 @@ import { createDraft } from '../http/invoices-support.js';
  * portal_url the merchant got from the API and reads its usage and invoices. No JavaScript runs.
  */
 const harness = useHarness();
+const screenshots = process.env.SCREENSHOT_DIR ?? mkdtempSync(path.join(tmpdir(), 'billing-screenshots-'));
 const served = serveToBrowser(harness);
 
 async function api(method: string, path: string, body?: unknown) {
@@ -70,5 +74,30 @@ describe.skipIf(!browserAvailable)('customer portal page in a browser', () => {
     expect(denied?.status()).toBe(401);
     expect(await errorPage.getByRole('alert').innerText()).toContain('This portal link is invalid, has expired or was revoked.');
     await errorPage.close();
+  }, 60_000);
+
+  it('links the structured e-invoice beside the PDF when the invoicing entity opted in', async () => {
+    const h = harness();
+    const entity = await api('POST', '/api/v1/invoicing-entities', {
+      legal_name: 'Tally Billing SAS', country: 'FR', vat_number: 'FR83404833048', address_line1: '8 avenue des Ternes', city: 'Paris', zip_code: '75017',
+      bank_details: { account_holder: 'Tally Billing SAS', iban: 'FR7630006000011234567890189' }, e_invoicing_format: 'FACTURX',
+    });
+    const customer = await api('POST', '/api/v1/customers', { name: 'Acme SARL', currency: 'EUR', invoicing_entity_id: entity.id, billing_address: { line1: '1 rue X', city: 'Paris', zip_code: '75001', country: 'FR' } });
+    const draft = await createDraft(h, customer.id);
+    const invoice = await api('POST', `/api/v1/invoices/${draft.invoice.id}/finalize`);
+    await h.drainJobs();
+    const { portal_url: portalUrl } = await api('POST', `/api/v1/customers/${customer.id}/portal-token`, {});
+
+    const context = await served.browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    expect((await page.goto(portalUrl))?.status()).toBe(200);
+    const invoiceRow = page.getByRole('region', { name: 'Invoices' }).getByRole('row').filter({ hasText: invoice.invoice_number });
+    const xmlLink = invoiceRow.getByRole('link', { name: `E-invoice (XML) of invoice ${invoice.invoice_number}` });
+    const xml = await fetch(new URL((await xmlLink.getAttribute('href'))!, served.baseUrl));
+    expect(xml.status).toBe(200);
+    expect(xml.headers.get('content-disposition')).toBe(`attachment; filename="${invoice.invoice_number}-factur-x.xml"`);
+    expect(await xml.text()).toContain('CrossIndustryInvoice');
+    await page.screenshot({ path: `${screenshots}/portal-e-invoice.png`, fullPage: true });
+    await context.close();
   }, 60_000);
 });

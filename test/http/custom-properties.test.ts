@@ -313,6 +313,7 @@ describe('products, subscriptions and credit notes', () => {
     expect(edited.statusCode, edited.body).toBe(200);
     expect(edited.json()).toMatchObject({ status: 'FINALIZED', total: credit.json().total, custom_properties: { ticket: 'https://support.example.com/SUP-2' } });
     expect((await h.request('GET', '/api/v1/credit-notes?custom_properties[ticket]=https://support.example.com/SUP-2')).json().data.map((c: { id: string }) => c.id)).toEqual([credit.json().id]);
+    expect((await outbox(h, credit.json().id)).at(-1)).toMatchObject({ event_type: 'credit_note.updated', payload: { status: 'FINALIZED', custom_properties: { ticket: 'https://support.example.com/SUP-2' } } });
   });
 });
 

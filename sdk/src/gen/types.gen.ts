@@ -4158,6 +4158,12 @@ export type ListPlansResponses = {
             period_start_day: number | null;
             tax_inclusive: boolean;
             self_service_rank: number | null;
+            /**
+             * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+             */
+            custom_properties: {
+                [key: string]: string | boolean | Array<string>;
+            };
             created_at: string;
             product_family: {
                 id: string;
@@ -4487,6 +4493,9 @@ export type CreatePlanData = {
             recurring?: boolean;
             threshold_display_name?: string | null;
         }> | null;
+        custom_properties?: {
+            [key: string]: unknown;
+        } | null;
     };
     headers?: {
         /**
@@ -4558,6 +4567,12 @@ export type CreatePlanResponses = {
         period_start_day: number | null;
         tax_inclusive: boolean;
         self_service_rank: number | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         created_at: string;
         product_family: {
             id: string;
@@ -4789,6 +4804,12 @@ export type GetPlanDetailsResponses = {
         period_start_day: number | null;
         tax_inclusive: boolean;
         self_service_rank: number | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         created_at: string;
         product_family: {
             id: string;
@@ -4959,6 +4980,9 @@ export type PatchPlanData = {
         name?: string | null;
         description?: string | null;
         self_service_rank?: number | null;
+        custom_properties?: {
+            [key: string]: unknown;
+        } | null;
     };
     path: {
         /**
@@ -5029,6 +5053,12 @@ export type PatchPlanResponses = {
         period_start_day: number | null;
         tax_inclusive: boolean;
         self_service_rank: number | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         created_at: string;
         product_family: {
             id: string;
@@ -5342,6 +5372,9 @@ export type ReplacePlanData = {
             recurring?: boolean;
             threshold_display_name?: string | null;
         }> | null;
+        custom_properties?: {
+            [key: string]: unknown;
+        } | null;
     };
     path: {
         /**
@@ -5419,6 +5452,12 @@ export type ReplacePlanResponses = {
         period_start_day: number | null;
         tax_inclusive: boolean;
         self_service_rank: number | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         created_at: string;
         product_family: {
             id: string;
@@ -5658,6 +5697,12 @@ export type PublishPlanResponses = {
         period_start_day: number | null;
         tax_inclusive: boolean;
         self_service_rank: number | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
         created_at: string;
         product_family: {
             id: string;
@@ -23294,6 +23339,7 @@ export type ListPortalInvoicesResponses = {
             total: string;
             amount_due: string;
             payment_status: string;
+            e_invoice_format: string | null;
         }>;
         pagination_meta: {
             page: number;
@@ -23363,6 +23409,64 @@ export type DownloadPortalInvoicePdfResponses = {
 };
 
 export type DownloadPortalInvoicePdfResponse = DownloadPortalInvoicePdfResponses[keyof DownloadPortalInvoicePdfResponses];
+
+export type DownloadPortalInvoiceEInvoiceData = {
+    body?: never;
+    headers?: {
+        /**
+         * Portal token from create_portal_token
+         */
+        'x-portal-token'?: string;
+    };
+    path: {
+        /**
+         * Invoice ID
+         */
+        invoice_id: string;
+    };
+    query?: {
+        /**
+         * Portal token, when the x-portal-token header cannot be sent (links)
+         */
+        token?: string;
+    };
+    url: '/api/v1/portal/invoices/{invoice_id}/e-invoice';
+};
+
+export type DownloadPortalInvoiceEInvoiceErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * The portal token is missing, invalid, expired or revoked (all answer the same)
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Not found: no such object in the caller's tenant (another tenant's objects answer the same).
+     */
+    404: {
+        code: string;
+        message: string;
+    };
+};
+
+export type DownloadPortalInvoiceEInvoiceError = DownloadPortalInvoiceEInvoiceErrors[keyof DownloadPortalInvoiceEInvoiceErrors];
+
+export type DownloadPortalInvoiceEInvoiceResponses = {
+    /**
+     * A CII CrossIndustryInvoice or a UBL Invoice / CreditNote (EN 16931)
+     */
+    200: Blob | File;
+};
+
+export type DownloadPortalInvoiceEInvoiceResponse = DownloadPortalInvoiceEInvoiceResponses[keyof DownloadPortalInvoiceEInvoiceResponses];
 
 export type ListTestClocksData = {
     body?: never;

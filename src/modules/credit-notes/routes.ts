@@ -61,7 +61,7 @@ export function creditNoteRoutes(service: CreditNotesService) {
         summary: 'Update a credit note\'s custom properties',
         description:
           'Replaces the credit note\'s `custom_properties`, checked against the CREDIT_NOTE custom properties (docs/custom-properties.md): a wrong value is a 400 naming ' +
-          '`custom_properties.<key>`. Allowed in every status: no amount, number or status changes. No event is emitted.',
+          '`custom_properties.<key>`. Allowed in every status: no amount, number or status changes. Emits `credit_note.updated` (ours) with the note\'s event data.',
         params: Params,
         body: documented(Type.Object({ custom_properties: CustomPropertiesInput }, { additionalProperties: false }), 'The new values.', { custom_properties: { ticket: 'SUP-1042' } }),
         response: { 200: documented(CreditNote, 'The credit note', { ...ex.draftCreditNoteExample, custom_properties: { ticket: 'SUP-1042' } }), ...errorResponses([400, 401, 404]) },

@@ -161,6 +161,8 @@ export function createCreditNotesService(deps: { pool: Pool; clock: Clock; prope
       if (!note) throw notFound('credit note');
       const next = { ...note, custom_properties: await deps.properties.resolve(tx, tenantId, 'CREDIT_NOTE', values, { creating: false }), updated_at: clock.now() };
       await repo.updateCreditNoteProperties(tx, tenantId, note.id, next.custom_properties, next.updated_at);
+      // as invoice.updated: the one change a finalized note takes, which webhook consumers follow
+      await emit(tx, tenantId, clock, 'credit_note.updated', next);
       return detail(tx, tenantId, next);
     });
   }

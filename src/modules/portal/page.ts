@@ -88,7 +88,7 @@ ${table('Invoices', ['Number', 'Date', 'Due', 'Total', 'Amount due', 'Payment', 
   esc(i.invoice_number), esc(i.invoice_date), esc(i.due_date ?? '—'), `${esc(i.total)} ${esc(i.currency)}`, `${esc(i.amount_due)} ${esc(i.currency)}`, esc(i.payment_status),
   payCell(i.invoice_number, payUrls[index] ?? null, i.payment_status),
   `<a href="${esc(download(i.id))}" download>Download PDF<span class="visually-hidden"> of invoice ${esc(i.invoice_number)}</span></a>` +
-    (i.e_invoice_format ? ` · <a href="${esc(download(i.id, 'e-invoice'))}" download>E-invoice (XML)<span class="visually-hidden"> of invoice ${esc(i.invoice_number)}</span></a>` : ''),
+    (i.e_invoice_format ? `<br><a href="${esc(download(i.id, 'e-invoice'))}" download>E-invoice (XML)<span class="visually-hidden"> of invoice ${esc(i.invoice_number)}</span></a>` : ''),
 ]), [3, 4])}</section>
 ${methods.html}`;
     return send(reply, options.status, `Billing portal — ${customer.name}`, body, methods.nonce);
