@@ -61,9 +61,10 @@ export interface IngestResult {
 function cache<V>() {
   const entries = new Map<string, { value: V; until: number }>();
   return {
-    get(key: string): V | undefined {
+    /** `nowMs`: performance.now(), read once by a caller looking up many keys. */
+    get(key: string, nowMs = performance.now()): V | undefined {
       const hit = entries.get(key);
-      if (!hit || hit.until < performance.now()) return undefined;
+      if (!hit || hit.until < nowMs) return undefined;
       return hit.value;
     },
     set(key: string, value: V) {
@@ -154,9 +155,10 @@ export function createIngestService(deps: IngestDeps) {
     const resolved = new Map<string, ResolvedCustomer | undefined>();
     const waiting: Promise<void>[] = [];
     const missing: string[] = [];
+    const nowMs = performance.now();
     for (const ref of refs) {
       const cacheKey = `${tenantId}\u0000${ref}`;
-      const hit = customerRefs.get(cacheKey);
+      const hit = customerRefs.get(cacheKey, nowMs);
       if (hit) resolved.set(ref, hit);
       else {
         const pending = pendingRefs.get(cacheKey);
