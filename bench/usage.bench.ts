@@ -4,7 +4,7 @@
 // BENCH_DATABASE_URL is set, on that server too, each with the COPY ceiling of the same rows in
 // the same run. Sizes via env (see docs/performance.md).
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { cpus, loadavg } from 'node:os';
 import autocannonModule from 'autocannon';
@@ -31,6 +31,62 @@ const SPAN_MS = 30 * 86_400_000; // timestamps over one month
 /** Write a CPU profile of the bulk phase to this file and print where the time per event goes. */
 const PROFILE = process.env.BENCH_PROFILE;
 const MB = 1024 * 1024;
+/** Which servers to run on: `embedded`, `url` (BENCH_DATABASE_URL) or both (the default). */
+const SERVERS = process.env.BENCH_SERVERS ?? 'embedded,url';
+
+/**
+ * Load-independent costs of a phase: CPU of this process (the server), CPU of the PostgreSQL
+ * backends serving the bench's database (from /proc, when the server runs on this machine and
+ * we may read its processes), WAL bytes written (cluster-wide: exact on a server of its own), and
+ * the database's committed and rolled-back transactions (each autocommit statement is one).
+ */
+interface Costs { serverUs: number; pgUs: number | null; walBytes: number; commits: number; rollbacks: number; inserted: number }
+const TICKS_PER_S = 100; // USER_HZ on Linux
+function backendCpuUs(pids: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      out.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_S); // utime, stime
+    } catch {
+      // not on this machine, or gone
+    }
+  }
+  return out;
+}
+async function costsOf<T>(pool: import('../src/db/pool.js').Pool, work: () => Promise<T>): Promise<{ result: T; costs: Costs }> {
+  const snapshot = async () => {
+    await pool.query('SELECT pg_stat_force_next_flush()');
+    const { rows } = await pool.query<{ lsn: string; commits: string; rollbacks: string; inserted: string; pids: number[] }>(
+      `SELECT pg_current_wal_lsn()::text AS lsn, xact_commit::text AS commits, xact_rollback::text AS rollbacks, tup_inserted::text AS inserted,
+              (SELECT array_agg(pid) FROM pg_stat_activity WHERE datname = current_database()) AS pids
+       FROM pg_stat_database WHERE datname = current_database()`,
+    );
+    return rows[0]!;
+  };
+  const before = await snapshot();
+  const cpuBefore = backendCpuUs(before.pids);
+  const usage = process.cpuUsage();
+  const result = await work();
+  const used = process.cpuUsage(usage);
+  await new Promise((r) => setTimeout(r, 1100)); // backends flush their statistics at most once a second
+  const after = await snapshot();
+  const cpuAfter = backendCpuUs(after.pids);
+  let pgUs: number | null = cpuAfter.size > 0 ? 0 : null;
+  for (const [pid, us] of cpuAfter) pgUs! += us - (cpuBefore.get(pid) ?? 0);
+  const lsn = (t: string) => { const [hi, lo] = t.split('/'); return parseInt(hi!, 16) * 2 ** 32 + parseInt(lo!, 16); };
+  return {
+    result,
+    costs: {
+      serverUs: used.user + used.system, pgUs, walBytes: lsn(after.lsn) - lsn(before.lsn),
+      // the two snapshot statements themselves are one commit each
+      commits: Number(after.commits) - Number(before.commits) - 2, rollbacks: Number(after.rollbacks) - Number(before.rollbacks), inserted: Number(after.inserted) - Number(before.inserted),
+    },
+  };
+}
+const costLine = (c: Costs, events: number, batches: number) =>
+  `server CPU ${(c.serverUs / events).toFixed(2)} µs/event, PostgreSQL CPU ${c.pgUs === null ? 'n/a' : `${(c.pgUs / events).toFixed(2)} µs/event`}, WAL ${(c.walBytes / events).toFixed(0)} B/event, ` +
+  `${(c.commits / batches).toFixed(2)} commits + ${(c.rollbacks / batches).toFixed(2)} rollbacks per batch, ${(c.inserted / events).toFixed(2)} rows inserted per event`;
 
 /** COPY of CSV rows into a table through psql (the ceiling: no service in between). */
 function copyIn(url: string, table: string, columns: string, rows: Iterable<string>): Promise<void> {
@@ -119,32 +175,35 @@ async function runOn(label: string, server: string | null): Promise<string[]> {
     // 1. Bulk ingestion: CLIENTS connections posting BATCH-event batches, from another process.
     const nowMs = Date.now();
     const spec = { mode: 'bulk', url: `${address}/api/v1/events/ingest`, headers: auth, customers, batch: BATCH, clients: CLIENTS, nowMs, spanMs: SPAN_MS, property: 'tokens', backfill: true };
-    const bulkRun = await peakRss(() => profiled(() => load<{ events: number; seconds: number; loadCores: number }>({ ...spec, total: BULK_EVENTS })));
-    const bulk = bulkRun.result.result;
+    const bulkRun = await peakRss(() => profiled(() => costsOf(pool, () => load<{ events: number; seconds: number; loadCores: number }>({ ...spec, total: BULK_EVENTS }))));
+    const bulk = bulkRun.result.result.result;
+    const bulkCosts = bulkRun.result.result.costs;
     const bulkRate = bulk.events / bulk.seconds;
 
     // 2. Client retries: the first RETRY_EVENTS events' batches sent again (all already stored).
-    const retry = await load<{ events: number; seconds: number }>({ ...spec, total: Math.min(RETRY_EVENTS, BULK_EVENTS) });
+    await settle();
+    const { result: retry, costs: retryCosts } = await costsOf(pool, () => load<{ events: number; seconds: number }>({ ...spec, total: Math.min(RETRY_EVENTS, BULK_EVENTS) }));
     const retryRate = retry.events / retry.seconds;
 
     // 3. Ceiling: the same rows by a raw COPY into a plain table with a primary key on the id.
     await pool.query(`CREATE TABLE bench_copy (id text PRIMARY KEY, tenant text, customer text, code text, ts timestamptz, properties jsonb)`);
     await settle();
     const copyStart = performance.now();
-    await copyIn(url, 'bench_copy', 'id, tenant, customer, code, ts, properties', (function* () {
+    const { costs: copyCosts } = await costsOf(pool, () => copyIn(url, 'bench_copy', 'id, tenant, customer, code, ts, properties', (function* () {
       for (let n = 0; n < bulk.events; n++) {
         const i = n % BATCH;
         yield `bulk-${Math.floor(n / BATCH)}-${i},${tenant.id},${customers[n % customers.length]},bench,${eventTimestamp(nowMs, n, SPAN_MS)},"${JSON.stringify(eventProperties(i, 'tokens')).replaceAll('"', '""')}"\n`;
       }
-    })());
+    })()));
     const copyRate = bulk.events / ((performance.now() - copyStart) / 1000);
     await pool.query('DROP TABLE bench_copy');
 
     // 4. Single events at 50 connections (unique idempotency key per request), from another process.
     await settle();
-    const single = await load<Result>({ mode: 'single', url: `${address}/api/v1/events`, connections: 50, durationS: DURATION_S, headers: auth, customers });
+    const { result: single, costs: singleCosts } = await costsOf(pool, () => load<Result>({ mode: 'single', url: `${address}/api/v1/events`, connections: 50, durationS: DURATION_S, headers: auth, customers }));
 
-    // 5. A tenant with QUERY_EVENTS events over the last 3 months; rollups folded, then queries.
+    // 5. A tenant with QUERY_EVENTS (BENCH_QUERY_EVENTS=0 skips this phase) events over the last 3 months; rollups folded, then queries.
+    const queryPhase = async () => {
     const seedStart = performance.now();
     const tenantKey = (await pool.query<{ key: number }>('SELECT key FROM tenants WHERE id = $1', [tenant.id])).rows[0]!.key;
     const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 1));
@@ -175,16 +234,25 @@ async function runOn(label: string, server: string | null): Promise<string[]> {
     const period = `start_date=${monthStart.toISOString().slice(0, 10)}&end_date=${new Date(Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth() + 1, 1)).toISOString().slice(0, 10)}`;
     const query = await autocannon({ url: `${address}/api/v1/usage/customer/${customers[7]}?${period}&metric_id=${metric.id}`, connections: 4, duration: DURATION_S, headers: auth });
     const totalEvents = Number((await pool.query<{ n: string }>('SELECT count(*)::text AS n FROM usage_events')).rows[0]!.n);
+    return [
+      `seed ${fmt(QUERY_EVENTS)} events ${seedS.toFixed(1)} s; rollup fold ${rollS.toFixed(1)} s`,
+      `usage of one customer-month (${fmt(totalEvents)} events in tenant): p50 ${query.latency.p50} ms, p99 ${query.latency.p99} ms, ${fmt(query.requests.average)} req/s (4 connections, ${query.non2xx} non-2xx)`,
+    ];
+    };
+    const queryLines = QUERY_EVENTS > 0 ? await queryPhase() : [];
 
     const version = (await pool.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
     lines.push(
       `-- ${label}: PostgreSQL ${version}; ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} (at the end); shipped configuration`,
       `bulk ingestion          ${fmt(bulkRate)} events/s  (${fmt(bulk.events)} events, batches of ${BATCH}, ${CLIENTS} connections, ${fmt(CUSTOMERS)} customers; the load generator used ${bulk.loadCores.toFixed(2)} cores)`,
+      `  ${costLine(bulkCosts, bulk.events, bulk.events / BATCH)}`,
       `raw COPY ceiling        ${fmt(copyRate)} rows/s    -> ingestion = ${(bulkRate / copyRate).toFixed(2)} of COPY`,
+      `  PostgreSQL CPU ${copyCosts.pgUs === null ? 'n/a' : `${(copyCosts.pgUs / bulk.events).toFixed(2)} µs/row (psql's backend not counted)`}, WAL ${(copyCosts.walBytes / bulk.events).toFixed(0)} B/row`,
       `re-sent stored batches  ${fmt(retryRate)} events/s  (${fmt(retry.events)} events) -> ${(retryRate / bulkRate).toFixed(2)} of fresh batches`,
+      `  ${costLine(retryCosts, retry.events, retry.events / BATCH)}`,
       `single POST /events     ${fmt(single.requests.average)} req/s, p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms (50 connections, ${fmt(single.non2xx)} non-2xx, ${single.errors} errors)`,
-      `seed ${fmt(QUERY_EVENTS)} events ${seedS.toFixed(1)} s; rollup fold ${rollS.toFixed(1)} s`,
-      `usage of one customer-month (${fmt(totalEvents)} events in tenant): p50 ${query.latency.p50} ms, p99 ${query.latency.p99} ms, ${fmt(query.requests.average)} req/s (4 connections, ${query.non2xx} non-2xx)`,
+      `  per request: ${costLine(singleCosts, single.requests.average * DURATION_S, single.requests.average * DURATION_S).replace(/per batch/, 'per request')}`,
+      ...queryLines,
       `server RSS              idle ${idleMb.toFixed(0)} MB, peak during bulk ingestion ${bulkRun.peakMb.toFixed(0)} MB`,
     );
     if (bulkRun.result.profile) {
@@ -199,7 +267,7 @@ async function runOn(label: string, server: string | null): Promise<string[]> {
 }
 
 export async function run(): Promise<void> {
-  const servers: [string, string | null][] = [['embedded', null]];
-  if (process.env.BENCH_DATABASE_URL) servers.push(['BENCH_DATABASE_URL', process.env.BENCH_DATABASE_URL]);
+  const servers: [string, string | null][] = SERVERS.includes('embedded') ? [['embedded', null]] : [];
+  if (process.env.BENCH_DATABASE_URL && SERVERS.includes('url')) servers.push(['BENCH_DATABASE_URL', process.env.BENCH_DATABASE_URL]);
   for (const [label, server] of servers) process.stdout.write(`${(await runOn(label, server)).join('\n')}\n`);
 }

@@ -42,6 +42,25 @@ describe('POST /api/v1/events/ingest', () => {
     expect(ledger.rows[0].n).toBe(3);
   });
 
+  it('resolves a batch naming customers by id and by alias at once, concurrent batches alike, and re-sent batches with a changed payload are refused', async () => {
+    const byId = await customer();
+    const byAlias = await customer(`rs-alias-${seq}`);
+    const events = (prefix: string) => [ev(`${prefix}-1`, byId.id), ev(`${prefix}-2`, byAlias.alias!), ev(`${prefix}-3`, 'rs-not-yet-a-customer')];
+    const answers = await Promise.all(['rs-a', 'rs-b', 'rs-c'].map((prefix) => ingest({ events: events(prefix) })));
+    for (const answer of answers) expect(answer.json()).toMatchObject({ ingested: 3, duplicates: 0, in_finalized_periods: 0, unknown_customer_events: 1 });
+    const rows = await harness().db.pool.query<{ event_id: string; customer_ref: string }>(`SELECT event_id, customer_ref FROM usage_events WHERE event_id LIKE 'rs-a-%' ORDER BY event_id`);
+    expect(rows.rows).toEqual([
+      { event_id: 'rs-a-1', customer_ref: byId.id },
+      { event_id: 'rs-a-2', customer_ref: byAlias.id },
+      { event_id: 'rs-a-3', customer_ref: 'rs-not-yet-a-customer' },
+    ]);
+    // the whole batch again: duplicates, nothing written; one payload changed: refused, nothing written
+    expect((await ingest({ events: events('rs-a') })).json()).toEqual({ ingested: 0, duplicates: 3, ...none });
+    const changed = await ingest({ events: [...events('rs-a').slice(0, 2), ev('rs-a-3', 'rs-not-yet-a-customer', { properties: { region: 'us' } }), ev('rs-a-4', byId.id)] });
+    expect(changed.statusCode, changed.body).toBe(400);
+    expect(await storedIds('rs-a-')).toEqual(['rs-a-1', 'rs-a-2', 'rs-a-3']);
+  });
+
   it('stores a large batch exactly, with every character a bulk write must escape, and a resent one only adds the new event', async () => {
     const c = await customer();
     const odd = 'tab\there\nnew\r\\back "quote" {braces,comma} \u0001 \u2028 NULL é 💶';

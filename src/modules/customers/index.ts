@@ -19,6 +19,11 @@ export function findCustomer(db: Queryable, tenantId: string, idOrAlias: string,
   return repo.findCustomer(db, tenantId, idOrAlias, options.lock ?? false);
 }
 
+/** The customer id and test clock each id or alias names (matched as `findCustomer` does), in one statement; unknown references are left out. */
+export function resolveCustomerRefs(db: Queryable, tenantId: string, refs: readonly string[]): Promise<{ ref: string; id: string; test_clock_id: string | null }[]> {
+  return repo.resolveCustomerRefs(db, tenantId, refs);
+}
+
 /** Several customers by id (not alias), in one statement; missing ids are left out. */
 export function findCustomers(db: Queryable, tenantId: string, ids: readonly string[]): Promise<CustomerRow[]> {
   return repo.findCustomersByIds(db, tenantId, ids);

@@ -134,6 +134,19 @@ export async function findCustomer(db: Queryable, tenantId: string, idOrAlias: s
   );
 }
 
+/**
+ * The customer each reference (id or alias, as `findCustomer` matches it: an id match first)
+ * names, in one statement for many references (usage ingestion resolves a batch's references
+ * at once); references no customer has are left out.
+ */
+export async function resolveCustomerRefs(db: Queryable, tenantId: string, refs: readonly string[]): Promise<{ ref: string; id: string; test_clock_id: string | null }[]> {
+  return scoped(db, tenantId).query(
+    `SELECT r.ref, c.id, c.test_clock_id FROM unnest($2::text[]) AS r(ref)
+     CROSS JOIN LATERAL (SELECT id, test_clock_id FROM customers WHERE tenant_id = $1 AND (id = r.ref OR alias = r.ref) ORDER BY (id = r.ref) DESC LIMIT 1) c`,
+    [refs],
+  );
+}
+
 /** Several customers by id in one statement (billing runs); missing ids are left out. */
 export async function findCustomersByIds(db: Queryable, tenantId: string, ids: readonly string[]): Promise<CustomerRow[]> {
   return scoped(db, tenantId).query<CustomerRow>(`SELECT ${COLUMNS} FROM customers WHERE tenant_id = $1 AND id = ANY($2::text[])`, [ids]);

@@ -7,7 +7,7 @@ import type { Clock } from '../../kernel/clock.js';
 import { isIdOf } from '../../kernel/ids.js';
 import { canonicalPayload, checkEvent, MAX_CUSTOMER_REF_CHARS, type CheckedEvent, type RawEvent } from '../../domain/usage/index.js';
 import { isStorableText } from '../../kernel/text.js';
-import { findCustomer, type TestClockTime } from '../customers/index.js';
+import { resolveCustomerRefs, type TestClockTime } from '../customers/index.js';
 import type { IngestFailure } from './errors.js';
 import type { UsageMetricSource } from './metrics.js';
 import { createGroupCommitter, type SingleOutcome } from './group-commit.js';
@@ -61,9 +61,10 @@ export interface IngestResult {
 function cache<V>() {
   const entries = new Map<string, { value: V; until: number }>();
   return {
-    get(key: string): V | undefined {
+    /** `nowMs`: performance.now(), read once by a caller looking up many keys. */
+    get(key: string, nowMs = performance.now()): V | undefined {
       const hit = entries.get(key);
-      if (!hit || hit.until < performance.now()) return undefined;
+      if (!hit || hit.until < nowMs) return undefined;
       return hit.value;
     },
     set(key: string, value: V) {
@@ -139,14 +140,48 @@ export function createIngestService(deps: IngestDeps) {
   /** Tenants whose wake-up for the end of the current second is queued. */
   const trailingWakeup = new Set<string>();
 
-  /** The stored reference of a customer id or alias and its test clock, or undefined when no customer has it. */
-  async function resolveCustomer(tenantId: string, ref: string): Promise<ResolvedCustomer | undefined> {
-    const cacheKey = `${tenantId}\u0000${ref}`;
-    const hit = customerRefs.get(cacheKey);
-    if (hit) return hit;
-    const customer = await findCustomer(pool, tenantId, ref);
-    const resolved = customer ? { id: customer.id, testClockId: customer.test_clock_id } : undefined;
-    if (resolved) customerRefs.set(cacheKey, resolved);
+  /**
+   * Look-ups under way, by cache key: concurrent batches naming the same references (every batch
+   * of a busy tenant once the cache has expired) share one statement instead of each sending its own.
+   */
+  const pendingRefs = new Map<string, Promise<ResolvedCustomer | undefined>>();
+
+  /**
+   * The stored reference and test clock of each customer id or alias (undefined when no customer
+   * has it): cached ones at once, the others in one statement for the whole batch. One statement
+   * per reference made a 1,000-customer batch send 1,000 statements each time the cache expired.
+   */
+  async function resolveCustomers(tenantId: string, refs: readonly string[]): Promise<Map<string, ResolvedCustomer | undefined>> {
+    const resolved = new Map<string, ResolvedCustomer | undefined>();
+    const waiting: Promise<void>[] = [];
+    const missing: string[] = [];
+    const nowMs = performance.now();
+    for (const ref of refs) {
+      const cacheKey = `${tenantId}\u0000${ref}`;
+      const hit = customerRefs.get(cacheKey, nowMs);
+      if (hit) resolved.set(ref, hit);
+      else {
+        const pending = pendingRefs.get(cacheKey);
+        if (pending) waiting.push(pending.then((customer) => void resolved.set(ref, customer)));
+        else missing.push(ref);
+      }
+    }
+    if (missing.length > 0) {
+      const lookup = resolveCustomerRefs(pool, tenantId, missing).then((rows) => new Map(rows.map((r) => [r.ref, { id: r.id, testClockId: r.test_clock_id }])));
+      for (const ref of missing) {
+        const cacheKey = `${tenantId}\u0000${ref}`;
+        const one = lookup.then((found) => found.get(ref));
+        pendingRefs.set(cacheKey, one);
+        waiting.push(one.then((customer) => {
+          resolved.set(ref, customer);
+          if (customer) customerRefs.set(cacheKey, customer);
+        }));
+      }
+      void lookup.catch(() => undefined).finally(() => {
+        for (const ref of missing) pendingRefs.delete(`${tenantId}\u0000${ref}`);
+      });
+    }
+    await Promise.all(waiting);
     return resolved;
   }
 
@@ -254,10 +289,11 @@ export function createIngestService(deps: IngestDeps) {
       }
     }
 
-    const refs = new Map<string, ResolvedCustomer | undefined>();
     // refused events' customers too: one on a test clock may be in the window of its clock's time
     const refusedRefs = failures.map((f) => raws[f.index]!.customer_id).filter((ref): ref is string => typeof ref === 'string' && ref !== '' && ref.length <= MAX_CUSTOMER_REF_CHARS && isStorableText(ref));
-    await Promise.all([...new Set([...checked.map((e) => e.customerRef), ...refusedRefs])].map(async (ref) => refs.set(ref, await resolveCustomer(tenantId, ref))));
+    const distinctRefs = new Set<string>(refusedRefs);
+    for (const event of checked) distinctRefs.add(event.customerRef);
+    const refs = await resolveCustomers(tenantId, [...distinctRefs]);
     await recheckOnTestClocks(tenantId, raws, options.allowBackfilling, refs, { checked, checkedIndexes, failures });
     const codes = new Map<string, boolean>();
     if (options.strict) {
@@ -315,13 +351,14 @@ export function createIngestService(deps: IngestDeps) {
    */
   async function writeRows(db: Queryable, tenantId: string, rows: readonly EventRow[], now: Date): Promise<Map<string, SingleOutcome>> {
     const outcomes = new Map<string, SingleOutcome>();
-    const stored = await insertEvents(db, tenantId, rows, now);
-    const seen = rows.filter((r) => !stored.has(r.eventId));
-    const hashes = seen.length > 0 ? await findPayloadHashes(db, tenantId, seen.map((r) => r.eventId)) : new Map<string, string>();
+    const { stored, seen } = await insertEvents(db, tenantId, rows, now);
+    // ids committed by another transaction while the statement ran: its snapshot did not show their hash
+    const unseen = rows.filter((r) => !stored.has(r.eventId) && !seen.has(r.eventId));
+    const hashes = unseen.length > 0 ? await findPayloadHashes(db, tenantId, unseen.map((r) => r.eventId)) : new Map<string, string>();
     for (const row of rows) {
       const written = stored.get(row.eventId);
       if (written) outcomes.set(row.eventId, { kind: 'stored', late: written.late });
-      else if (hashes.get(row.eventId) === row.payloadHash) outcomes.set(row.eventId, { kind: 'duplicate' });
+      else if (seen.get(row.eventId) ?? hashes.get(row.eventId) === row.payloadHash) outcomes.set(row.eventId, { kind: 'duplicate' });
       else outcomes.set(row.eventId, { kind: 'conflict', reason: `event_id '${row.eventId}' was already ingested with a different payload` });
     }
     return outcomes;

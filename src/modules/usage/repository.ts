@@ -73,17 +73,28 @@ function unresolvedRefsOf(rows: readonly EventRow[]): string[] {
   return [...refs];
 }
 
+/** What `insertEvents` did with a batch's ids. */
+export interface InsertOutcome {
+  /** Ids stored by this statement, each with whether it fell into a billed period. */
+  stored: Map<string, { late: boolean }>;
+  /** Ids already in the ledger when the statement started, each with whether their stored payload hash is the row's. */
+  seen: Map<string, boolean>;
+}
+
 /**
  * Stores the events whose id the tenant has not seen, in one statement: the dedup ledger row and
  * the event row commit together, so an id is marked seen only with its event stored. Ids are
  * inserted in event-id order (`ORDER BY n` over the sorted arrays), then the unresolved counters
  * (they count the stored rows); a concurrent duplicate waits for the first writer and then counts as seen.
- * Returns the ids actually stored, each with whether it fell into a billed period.
+ * The same statement reads the ledger rows of the ids it did not store and compares their payload
+ * hash with the row's (in SQL: no hash travels back): a re-sent batch is told apart from a
+ * conflicting one in this one round trip. An id stored by a transaction that committed after the
+ * statement began is in neither map (its snapshot does not see it): `findPayloadHashes` tells it.
  */
-export async function insertEvents(db: Queryable, tenantId: string, rows: readonly EventRow[], ingestedAt: Date): Promise<Map<string, { late: boolean }>> {
+export async function insertEvents(db: Queryable, tenantId: string, rows: readonly EventRow[], ingestedAt: Date): Promise<InsertOutcome> {
   const sorted = inEventIdOrder(rows);
   const unresolved = unresolvedRefsOf(rows);
-  const stored = await scoped(db, tenantId).query<{ event_id: string; late: boolean }>(
+  const result = await scoped(db, tenantId).query<{ event_id: string; late: boolean | null; same_payload: boolean | null }>(
     `WITH input AS (
        SELECT * FROM ${EVENT_ARRAYS} WITH ORDINALITY AS t(${EVENT_COLUMNS}, n)
      ), ids AS (
@@ -95,10 +106,18 @@ export async function insertEvents(db: Queryable, tenantId: string, rows: readon
        SELECT ${TENANT_KEY}, i.event_id, i.code, i.customer_ref, i.ts, i.properties, $8 FROM input i JOIN ids USING (event_id)
        RETURNING event_id, code, customer_ref, ts
      )${unresolved.length > 0 ? countUnresolved('stored') : ''}
-     SELECT s.event_id, ${inBilledPeriod('s')} AS late FROM stored s`,
+     SELECT s.event_id, ${inBilledPeriod('s')} AS late, NULL::boolean AS same_payload FROM stored s
+     UNION ALL
+     SELECT i.event_id, NULL, u.payload_hash = i.payload_hash FROM input i
+       JOIN usage_event_ids u ON u.tenant_key = ${TENANT_KEY} AND u.event_id = i.event_id`,
     [...eventArrays(sorted, ingestedAt), ...(unresolved.length > 0 ? [unresolved] : [])],
   );
-  return new Map(stored.map((r) => [r.event_id, { late: r.late }]));
+  const outcome: InsertOutcome = { stored: new Map(), seen: new Map() };
+  for (const r of result) {
+    if (r.same_payload === null) outcome.stored.set(r.event_id, { late: r.late === true });
+    else outcome.seen.set(r.event_id, r.same_payload);
+  }
+  return outcome;
 }
 
 /**
@@ -109,15 +128,21 @@ export async function insertEvents(db: Queryable, tenantId: string, rows: readon
  * concurrent statement; the caller then runs `insertEvents`, which sorts out duplicates and
  * conflicts. Other errors are thrown.
  *
- * Rows are inserted in event-id order, and the unresolved counters only once the ledger insert
- * has run to its end (an unreferenced data-modifying CTE otherwise runs after the main query, in
- * no documented order: measured, the counters ran first), the lock order of `insertEvents`. So
+ * Rows are inserted in event-id order, and both the event rows and the unresolved counters only
+ * once the ledger insert has run to its end (`LEDGER_FIRST`: an unreferenced data-modifying CTE
+ * otherwise runs after the main query, in no documented order: measured, the counters ran
+ * first, and the ledger last, after all the event rows), the lock order of `insertEvents`. With
+ * the ledger first, a re-sent batch fails at its first id, before writing any event row (it used
+ * to write the whole batch's event rows, index entries and WAL, then roll them back). So
  * two batches sharing ids or counters, fast or slow path, wait for each other and never
  * deadlock. A deadlock (40P01) is still taken as "seen ids" as a safety net, but it is counted in
  * `pg_stat_database.deadlocks`, which test/scenarios/usage-deadlocks.test.ts keeps at zero.
  * (A COPY of the two tables in one transaction is cheaper for PostgreSQL, but its four round
  * trips each wait for the busy event loop: it measured slower here, see docs/usage.md.)
  */
+/** A condition that makes the ledger insert (`ids`) run to its end before the writes that test it. */
+const LEDGER_FIRST = '(SELECT count(*) FROM ids) >= 0';
+
 export async function insertAllNewEvents(db: Queryable, tenantId: string, rows: readonly EventRow[], ingestedAt: Date): Promise<{ late: string[] } | false> {
   const unresolved = unresolvedRefsOf(rows);
   const counted = unresolved.length > 0;
@@ -127,11 +152,11 @@ export async function insertAllNewEvents(db: Queryable, tenantId: string, rows: 
          SELECT * FROM ${EVENT_ARRAYS} WITH ORDINALITY AS t(${EVENT_COLUMNS}, n)
        ), ids AS (
          INSERT INTO usage_event_ids (tenant_key, event_id, payload_hash) SELECT ${TENANT_KEY}, event_id, payload_hash FROM input ORDER BY n
-         ${counted ? 'RETURNING 1' : ''}
+         RETURNING 1
        ), stored AS (
          INSERT INTO usage_events (tenant_key, event_id, code, customer_ref, ts, properties, ingested_at)
-         SELECT ${TENANT_KEY}, event_id, code, customer_ref, ts, properties, $8 FROM input
-       )${counted ? countUnresolved('input', '(SELECT count(*) FROM ids) >= 0') : ''}
+         SELECT ${TENANT_KEY}, event_id, code, customer_ref, ts, properties, $8 FROM input WHERE ${LEDGER_FIRST}
+       )${counted ? countUnresolved('input', LEDGER_FIRST) : ''}
        SELECT i.event_id FROM input i WHERE ${inBilledPeriod('i')}`,
       [...eventArrays(inEventIdOrder(rows), ingestedAt), ...(counted ? [unresolved] : [])],
     );
