@@ -220,6 +220,54 @@ export async function run(): Promise<void> {
       `seed ${fmt(CHECK_EVENTS)} events ${seedS.toFixed(1)} s; rollup fold ${foldS.toFixed(1)} s; events above the rollup watermark: ${tail.rows[0] ? fmt(Number(tail.rows[0].tail)) : 'no rollups'}`,
       `checked customer: used ${answer.used} of ${answer.limit} in ${window}; the usage query of that window says ${JSON.stringify(usageAnswer.usage?.[0]?.total_value ?? usageAnswer.usage)}`,
     );
+    // Load-independent cost of one check and one usage query: round trips to PostgreSQL (every
+    // query and every connection taken from the pool) and the process's CPU time, over 50 calls.
+    let usageStatement: { text: string; params: unknown[] } | undefined;
+    let counting = false;
+    let trips = 0;
+    const wrapped = new WeakSet<object>();
+    const countQueries = (target: { query: unknown }) => {
+      if (wrapped.has(target)) return;
+      wrapped.add(target);
+      const original = (target.query as (...a: unknown[]) => unknown).bind(target);
+      target.query = (...args: unknown[]) => {
+        if (counting) trips += 1;
+        if (counting && typeof args[0] === 'string' && args[0].includes('WITH state AS')) usageStatement = { text: args[0], params: args[1] as unknown[] };
+        return original(...args);
+      };
+    };
+    // pool.query takes a client through pool.connect(callback) too: every statement is a client's
+    const originalConnect = (pool.connect as (...a: unknown[]) => unknown).bind(pool);
+    (pool as { connect: unknown }).connect = (callback?: (err: Error | undefined, client?: { query: unknown }, done?: unknown) => void) => {
+      if (callback) {
+        return originalConnect((err: Error | undefined, client?: { query: unknown }, done?: unknown) => {
+          if (client) countQueries(client);
+          callback(err, client, done);
+        });
+      }
+      return (originalConnect() as Promise<{ query: unknown }>).then((client) => (countQueries(client), client));
+    };
+    const counted = async (url: string) => {
+      const calls = 50;
+      trips = 0;
+      counting = true;
+      const cpu = process.cpuUsage();
+      try {
+        for (let i = 0; i < calls; i++) await call('GET', url.slice(address.length));
+      } finally {
+        counting = false;
+      }
+      const used = process.cpuUsage(cpu);
+      return `${(trips / calls).toFixed(1)} statements, ${((used.user + used.system) / 1000 / calls).toFixed(2)} ms of server-process CPU per call`;
+    };
+    lines.push(`entitlement check: ${await counted(checkUrl)}; usage query: ${await counted(usageUrl)} (load ${load1()})`);
+    if (usageStatement) {
+      // the usage statement of a check, as PostgreSQL ran it: buffers touched and time (the plan's own figures)
+      const plan = (await pool.query<{ 'QUERY PLAN': [{ 'Execution Time': number; Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${usageStatement.text}`, usageStatement.params)).rows[0]!['QUERY PLAN'][0];
+      lines.push(`the check's usage statement: ${plan.Plan['Shared Hit Blocks'] + plan.Plan['Shared Read Blocks']} buffers (${plan.Plan['Shared Read Blocks']} read), execution ${plan['Execution Time'].toFixed(2)} ms (load ${load1()})`);
+      const text = (await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${usageStatement.text}`, usageStatement.params)).rows.map((r) => r['QUERY PLAN']);
+      lines.push(...text.map((l) => `  ${l}`));
+    }
     // the check and the plain usage query of the same customer and window, one after the other, at 1 then 4 connections
     for (const connections of [1, 4]) {
       for (const [name, url] of [['entitlement check', checkUrl], ['usage query     ', usageUrl]] as const) {

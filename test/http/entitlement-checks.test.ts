@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Harness } from '../harness/app.js';
+import { customersMetricUsage } from '../../src/modules/usage/index.js';
+import { foldUsage } from '../scenarios/billing-support.js';
 import { grantPlanEntitlements, offerAddOn, seedCustomer, seedPlan } from './subscription-fixtures.js';
 
 const harness = useHarness();
@@ -129,6 +131,48 @@ describe('metered entitlement check', () => {
     expect(await check()).toMatchObject({ used: '0', period_start: '2026-04-01T00:00:00.000Z' });
     await ingest(1);
     expect(await check()).toMatchObject({ used: '1' });
+  });
+
+  it('counts events below the rollup watermark (from the rollups) and above it (raw) once each, as the billing aggregation does', async () => {
+    const { h, metric, plan, customer, ingest, check } = await setup({ type: 'METERED', enabled: true, limit: '100', reset_period: { type: 'BILLING_CYCLE' } });
+    await post(h, '/api/v1/subscriptions', { customer_id_or_alias: customer.id, plan_id: plan.planId, start_date: '2026-03-01' });
+    const tenantKey = `(SELECT key FROM tenants WHERE id = $1)`;
+    const folded = async () => Number((await h.db.pool.query(`SELECT coalesce(sum(event_count), 0)::int AS n FROM usage_rollups WHERE tenant_id = $1 AND metric_id = $2`, [h.tenant.id, metric.id])).rows[0].n);
+    const aboveWatermark = async () => Number((await h.db.pool.query(
+      `SELECT count(*)::int AS n FROM usage_events WHERE tenant_key = ${tenantKey} AND code = $3 AND xid >= (SELECT watermark FROM usage_rollup_state WHERE tenant_id = $1 AND metric_id = $2)`,
+      [h.tenant.id, metric.id, metric.code],
+    )).rows[0].n);
+    for (const at of ['2026-03-02T08:10:00.000Z', '2026-03-09T23:59:59.000Z', '2026-03-15T11:00:00.000Z']) {
+      h.clock.set(at);
+      await ingest(2);
+    }
+    await foldUsage(h);
+    expect(await folded()).toBe(6);
+    // A transaction open elsewhere holds every later fold's watermark below it (the watermark is
+    // the oldest running transaction): the next events stay above it, read raw.
+    const holder = await h.db.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_current_xact_id()');
+      // one event in an hour the rollups already hold, three in new hours
+      h.clock.set('2026-03-09T23:30:00.000Z');
+      await ingest(1);
+      h.clock.set('2026-03-15T12:00:00.000Z');
+      await ingest(3);
+      await h.service.tasks['usage.rollup']!({ tenant_id: h.tenant.id });
+      expect(await folded()).toBe(6);
+      expect(await aboveWatermark()).toBe(4);
+      const billed = await customersMetricUsage(h.db.pool, h.tenant.id, { customers: [{ key: customer.id, refs: [customer.id, customer.alias!] }], metricId: metric.id, periodStart: new Date('2026-03-01'), periodEnd: new Date('2026-04-01') });
+      expect(billed?.byCustomer.get(customer.id)?.totalValue).toBe('10');
+      expect(await check()).toMatchObject({ used: '10', remaining: '90', period_start: '2026-03-01T00:00:00.000Z', reset_at: '2026-04-01T00:00:00.000Z' });
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    // folded at last: the same figure, now all from the rollups
+    await foldUsage(h);
+    expect(await folded()).toBe(10);
+    expect(await check()).toMatchObject({ used: '10' });
   });
 
   it('answers 404 {code, message} for an unknown customer or feature and another tenant', async () => {

@@ -217,24 +217,6 @@ export interface RawEventRow {
   properties: Record<string, string>;
 }
 
-/**
- * Raw events of a code in [from, to), for some customer references (null = all). With a
- * watermark, only the events written by transactions at or above it (the rollups' tail).
- */
-export async function findRawEvents(
-  db: Queryable,
-  tenantId: string,
-  filter: { code: string; customerRefs: readonly string[] | null; from: Date; to: Date; watermark?: string },
-): Promise<RawEventRow[]> {
-  const tail = filter.watermark !== undefined;
-  return scoped(db, tenantId).query<RawEventRow>(
-    `SELECT customer_ref, event_id, ts, properties FROM usage_events
-     WHERE tenant_key = ${TENANT_KEY} AND code = $2 AND ($3::text[] IS NULL OR customer_ref = ANY($3::text[]))
-       AND ts >= $4 AND ts < $5${tail ? ' AND xid >= $6::xid8' : ''}`,
-    [filter.code, filter.customerRefs, filter.from, filter.to, ...(tail ? [filter.watermark] : [])],
-  );
-}
-
 export interface RollupState {
   definition_hash: string;
   watermark: string;
@@ -247,19 +229,6 @@ export async function findRollupState(db: Queryable, tenantId: string, metricId:
   );
 }
 
-/**
- * The rollup state of a metric (nulls when it has none yet) and the snapshot the statement ran
- * in: as the first statement of a repeatable-read transaction, the snapshot of all its reads.
- */
-export async function readRollupState(db: Queryable, tenantId: string, metricId: string): Promise<{ snapshot: string; definition_hash: string | null; watermark: string | null }> {
-  const row = await scoped(db, tenantId).one<{ snapshot: string; definition_hash: string | null; watermark: string | null }>(
-    `SELECT pg_current_snapshot()::text AS snapshot, s.definition_hash, s.watermark::text AS watermark
-     FROM (SELECT $1::text AS tenant_id) t LEFT JOIN usage_rollup_state s ON s.tenant_id = t.tenant_id AND s.metric_id = $2`,
-    [metricId],
-  );
-  return row!;
-}
-
 export interface RollupGroupRow {
   customer_ref: string;
   dimensions: Record<string, string>;
@@ -270,38 +239,6 @@ export interface RollupGroupRow {
   latest_ts: Date | null;
   latest_event_id: string | null;
   latest_value: string | null;
-}
-
-/** Rollup rows of whole hours in [fromHour, toHour), merged per customer reference and group in SQL. */
-export async function sumRollups(
-  db: Queryable,
-  tenantId: string,
-  filter: { metricId: string; customerRefs: readonly string[] | null; fromHour: Date; toHour: Date },
-): Promise<RollupGroupRow[]> {
-  return scoped(db, tenantId).query<RollupGroupRow>(
-    `SELECT customer_ref, (array_agg(dimensions))[1] AS dimensions, sum(event_count)::int8 AS event_count, sum(value_sum)::text AS value_sum,
-            min(value_min)::text AS value_min, max(value_max)::text AS value_max,
-            (array_agg(latest_ts ORDER BY latest_ts DESC NULLS LAST, latest_event_id COLLATE "C" DESC NULLS LAST))[1] AS latest_ts,
-            (array_agg(latest_event_id ORDER BY latest_ts DESC NULLS LAST, latest_event_id COLLATE "C" DESC NULLS LAST))[1] AS latest_event_id,
-            (array_agg(latest_value::text ORDER BY latest_ts DESC NULLS LAST, latest_event_id COLLATE "C" DESC NULLS LAST))[1] AS latest_value
-     FROM usage_rollups
-     WHERE tenant_id = $1 AND metric_id = $2 AND ($3::text[] IS NULL OR customer_ref = ANY($3::text[])) AND hour >= $4 AND hour < $5
-     GROUP BY customer_ref, group_key`,
-    [filter.metricId, filter.customerRefs, filter.fromHour, filter.toHour],
-  );
-}
-
-/** Distinct values of whole hours in [fromHour, toHour), per customer reference and group (COUNT_DISTINCT). */
-export async function findRollupDistinct(
-  db: Queryable,
-  tenantId: string,
-  filter: { metricId: string; customerRefs: readonly string[] | null; fromHour: Date; toHour: Date },
-): Promise<{ customer_ref: string; dimensions: Record<string, string>; distinct_value: string }[]> {
-  return scoped(db, tenantId).query(
-    `SELECT DISTINCT ON (customer_ref, group_key, distinct_value) customer_ref, dimensions, distinct_value FROM usage_rollup_distinct
-     WHERE tenant_id = $1 AND metric_id = $2 AND ($3::text[] IS NULL OR customer_ref = ANY($3::text[])) AND hour >= $4 AND hour < $5`,
-    [filter.metricId, filter.customerRefs, filter.fromHour, filter.toHour],
-  );
 }
 
 /**
@@ -348,4 +285,75 @@ export function contributionSql(metric: UsageMetric, firstParam: number): { wher
     groupKey: dims.length === 0 ? `'[]'` : dims.length === 1 ? dims[0]![1] : `jsonb_build_array(${dims.map(([, v]) => v).join(', ')})::text`,
     params,
   };
+}
+
+/** One row of `readUsageRows`: the state row ('s'), a rollup group ('r'), a distinct value ('d') or a raw event ('e'). */
+export type UsageReadRow =
+  | { kind: 's'; snapshot: string; rollups_valid: boolean }
+  | ({ kind: 'r' } & RollupGroupRow)
+  | { kind: 'd'; customer_ref: string; dimensions: Record<string, string>; distinct_value: string }
+  | ({ kind: 'e' } & RawEventRow);
+
+/**
+ * A window's usage in ONE statement, so in one snapshot and one round trip (docs/usage.md,
+ * "Read path"): the statement's snapshot and whether the metric's rollups are valid (their
+ * definition hash is `definitionHash`), the rollups of the whole hours [fullFrom, fullTo) merged
+ * per customer reference and group, their distinct values when `distinct`, the raw events of those
+ * hours written at or above the rollup watermark (all of them without valid rollups), and the raw
+ * events of the partial hours [from, fullFrom) and [fullTo, to). Pass fullFrom = fullTo = to when
+ * the window holds no whole hour. Each branch is gated by whether the rollups are valid, a
+ * one-time condition: the branch not taken reads nothing.
+ *
+ * The tail above the watermark is read through the (tenant_key, xid) index only: its cost is the
+ * events written since the last fold, not the events stored. (The planner cannot see the
+ * watermark, read in the same statement, and would otherwise scan the customer's whole window:
+ * `customer_ref || ''` keeps it off the customer index.) Without valid rollups the whole window is
+ * read raw through the customer index.
+ */
+export async function readUsageRows(
+  db: Queryable,
+  tenantId: string,
+  read: { metricId: string; definitionHash: string; code: string; customerRefs: readonly string[] | null; from: Date; fullFrom: Date; fullTo: Date; to: Date; distinct: boolean },
+): Promise<UsageReadRow[]> {
+  // $1 tenant, $2 metric, $3 definition hash, $4 code, $5 refs, $6 from, $7 fullFrom, $8 fullTo, $9 to
+  const refs = `($5::text[] IS NULL OR customer_ref = ANY($5::text[]))`;
+  const rollupWindow = `tenant_id = $1 AND metric_id = $2 AND ${refs} AND hour >= $7 AND hour < $8 AND EXISTS (SELECT 1 FROM valid)`;
+  // the first branch names and types the columns; later branches fill the ones they lack with NULL
+  const rollupCols = ['dimensions jsonb', 'event_count int8', 'value_sum text', 'value_min text', 'value_max text', 'latest_ts timestamptz', 'latest_event_id text', 'latest_value text'];
+  const rawCols = ['event_id text', 'ts timestamptz', 'properties jsonb'];
+  const named = (columns: string[]) => columns.map((c) => c.split(' ')).map(([name, type]) => `NULL::${type} AS ${name}`).join(', ');
+  const none = (columns: string[]) => columns.map(() => 'NULL').join(', ');
+  return scoped(db, tenantId).query<UsageReadRow>(
+    `WITH state AS (
+       SELECT pg_current_snapshot()::text AS snapshot, s.definition_hash, s.watermark
+       FROM (SELECT $1::text AS tenant_id) t LEFT JOIN usage_rollup_state s ON s.tenant_id = t.tenant_id AND s.metric_id = $2
+     ), valid AS (
+       SELECT watermark FROM state WHERE definition_hash = $3
+     )
+     SELECT 's' AS kind, snapshot, EXISTS (SELECT 1 FROM valid) AS rollups_valid, NULL::text AS customer_ref,
+       ${named(rollupCols)}, NULL::text AS distinct_value, ${named(rawCols)}
+     FROM state
+     UNION ALL
+     SELECT 'r', NULL, NULL, customer_ref, (array_agg(dimensions))[1], sum(event_count)::int8, sum(value_sum)::text, min(value_min)::text, max(value_max)::text,
+       (array_agg(latest_ts ORDER BY latest_ts DESC NULLS LAST, latest_event_id COLLATE "C" DESC NULLS LAST))[1],
+       (array_agg(latest_event_id ORDER BY latest_ts DESC NULLS LAST, latest_event_id COLLATE "C" DESC NULLS LAST))[1],
+       (array_agg(latest_value::text ORDER BY latest_ts DESC NULLS LAST, latest_event_id COLLATE "C" DESC NULLS LAST))[1],
+       NULL, ${none(rawCols)}
+     FROM usage_rollups WHERE ${rollupWindow}
+     GROUP BY customer_ref, group_key
+     ${read.distinct ? `UNION ALL
+     SELECT 'd', NULL, NULL, customer_ref, dimensions, ${none(rollupCols.slice(1))}, distinct_value, ${none(rawCols)}
+     FROM (SELECT DISTINCT ON (customer_ref, group_key, distinct_value) customer_ref, dimensions, distinct_value FROM usage_rollup_distinct WHERE ${rollupWindow}) d` : ''}
+     UNION ALL
+     SELECT 'e', NULL, NULL, customer_ref, ${none(rollupCols)}, NULL, event_id, ts, properties FROM usage_events
+     WHERE tenant_key = ${TENANT_KEY} AND xid >= (SELECT watermark FROM valid)
+       AND code = $4 AND ($5::text[] IS NULL OR customer_ref || '' = ANY($5::text[])) AND ts >= $7 AND ts < $8
+     UNION ALL
+     SELECT 'e', NULL, NULL, customer_ref, ${none(rollupCols)}, NULL, event_id, ts, properties FROM usage_events
+     WHERE NOT EXISTS (SELECT 1 FROM valid) AND tenant_key = ${TENANT_KEY} AND code = $4 AND ${refs} AND ts >= $7 AND ts < $8
+     UNION ALL
+     SELECT 'e', NULL, NULL, customer_ref, ${none(rollupCols)}, NULL, event_id, ts, properties FROM usage_events
+     WHERE tenant_key = ${TENANT_KEY} AND code = $4 AND ${refs} AND ((ts >= $6 AND ts < $7) OR (ts >= $8 AND ts < $9))`,
+    [read.metricId, read.definitionHash, read.code, read.customerRefs, read.from, read.fullFrom, read.fullTo, read.to],
+  );
 }
