@@ -212,7 +212,8 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
       const worker = async () => {
         for (let batch = await nextPage(); batch.length > 0; batch = await nextPage()) {
           result.subscriptions += batch.length;
-          result.invoicesCreated += await billBatch(tenantId, batch, asOf, result.failures);
+          const created = await billBatch(tenantId, batch, asOf, result.failures); // not `+= await`: it would read the sum before the other worker adds to it
+          result.invoicesCreated += created;
         }
       };
       await Promise.all(Array.from({ length: RUN_CONCURRENCY }, worker));
