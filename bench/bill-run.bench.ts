@@ -1,8 +1,18 @@
-// Bill-run throughput: invoices per second for a run over BENCH_SUBSCRIPTIONS (default 10,000)
-// subscriptions with usage. Each subscription started 2026-02-01 (Platform 49.00 + 1 seat in
-// advance, API calls per unit in arrears); the run is timed as of 2026-03-01, so it creates two
-// invoices per subscription (the first, and March's with February's usage), then finalizes them.
-// Target (issue 6): the whole run under 30 s on this machine. Run alone: `npm run bench bill-run`.
+// Bill-run throughput and memory: a run over BENCH_SUBSCRIPTIONS (default 10,000) subscriptions
+// with usage. Each subscription started 2026-02-01 (Platform 49.00 + 1 seat in advance, API calls
+// per unit in arrears); the run is timed as of 2026-03-02, so it creates two invoices per
+// subscription (the first, and March's with February's usage), then finalizes them.
+// Target (issue 20): 100,000 subscriptions, create then finalize, under 120 s; memory bounded.
+// `BENCH_SUBSCRIPTIONS=100000 BENCH_DATABASE_URL=postgres://... npm run bench bill-run`.
+//
+// Setup is not what is measured: one customer and subscription go through the API, the others
+// are SQL copies of them (same plan, same components); usage goes through bulk ingestion.
+// Printed besides durations: statements per subscription, CPU seconds of this process and of
+// the bench database's PostgreSQL backends (load-independent, unlike durations on a shared
+// machine), and this process's peak RSS during each phase.
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import pg from 'pg';
 import { loadConfig } from '../src/config/index.js';
 import { ManualClock } from '../src/kernel/clock.js';
 import { compose } from '../src/main.js';
@@ -10,12 +20,77 @@ import { openBenchDatabase } from './database.js';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
 
+/** Statements sent by every pg client of this process (the pool's included). */
+let statements = 0;
+const query = pg.Client.prototype.query;
+pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
+  statements += 1;
+  return (query as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof query;
+
+/** CPU seconds (user + system) of a process, from /proc (Linux); 0 once it has exited. */
+function cpuSecondsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Samples, while a phase runs: this process's RSS (peak) and the CPU time of the PostgreSQL
+ * backends serving the bench database (each backend's growth since first seen, summed).
+ */
+function sampler(admin: pg.Client, database: string) {
+  let peakRss = 0;
+  const seen = new Map<number, { first: number; last: number }>();
+  let stopped = false;
+  const sampleBackends = async () => {
+    const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
+    for (const { pid } of rows) {
+      const cpu = cpuSecondsOf(pid);
+      const entry = seen.get(pid);
+      if (entry) entry.last = Math.max(entry.last, cpu);
+      else seen.set(pid, { first: cpu, last: cpu });
+    }
+  };
+  const rssTimer = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 100);
+  const loop = (async () => {
+    while (!stopped) {
+      await sampleBackends();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
+  const cpuStart = process.cpuUsage();
+  const statementsStart = statements;
+  const start = performance.now();
+  return async () => {
+    const seconds = (performance.now() - start) / 1000;
+    stopped = true;
+    await loop;
+    await sampleBackends();
+    clearInterval(rssTimer);
+    const cpu = process.cpuUsage(cpuStart);
+    let pgCpu = 0;
+    for (const { first, last } of seen.values()) pgCpu += last - first;
+    return { seconds, statements: statements - statementsStart, nodeCpuS: (cpu.user + cpu.system) / 1e6, pgCpuS: pgCpu, peakRssMb: Math.max(peakRss, process.memoryUsage().rss) / 1048576 };
+  };
+}
+
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+
 export async function run(): Promise<void> {
   const db = await openBenchDatabase('bill_run');
   const { pool } = db;
+  const database = new URL(db.url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: db.url });
+  await admin.connect();
   try {
     const clock = new ManualClock('2026-02-01T08:00:00.000Z');
-    const service = await compose({ pool, clock, config: { ...loadConfig({ SECRET_KEY: 'bench-only-secret' }), logLevel: 'silent', rateLimit: { ingestPerSecond: 0, readPerSecond: 0, writePerSecond: 0, signinPerMinute: 0, oauthTokenPerSecond: 0, syncIntervalMs: 100 } } });
+    const env = { SECRET_KEY: 'bench-only-secret', ...(process.env.BILLING_RUN_BATCH_SIZE ? { BILLING_RUN_BATCH_SIZE: process.env.BILLING_RUN_BATCH_SIZE } : {}) };
+    const config = loadConfig(env);
+    const service = await compose({ pool, clock, config: { ...config, logLevel: 'silent', rateLimit: { ingestPerSecond: 0, readPerSecond: 0, writePerSecond: 0, signinPerMinute: 0, oauthTokenPerSecond: 0, syncIntervalMs: 100 } } });
     const account = await service.accounts.bootstrap({ email: 'bench@example.com', password: 'bench-password', organization: 'Bench' });
     const tenant = account.tenants.find((t) => t.environment === 'sandbox')!;
     const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) => {
@@ -46,33 +121,51 @@ export async function run(): Promise<void> {
     await component(2, 'API calls', usageProduct, 'USAGE', { type: 'USAGE', metric_id: metric.id, cadence: 'MONTHLY', pricing: { type: 'PER_UNIT', rate: '0.002' } }, metric.id);
 
     const setupStart = performance.now();
-    const customers: string[] = [];
-    for (let i = 0; i < SUBSCRIPTIONS; i += 1) {
-      const customer = await call('POST', '/api/v1/customers', { name: `Customer ${i}`, currency: 'EUR', billing_address: { country: 'FR' } });
-      customers.push(customer.id);
-      await call('POST', '/api/v1/subscriptions', { customer_id_or_alias: customer.id, plan_version_id: versionId, start_date: '2026-02-01', billing_day_anchor: 1 });
+    const template = await call('POST', '/api/v1/customers', { name: 'Customer 0', currency: 'EUR', billing_address: { country: 'FR' } });
+    const templateSub = await call('POST', '/api/v1/subscriptions', { customer_id_or_alias: template.id, plan_version_id: versionId, start_date: '2026-02-01', billing_day_anchor: 1 });
+    // copies of the template rows, ids `<prefix>_BENCH<n, 21 digits>` (26-character suffixes like generated ids)
+    const benchId = (prefix: string, n: string) => `'${prefix}_BENCH' || lpad((${n})::text, 21, '0')`;
+    for (let from = 1; from < SUBSCRIPTIONS; from += 20_000) {
+      const to = Math.min(SUBSCRIPTIONS - 1, from + 19_999);
+      const copy = async (table: string, templateWhere: string, overrides: string) => pool.query(
+        `INSERT INTO ${table} SELECT (jsonb_populate_record(null::${table}, to_jsonb(t) || jsonb_build_object(${overrides}))).*
+         FROM ${table} t, generate_series($2::int, $3::int) g WHERE t.tenant_id = $1 AND ${templateWhere}`,
+        [tenant.id, from, to, template.id, templateSub.id]);
+      await copy('customers', 't.id = $4 AND $5::text IS NOT NULL', `'id', ${benchId('cus', 'g')}, 'name', 'Customer ' || g`);
+      await copy('subscriptions', 't.id = $5 AND $4::text IS NOT NULL', `'id', ${benchId('sub', 'g')}, 'customer_id', ${benchId('cus', 'g')}, 'created_at', t.created_at + g * interval '1 millisecond'`);
+      await copy('subscription_components', 't.subscription_id = $5 AND $4::text IS NOT NULL', `'id', ${benchId('sub_price', 'g * 10 + t.position')}, 'subscription_id', ${benchId('sub', 'g')}`);
     }
+    await pool.query('ANALYZE customers; ANALYZE subscriptions; ANALYZE subscription_components');
+    const customerIds = (await pool.query<{ id: string }>('SELECT id FROM customers WHERE tenant_id = $1 ORDER BY id', [tenant.id])).rows.map((r) => r.id);
     clock.set('2026-02-20T12:00:00.000Z');
-    for (let i = 0; i < customers.length; i += 1000) {
-      const events = customers.slice(i, i + 1000).flatMap((customerId, k) =>
+    for (let i = 0; i < customerIds.length; i += 2000) {
+      const events = customerIds.slice(i, i + 2000).flatMap((customerId, k) =>
         Array.from({ length: 3 }, (_, n) => ({ event_id: `e-${i + k}-${n}`, code: 'bench_call', customer_id: customerId, timestamp: '2026-02-20T10:00:00Z', properties: {} })));
       await call('POST', '/api/v1/events/ingest', { events });
     }
     const setupS = (performance.now() - setupStart) / 1000;
+    process.stdout.write(`setup: ${SUBSCRIPTIONS} customers + subscriptions + ${SUBSCRIPTIONS * 3} usage events in ${setupS.toFixed(1)} s (load ${load()})\n`);
 
     clock.set('2026-03-02T12:00:00.000Z'); // past March 1st's grace period: the run also finalizes
-    const start = performance.now();
+    const startLoad = load();
+    const creating = sampler(admin, database);
     const created = await service.invoicing.billing.runAll();
-    const createdS = (performance.now() - start) / 1000;
+    const c = await creating();
+    const finalizing = sampler(admin, database);
     const finalized = await service.invoicing.lifecycle.finalizeDueDrafts(Number.MAX_SAFE_INTEGER);
-    const totalS = (performance.now() - start) / 1000;
+    const f = await finalizing();
+    const totalS = c.seconds + f.seconds;
+    const per = (n: number) => (n / SUBSCRIPTIONS).toFixed(3);
+    const ms = (s: number) => ((s * 1000) / SUBSCRIPTIONS).toFixed(3);
     process.stdout.write([
-      `setup: ${SUBSCRIPTIONS} customers + subscriptions + usage in ${setupS.toFixed(1)} s`,
-      `bill run: ${created.invoicesCreated} invoices created for ${created.subscriptions} subscriptions in ${createdS.toFixed(2)} s (${(created.invoicesCreated / createdS).toFixed(0)} invoices/s)`,
-      `finalize: ${finalized} invoices finalized; whole run ${totalS.toFixed(2)} s (${((created.invoicesCreated + finalized) / totalS).toFixed(0)} invoice operations/s; target < 30 s)`,
+      `batch size ${config.billingRunBatchSize}; load average at start ${startLoad}, at end ${load()}`,
+      `create:   ${created.invoicesCreated} invoices for ${created.subscriptions} subscriptions in ${c.seconds.toFixed(1)} s (${(created.invoicesCreated / c.seconds).toFixed(0)} invoices/s); ${per(c.statements)} statements, ${ms(c.nodeCpuS)} ms node CPU, ${ms(c.pgCpuS)} ms PostgreSQL CPU per subscription; peak RSS ${c.peakRssMb.toFixed(0)} MB`,
+      `finalize: ${finalized} invoices in ${f.seconds.toFixed(1)} s (${(finalized / f.seconds).toFixed(0)} invoices/s); ${per(f.statements)} statements, ${ms(f.nodeCpuS)} ms node CPU, ${ms(f.pgCpuS)} ms PostgreSQL CPU per subscription; peak RSS ${f.peakRssMb.toFixed(0)} MB`,
+      `whole run: ${totalS.toFixed(1)} s (target < 120 s at 100,000 subscriptions); CPU ${(c.nodeCpuS + f.nodeCpuS).toFixed(1)} s node + ${(c.pgCpuS + f.pgCpuS).toFixed(1)} s PostgreSQL${created.failures.length ? `; ${created.failures.length} failures, first: ${created.failures[0]!.message}` : ''}`,
     ].join('\n') + '\n');
     await service.app.close();
   } finally {
+    await admin.end();
     await db.close();
   }
 }

@@ -134,7 +134,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     ...base, properties, runBatchSize: config.billingRunBatchSize, beforeRun: subscriptions.api.advanceAllDue, openCreditNotes: countOpenCreditNotes, testClockTime,
     paymentUrl: (tenantId, invoice, origin) => payments.api.payUrlFor(pool, invoice, tenantId, origin),
     // prepaid credit grants pay at finalization before the cash balance (credits, a later module; called once composed)
-    credits: { pay: (...args) => credits.api.prepaidCredits.pay(...args), restore: (...args) => credits.api.prepaidCredits.restore(...args) },
+    credits: { pay: (...args) => credits.api.prepaidCredits.pay(...args), holders: (...args) => credits.api.prepaidCredits.holders(...args), restore: (...args) => credits.api.prepaidCredits.restore(...args) },
     payUrlOf: (db, tenantId, invoice) => payments.api.payUrlFor(db, invoice, tenantId),
   });
   const creditNotes = createCreditNotesModule({ ...base, properties });

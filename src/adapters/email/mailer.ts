@@ -1,4 +1,5 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 
 export interface OutgoingEmail {
   /** Display name of the sender; the address is the configured SMTP `from`. */
@@ -42,7 +43,9 @@ export interface SmtpSettings {
 const SMTP_TIMEOUT_MS = 30_000;
 
 export function createSmtpMailer(settings: SmtpSettings): Mailer {
-  const transport = nodemailer.createTransport({
+  // nodemailer is loaded at the first e-mail, not at start (docs/performance.md, "Memory")
+  let transport: Transporter<SMTPTransport.SentMessageInfo> | undefined;
+  const open = async () => (await import('nodemailer')).default.createTransport({
     host: settings.host,
     port: settings.port,
     secure: settings.secure,
@@ -54,6 +57,7 @@ export function createSmtpMailer(settings: SmtpSettings): Mailer {
   return {
     async send(email) {
       try {
+        transport ??= await open();
         const info = await transport.sendMail({
           from: { name: email.fromName, address: settings.from },
           to: email.to,

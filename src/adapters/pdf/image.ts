@@ -1,7 +1,6 @@
 // Checks an uploaded image before it is stored, so that rendering a PDF with it later cannot
 // fail: the bytes are a PNG or JPEG of bounded size that pdfkit embeds.
 import { crc32, inflateSync } from 'node:zlib';
-import PDFDocument from 'pdfkit';
 
 export type ImageType = 'image/png' | 'image/jpeg';
 
@@ -72,6 +71,7 @@ export async function checkImage(content: Buffer): Promise<{ type: ImageType; wi
   const type = imageTypeOf(content);
   if (!type) throw new ImageRejected('the image must be a PNG or a JPEG');
   if (type === 'image/png') checkPng(content);
+  const { default: PDFDocument } = await import('pdfkit'); // loaded at first use, not at start (docs/performance.md, "Memory")
   const doc = new PDFDocument({ size: 'A6' });
   let opened: { width: number; height: number };
   try {

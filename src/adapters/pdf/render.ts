@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import PDFDocument from 'pdfkit';
 
 /**
  * A billing document as the PDF shows it: every value already formatted (amounts as decimal
@@ -94,7 +93,9 @@ function facturXmp(attachment: PdfAttachment): string {
  * font's order of use, so this stays deterministic), the XML attached with relationship
  * Alternative, and the Factur-X XMP metadata.
  */
-export function renderPdf(model: PdfDocumentModel, attachment?: PdfAttachment): Promise<Buffer> {
+export async function renderPdf(model: PdfDocumentModel, attachment?: PdfAttachment): Promise<Buffer> {
+  // loaded at first use, not at start: only jobs render PDFs (docs/performance.md, "Memory")
+  const { default: PDFDocument } = await import('pdfkit');
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: 'A4',

@@ -32,6 +32,7 @@ export function createCreditsModule(deps: {
   const service = createCreditsService(deps);
   const prepaidCredits: PrepaidCredits = {
     pay: (tx, tenantId, invoice, payableMinor, now) => payInvoice(tx, tenantId, invoice, payableMinor, now),
+    holders: (tx, tenantId, customerIds) => repo.customersWithActiveGrants(tx, tenantId, customerIds),
     restore: (tx, tenantId, invoice, now) => restoreInvoice(tx, tenantId, invoice, now),
   };
   // a paid grant becomes usable when its invoice is paid, and is dropped when its invoice is voided

@@ -126,6 +126,16 @@ export async function hasActiveGrants(db: Queryable, tenantId: string, customerI
   return row?.found ?? false;
 }
 
+/** Which of these customers hold an ACTIVE grant (one statement for a finalization batch). */
+export async function customersWithActiveGrants(db: Queryable, tenantId: string, customerIds: readonly string[]): Promise<Set<string>> {
+  if (customerIds.length === 0) return new Set();
+  const rows = await scoped(db, tenantId).query<{ customer_id: string }>(
+    `SELECT DISTINCT customer_id FROM credit_grants WHERE tenant_id = $1 AND customer_id = ANY($2) AND status = 'ACTIVE'`,
+    [customerIds],
+  );
+  return new Set(rows.map((row) => row.customer_id));
+}
+
 /** What the customer's paid grants waiting for payment are worth, in minor units. */
 export async function pendingAmount(db: Queryable, tenantId: string, customerId: string): Promise<bigint> {
   const row = await scoped(db, tenantId).one<{ pending_minor: bigint }>(

@@ -4,7 +4,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 
 export type DestinationSettings =
   | { type: 'FOLDER'; path: string }
@@ -42,24 +42,31 @@ function folder(root: string, path: string): Destination {
 }
 
 function s3(settings: Extract<DestinationSettings, { type: 'S3' }>): Destination {
-  const client = new S3Client({
-    region: settings.region,
-    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-    forcePathStyle: settings.forcePathStyle,
-    credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
-    // checksums only where S3 requires them: several S3-compatible stores refuse the SDK's default trailing checksums
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: 3,
-  });
+  // the SDK is loaded at the first upload, not at start: only export jobs use it (docs/performance.md, "Memory")
+  let client: S3Client | undefined;
+  const open = async () => {
+    const { S3Client } = await import('@aws-sdk/client-s3');
+    return new S3Client({
+      region: settings.region,
+      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+      forcePathStyle: settings.forcePathStyle,
+      credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+      // checksums only where S3 requires them: several S3-compatible stores refuse the SDK's default trailing checksums
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      maxAttempts: 3,
+    });
+  };
   return {
     async put(key, body, contentType) {
       const objectKey = `${settings.prefix}${key}`;
+      const { PutObjectCommand } = await import('@aws-sdk/client-s3');
+      client ??= await open();
       await client.send(new PutObjectCommand({ Bucket: settings.bucket, Key: objectKey, Body: body, ContentType: contentType }));
       return `s3://${settings.bucket}/${objectKey}`;
     },
     close() {
-      client.destroy();
+      client?.destroy();
     },
   };
 }

@@ -33,6 +33,8 @@ export type DraftRefresher = (tx: Queryable, tenantId: string, drafts: readonly 
  */
 export interface PrepaidCredits {
   pay(tx: Queryable, tenantId: string, invoice: InvoiceRow, payableMinor: bigint, now: Date): Promise<{ paidMinor: bigint; lines: PrepaidCreditLine[] }>;
+  /** Which of these customers hold a grant in force (`pay` pays nothing for the others): one read for a batch. */
+  holders(tx: Queryable, tenantId: string, customerIds: readonly string[]): Promise<Set<string>>;
   restore(tx: Queryable, tenantId: string, invoice: InvoiceRow, now: Date): Promise<void>;
 }
 
@@ -103,11 +105,13 @@ async function finalizeLocked(
   // only customers holding credit need the locked balance read (credit arriving meanwhile goes to a later invoice)
   const withCredit = new Set((await findCustomers(tx, tenantId, [...new Set(drafts.map((d) => d.customer_id))])).filter((c) => c.balance_minor > 0n).map((c) => c.id));
   const noBalance = new Set(drafts.map((d) => d.customer_id).filter((id) => !withCredit.has(id)));
+  // only customers holding a grant go through `pay` (its own checks, one invoice at a time)
+  const grantHolders = credits ? await credits.holders(tx, tenantId, [...new Set(drafts.map((d) => d.customer_id))]) : new Set<string>();
   const rows: InvoiceRow[] = [];
   for (const [index, invoice] of drafts.entries()) {
     const number = numbers[index]!;
     // prepaid credit grants first, then the cash balance, then what is left is charged
-    const prepaid = credits && invoice.total_minor > 0n ? await credits.pay(tx, tenantId, invoice, invoice.total_minor, now) : undefined;
+    const prepaid = credits && invoice.total_minor > 0n && grantHolders.has(invoice.customer_id) ? await credits.pay(tx, tenantId, invoice, invoice.total_minor, now) : undefined;
     const payableMinor = (invoice.total_minor > 0n ? invoice.total_minor : 0n) - (prepaid?.paidMinor ?? 0n);
     let appliedMinor = 0n;
     if (payableMinor > 0n && !noBalance.has(invoice.customer_id)) {

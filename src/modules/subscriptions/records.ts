@@ -48,11 +48,14 @@ function rowsOf<T extends { subscription_id: string }>(rows: readonly T[], subsc
 export type SubscriptionFilter =
   | { ids: readonly string[]; lock?: boolean }
   | { customerId: string; statuses?: readonly string[] }
-  | { testClockId: string | null; statuses?: readonly string[] };
+  | { testClockId: string | null; statuses?: readonly string[] }
+  /** A page of the test clock's (or no clock's) subscriptions: those after the subscription `after` (null: from the first), at most `limit`. */
+  | { testClockId: string | null; after: string | null; limit: number };
 
 function subscriptionsMatching(db: Queryable, tenantId: string, filter: SubscriptionFilter): Promise<SubscriptionView[]> {
   if ('ids' in filter) return repo.subscriptionsByIds(db, tenantId, filter.ids, filter.lock ?? false);
   if ('customerId' in filter) return repo.subscriptionsOfCustomer(db, tenantId, filter.customerId, filter.statuses);
+  if ('limit' in filter) return repo.subscriptionsPage(db, tenantId, filter.testClockId, filter.after, filter.limit);
   return repo.allSubscriptions(db, tenantId, filter.testClockId, filter.statuses);
 }
 

@@ -192,6 +192,20 @@ export async function allSubscriptions(db: Queryable, tenantId: string, testCloc
   );
 }
 
+/**
+ * One page of `allSubscriptions` (no status filter), in its order: those after `after` (the
+ * previous page's last id), at most `limit`. Keyset paging, so a run over many subscriptions
+ * holds one page at a time.
+ */
+export async function subscriptionsPage(db: Queryable, tenantId: string, testClockId: string | null, after: string | null, limit: number): Promise<SubscriptionView[]> {
+  return scoped(db, tenantId).query<SubscriptionView>(
+    `SELECT ${COLUMNS} FROM ${FROM} WHERE s.tenant_id = $1 AND c.test_clock_id IS NOT DISTINCT FROM $2::text
+       AND ($3::text IS NULL OR (s.created_at, s.id) > (SELECT a.created_at, a.id FROM subscriptions a WHERE a.tenant_id = $1 AND a.id = $3))
+     ORDER BY s.created_at, s.id LIMIT $4`,
+    [testClockId, after, limit],
+  );
+}
+
 /** Several subscriptions by id, oldest first; `lock` holds their rows for the caller's transaction. */
 export async function subscriptionsByIds(db: Queryable, tenantId: string, ids: readonly string[], lock = false): Promise<SubscriptionView[]> {
   return scoped(db, tenantId).query<SubscriptionView>(

@@ -185,23 +185,38 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
     return runTenants(await tenantsWithSubscriptions(pool));
   }
 
-  /** These tenants' subscriptions (of the run's population), as of the clock's (UTC) date. */
+  /**
+   * These tenants' subscriptions (of the run's population), as of the clock's (UTC) date. Streams:
+   * pages of `batchSize` subscriptions are read (keyset, oldest first) only as batches are taken,
+   * so memory holds RUN_CONCURRENCY batches whatever the number of subscriptions.
+   */
   async function runTenants(tenants: readonly string[]): Promise<RunResult> {
     const asOf = today(clock);
     const result: RunResult = { subscriptions: 0, invoicesCreated: 0, failures: [] };
     for (const tenantId of tenants) {
-      const records = await loadSubscriptionRecords(pool, tenantId, { testClockId: deps.testClockId ?? null });
-      result.subscriptions += records.length;
-      const batches: SubscriptionRecord[][] = [];
-      for (let i = 0; i < records.length; i += batchSize) batches.push(records.slice(i, i + batchSize));
-      let next = 0;
+      let after: string | null = null;
+      let done = false;
+      // one reader at a time: each page starts after the previous page's last subscription
+      let reading: Promise<unknown> = Promise.resolve();
+      const nextPage = async (): Promise<SubscriptionRecord[]> => {
+        const page: Promise<SubscriptionRecord[]> = reading.then(async () => {
+          if (done) return [];
+          const records = await loadSubscriptionRecords(pool, tenantId, { testClockId: deps.testClockId ?? null, after, limit: batchSize });
+          if (records.length < batchSize) done = true;
+          if (records.length > 0) after = records[records.length - 1]!.subscription.id;
+          return records;
+        });
+        reading = page.catch(() => undefined);
+        return page;
+      };
       const worker = async () => {
-        while (next < batches.length) {
-          const created = await billBatch(tenantId, batches[next++]!, asOf, result.failures);
+        for (let batch = await nextPage(); batch.length > 0; batch = await nextPage()) {
+          result.subscriptions += batch.length;
+          const created = await billBatch(tenantId, batch, asOf, result.failures); // not `+= await`: it would read the sum before the other worker adds to it
           result.invoicesCreated += created;
         }
       };
-      await Promise.all(Array.from({ length: Math.min(RUN_CONCURRENCY, batches.length) }, worker));
+      await Promise.all(Array.from({ length: RUN_CONCURRENCY }, worker));
     }
     return result;
   }
@@ -266,8 +281,9 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
     const changed: (InvoiceRow & { content_hash: string })[] = [];
     const lines: NewLine[] = [];
     const breakdown: (TaxBreakdownDbRow & { invoice_id: string })[] = [];
+    const draftById = new Map(withOccasion.map((d) => [d.id, d]));
     for (const [draftId, item] of byDraft) {
-      const draft = withOccasion.find((d) => d.id === draftId)!;
+      const draft = draftById.get(draftId)!;
       const computedInvoice = item.input.computed;
       const next = { ...draft, ...amountsOf(computedInvoice), coupons: couponLines(computedInvoice, item.input.couponNames), customer_details: customerSnapshot(item.subject.customer, now) };
       const hash = contentHash(item.input);
