@@ -10,7 +10,8 @@ import { browserAvailable, serveToBrowser } from '../harness/browser.js';
 /**
  * The dashboard's Catalog in Debian's Chromium against the real service and database: sign up,
  * build a catalog from the screens (product family, metric, usage product), create a plan with a
- * usage component priced per unit and publish it, create a coupon, see them listed; axe-core on
+ * usage component priced per unit and publish it, create a coupon, see them listed; edit the
+ * coupon, the metric (a refused empty name included) and the product; axe-core on
  * every catalog screen; an unknown plan id and another tenant's plan id give the not-found screen.
  * Screenshots go to SCREENSHOT_DIR (docs/dashboard/ keeps the current set), else a fresh folder.
  */
@@ -24,12 +25,12 @@ const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
  * axe-core's serious and critical violations in the screen's own content (the <main> element; the
  * header bar and navigation around it belong to the layout and are checked by its own tests).
  */
-async function seriousViolations(page: Page): Promise<string[]> {
+async function seriousViolations(page: Page, within = 'main'): Promise<string[]> {
   await page.addScriptTag({ path: axeSource });
-  const result = await page.evaluate(async () => {
+  const result = await page.evaluate(async (selector) => {
     const axe = (window as unknown as { axe: { run: (context: Element) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[] }> } }).axe;
-    return axe.run(document.querySelector('main')!);
-  });
+    return axe.run(document.querySelector(selector)!);
+  }, within);
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
 }
 
@@ -38,6 +39,14 @@ async function check(page: Page, heading: string | RegExp, file: string) {
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
   await page.waitForLoadState('networkidle');
   const violations = await seriousViolations(page);
+  expect(violations, `${file}: ${violations.join('\n')}`).toEqual([]);
+  await page.screenshot({ path: `${screenshots}/${file}.png`, fullPage: true });
+}
+
+/** Looks at an open dialog (an edit form, drawn outside <main>): no serious accessibility problem, a screenshot. */
+async function checkDialog(page: Page, name: string, file: string) {
+  await page.getByRole('dialog', { name }).waitFor();
+  const violations = await seriousViolations(page, '[role="dialog"]');
   expect(violations, `${file}: ${violations.join('\n')}`).toEqual([]);
   await page.screenshot({ path: `${screenshots}/${file}.png`, fullPage: true });
 }
@@ -166,6 +175,43 @@ async function catalogFlow(page: Page, problems: string[]) {
     await couponRow.waitFor();
     expect((await couponRow.getByRole('cell').allInnerTexts()).slice(0, 2)).toEqual(['LAUNCH20', '20 %']);
     await check(page, 'Coupons', 'catalog-coupons');
+
+    // Editing the coupon's description: saved, and the form shows it when opened again.
+    await page.getByRole('button', { name: 'Edit LAUNCH20' }).click();
+    await checkDialog(page, 'Edit coupon LAUNCH20', 'catalog-coupon-edit');
+    await page.getByRole('textbox', { name: 'Description' }).fill('Launch offer, first quarter');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await page.getByRole('button', { name: 'Edit LAUNCH20' }).click();
+    await expect(page.getByRole('textbox', { name: 'Description' }).inputValue()).resolves.toBe('Launch offer, first quarter');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    // Renaming the billable metric: an empty name is refused under the Name input, then the new name is listed.
+    await page.getByRole('link', { name: 'Billable metrics' }).click();
+    await page.getByRole('button', { name: 'Edit API calls' }).click();
+    await checkDialog(page, 'Edit billable metric API calls', 'catalog-metric-edit');
+    const metricName = page.getByRole('dialog').getByRole('textbox', { name: 'Name' });
+    await metricName.fill('');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => metricName.getAttribute('aria-invalid')).toBe('true');
+    await expect(page.getByRole('dialog').getByText(/^name /).innerText()).resolves.toMatch(/^name /);
+    await metricName.fill('API requests');
+    await page.getByRole('textbox', { name: 'Description' }).fill('Calls to the public API');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('link', { name: 'API requests' }).waitFor();
+    expect(await page.getByRole('link', { name: 'API calls' }).count()).toBe(0);
+    await check(page, 'Billable metrics', 'catalog-metrics-edited');
+
+    // The product's description.
+    await page.getByRole('link', { name: 'Products', exact: true }).click();
+    await page.getByRole('button', { name: 'Edit API usage' }).click();
+    await checkDialog(page, 'Edit product API usage', 'catalog-product-edit');
+    await page.getByRole('textbox', { name: 'Description' }).fill('Metered API access');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await page.getByRole('button', { name: 'Edit API usage' }).click();
+    await expect(page.getByRole('textbox', { name: 'Description' }).inputValue()).resolves.toBe('Metered API access');
+    await page.getByRole('button', { name: 'Cancel' }).click();
 
     for (const [link, heading, file] of [
       ['Add-ons', 'Add-ons', 'catalog-addons'],

@@ -1,14 +1,15 @@
 import { Select, TextInput } from '@mantine/core';
-import { createAddon } from '../../../../sdk/src/index';
+import { createAddon, updateAddon } from '../../../../sdk/src/index';
 import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
 import { FormError, useApiForm } from '../../components/forms';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { keys, useCatalogClient } from './client';
+import { EditDetails } from './EditDetails';
 import { emptyFee, feeBody, productDefaults, feeSummary, type FeeForm } from './fee';
 import { FeeEditor } from './FeeEditor';
-import { CreateButton, FormButtons, FormStack, StatusBadge } from './parts';
+import { CreateButton, FormButtons, FormStack, StatusBadge, EditButton } from './parts';
 import { useAddons, useProducts } from './queries';
 
 function NewAddon({ close }: { close: () => void }) {
@@ -48,6 +49,7 @@ function NewAddon({ close }: { close: () => void }) {
 }
 
 export default function AddonsScreen() {
+  const client = useCatalogClient();
   const addons = useAddons();
   const create = (
     <CreateButton label="New add-on" title="New add-on">
@@ -68,6 +70,21 @@ export default function AddonsScreen() {
               { header: 'Fee type', render: (r) => r.fee_type },
               { header: 'Price', render: (r) => `${feeSummary((r.price as { fee?: Parameters<typeof feeSummary>[0] }).fee ?? {})} ${r.currency}` },
               { header: 'Status', render: (r) => <StatusBadge status={r.archived_at ? 'ARCHIVED' : 'ACTIVE'} /> },
+              {
+                header: 'Actions',
+                render: (r) => (
+                  <EditButton what={r.name} title={`Edit add-on ${r.name}`}>
+                    {(close) => (
+                      <EditDetails
+                        current={{ name: r.name, description: r.description ?? null }}
+                        update={(body) => updateAddon({ client, path: { addon_id: r.id }, body, throwOnError: true })}
+                        invalidates={[keys.addons]}
+                        close={close}
+                      />
+                    )}
+                  </EditButton>
+                ),
+              },
             ]}
             empty={<EmptyState title="No add-ons yet">Create an add-on ("New add-on") on a product, then offer it in a plan version.</EmptyState>}
           />

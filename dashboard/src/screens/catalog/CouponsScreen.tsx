@@ -1,5 +1,5 @@
 import { NumberInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { createCoupon, type CreateCouponData } from '../../../../sdk/src/index';
+import { createCoupon, type CreateCouponData, updateCoupon } from '../../../../sdk/src/index';
 import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
 import { FormError, useApiForm } from '../../components/forms';
@@ -7,8 +7,9 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { date, money } from '../../components/format';
 import { keys, useCatalogClient } from './client';
+import { EditDetails } from './EditDetails';
 import { optional } from './form';
-import { CreateButton, FormButtons, FormStack, StatusBadge } from './parts';
+import { CreateButton, FormButtons, FormStack, StatusBadge, EditButton } from './parts';
 import { useCoupons } from './queries';
 
 type DiscountType = CreateCouponData['body']['discount']['type'];
@@ -75,6 +76,7 @@ type Discount = { type: DiscountType; percentage?: string; amount?: string; curr
 const discountText = (d: Discount) => (d.type === 'PERCENTAGE' ? `${d.percentage} %` : money(d.amount, d.currency));
 
 export default function CouponsScreen() {
+  const client = useCatalogClient();
   const coupons = useCoupons();
   const create = (
     <CreateButton label="New coupon" title="New coupon">
@@ -96,6 +98,21 @@ export default function CouponsScreen() {
               { header: 'Redeemed', render: (r) => `${r.redemption_count}${r.redemption_limit ? ` of ${r.redemption_limit}` : ''}`, numeric: true },
               { header: 'Expires', render: (r) => date(r.expires_at) },
               { header: 'Status', render: (r) => <StatusBadge status={r.archived_at ? 'ARCHIVED' : r.disabled ? 'DISABLED' : 'ACTIVE'} /> },
+              {
+                header: 'Actions',
+                render: (r) => (
+                  <EditButton what={r.code} title={`Edit coupon ${r.code}`}>
+                    {(close) => (
+                      <EditDetails
+                        current={{ description: r.description ?? null }}
+                        update={(body) => updateCoupon({ client, path: { coupon_id: r.id }, body, throwOnError: true })}
+                        invalidates={[keys.coupons]}
+                        close={close}
+                      />
+                    )}
+                  </EditButton>
+                ),
+              },
             ]}
             empty={<EmptyState title="No coupons yet">Create a coupon ("New coupon"): a percentage or a fixed amount off, then apply it to a subscription.</EmptyState>}
           />

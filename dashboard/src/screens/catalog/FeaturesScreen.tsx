@@ -1,13 +1,14 @@
 import { Select, TextInput } from '@mantine/core';
-import { createFeature, type CreateFeatureData } from '../../../../sdk/src/index';
+import { createFeature, type CreateFeatureData, updateFeature } from '../../../../sdk/src/index';
 import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
 import { FormError, useApiForm } from '../../components/forms';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { keys, useCatalogClient } from './client';
+import { EditDetails } from './EditDetails';
 import { optional } from './form';
-import { CreateButton, FormButtons, FormStack, StatusBadge } from './parts';
+import { CreateButton, FormButtons, FormStack, StatusBadge, EditButton } from './parts';
 import { options, useFeatures, useMetrics, useProducts } from './queries';
 
 type FeatureType = CreateFeatureData['body']['feature_type']['type'];
@@ -54,6 +55,7 @@ function NewFeature({ close }: { close: () => void }) {
 }
 
 export default function FeaturesScreen() {
+  const client = useCatalogClient();
   const features = useFeatures();
   const create = (
     <CreateButton label="New feature" title="New feature">
@@ -74,6 +76,21 @@ export default function FeaturesScreen() {
               { header: 'Code', render: (r) => <code>{r.code}</code> },
               { header: 'Type', render: (r) => (r.feature_type as { type?: string }).type ?? '' },
               { header: 'Status', render: (r) => <StatusBadge status={r.status} /> },
+              {
+                header: 'Actions',
+                render: (r) => (
+                  <EditButton what={r.name} title={`Edit feature ${r.name}`}>
+                    {(close) => (
+                      <EditDetails
+                        current={{ name: r.name, description: r.description ?? null }}
+                        update={(body) => updateFeature({ client, path: { id_or_code: r.id }, body, throwOnError: true })}
+                        invalidates={[keys.features]}
+                        close={close}
+                      />
+                    )}
+                  </EditButton>
+                ),
+              },
             ]}
             empty={<EmptyState title="No features yet">Create a feature ("New feature"), then grant it in a plan's entitlements.</EmptyState>}
           />

@@ -1,14 +1,15 @@
 import { Anchor, Select, TextInput } from '@mantine/core';
 import { Link } from 'react-router';
-import { createMetric, type CreateMetricData } from '../../../../sdk/src/index';
+import { createMetric, type CreateMetricData, updateMetric } from '../../../../sdk/src/index';
 import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
 import { FormError, useApiForm } from '../../components/forms';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { keys, useCatalogClient } from './client';
+import { EditDetails } from './EditDetails';
 import { optional } from './form';
-import { CreateButton, FormButtons, FormStack } from './parts';
+import { CreateButton, FormButtons, FormStack, EditButton } from './parts';
 import { options, useFamilies, useMetrics } from './queries';
 
 type Aggregation = CreateMetricData['body']['aggregation_type'];
@@ -50,6 +51,7 @@ function NewMetric({ close }: { close: () => void }) {
 }
 
 export default function MetricsScreen() {
+  const client = useCatalogClient();
   const metrics = useMetrics();
   const create = (
     <CreateButton label="New billable metric" title="New billable metric">
@@ -77,6 +79,21 @@ export default function MetricsScreen() {
               { header: 'Code', render: (r) => <code>{r.code}</code> },
               { header: 'Aggregation', render: (r) => `${r.aggregation_type}${r.aggregation_key ? ` of ${r.aggregation_key}` : ''}` },
               { header: 'Archived', render: (r) => (r.archived_at ? 'yes' : 'no') },
+              {
+                header: 'Actions',
+                render: (r) => (
+                  <EditButton what={r.name} title={`Edit billable metric ${r.name}`}>
+                    {(close) => (
+                      <EditDetails
+                        current={{ name: r.name, description: r.description ?? null }}
+                        update={(body) => updateMetric({ client, path: { metric_id: r.id }, body, throwOnError: true })}
+                        invalidates={[keys.metrics]}
+                        close={close}
+                      />
+                    )}
+                  </EditButton>
+                ),
+              },
             ]}
             empty={<EmptyState title="No billable metrics yet">Create a metric ("New billable metric") with the code your usage events send, then bill it in a plan's usage component.</EmptyState>}
           />

@@ -1,14 +1,15 @@
 import { Select, TextInput } from '@mantine/core';
-import { createProduct, type CreateProductData } from '../../../../sdk/src/index';
+import { createProduct, type CreateProductData, updateProduct } from '../../../../sdk/src/index';
 import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
 import { FormError, useApiForm } from '../../components/forms';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { keys, useCatalogClient } from './client';
+import { EditDetails } from './EditDetails';
 import { PRICING_MODELS } from './fee';
 import { optional } from './form';
-import { CreateButton, FormButtons, FormStack } from './parts';
+import { CreateButton, FormButtons, FormStack, EditButton } from './parts';
 import { options, useFamilies, useMetrics, useProducts } from './queries';
 
 type FeeType = CreateProductData['body']['fee_structure']['type'];
@@ -66,6 +67,7 @@ function NewProduct({ close }: { close: () => void }) {
 }
 
 export default function ProductsScreen() {
+  const client = useCatalogClient();
   const products = useProducts();
   const families = useFamilies();
   const familyName = (id: string) => families.data?.find((f) => f.id === id)?.name ?? id;
@@ -88,6 +90,21 @@ export default function ProductsScreen() {
               { header: 'Fee type', render: (r) => r.fee_type },
               { header: 'Product family', render: (r) => familyName(r.product_family_id) },
               { header: 'Archived', render: (r) => (r.archived_at ? 'yes' : 'no') },
+              {
+                header: 'Actions',
+                render: (r) => (
+                  <EditButton what={r.name} title={`Edit product ${r.name}`}>
+                    {(close) => (
+                      <EditDetails
+                        current={{ name: r.name, description: r.description ?? null }}
+                        update={(body) => updateProduct({ client, path: { product_id: r.id }, body, throwOnError: true })}
+                        invalidates={[keys.products]}
+                        close={close}
+                      />
+                    )}
+                  </EditButton>
+                ),
+              },
             ]}
             empty={<EmptyState title="No products yet">Create a product ("New product") in a product family, with the fee type it is charged by; then price it in a plan.</EmptyState>}
           />

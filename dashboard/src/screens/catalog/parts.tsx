@@ -4,13 +4,34 @@ import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-quer
 import type { ReactNode } from 'react';
 import { ErrorAlert } from '../../components/QueryState';
 
+/** Mantine's dialog close button is an icon without a name; screen readers need one (axe: button-name). */
+const CLOSE_LABEL = { 'aria-label': 'Close' };
+
 /** A "New …" button opening its create form in a dialog; the form gets `close` to call when saved. */
 export function CreateButton({ label, title, children }: { label: string; title: string; children: (close: () => void) => ReactNode }) {
   const [opened, { open, close }] = useDisclosure(false);
   return (
     <>
       <Button onClick={open}>{label}</Button>
-      <Modal opened={opened} onClose={close} title={title} size="lg">
+      <Modal opened={opened} onClose={close} title={title} size="lg" closeButtonProps={CLOSE_LABEL}>
+        {opened && children(close)}
+      </Modal>
+    </>
+  );
+}
+
+/**
+ * A row's "Edit" button opening its edit form in a dialog; `what` names the row for screen readers
+ * ("Edit API calls"), since every row has one. The form gets `close` to call when saved.
+ */
+export function EditButton({ what, title, children }: { what: string; title: string; children: (close: () => void) => ReactNode }) {
+  const [opened, { open, close }] = useDisclosure(false);
+  return (
+    <>
+      <Button variant="subtle" size="compact-sm" aria-label={`Edit ${what}`} onClick={open}>
+        Edit
+      </Button>
+      <Modal opened={opened} onClose={close} title={title} size="lg" closeButtonProps={CLOSE_LABEL}>
         {opened && children(close)}
       </Modal>
     </>

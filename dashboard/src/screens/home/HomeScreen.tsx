@@ -1,5 +1,5 @@
-import { BarChart, LineChart } from '@mantine/charts';
-import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Box, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { getInvoiceSummary, getUsageSummary, listInvoices, type GetInvoiceSummaryResponse } from '@tally-billing/sdk';
 import { client } from '../../app/client';
@@ -11,6 +11,12 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 
 type CurrencyFigures = GetInvoiceSummaryResponse['currencies'][number];
+
+// The charts' code (recharts) downloads as soon as Home's own code runs, beside the session and
+// data requests rather than before them.
+const charts = import('./HomeCharts');
+const MrrChart = lazy(async () => ({ default: (await charts).MrrChart }));
+const InvoicedChart = lazy(async () => ({ default: (await charts).InvoicedChart }));
 
 /** Charts plot numbers; amounts stay strings everywhere else (this is drawing, not arithmetic). */
 const plotted = (figures: CurrencyFigures) => figures.by_month.map((m) => ({ month: dayjs(`${m.month}-01`).format('MMM YY'), MRR: Number(m.mrr), Invoiced: Number(m.invoiced), Unpaid: Number(m.unpaid) }));
@@ -27,20 +33,14 @@ function CurrencyCharts({ figures }: { figures: CurrencyFigures }) {
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         <ChartCard title={`MRR by month, ${figures.currency}`}>
-          <LineChart h={220} data={data} dataKey="month" series={[{ name: 'MRR', color: 'indigo.7' }]} curveType="linear" withDots={false} valueFormatter={(v) => v.toLocaleString('en-US')} />
+          <Suspense fallback={<Box h={220} />}>
+            <MrrChart data={data} />
+          </Suspense>
         </ChartCard>
         <ChartCard title={`Invoiced and still unpaid by month, ${figures.currency}`}>
-          <BarChart
-            h={220}
-            data={data}
-            dataKey="month"
-            series={[
-              { name: 'Invoiced', color: 'indigo.7' },
-              { name: 'Unpaid', color: 'red.7' },
-            ]}
-            withLegend
-            valueFormatter={(v) => v.toLocaleString('en-US')}
-          />
+          <Suspense fallback={<Box h={220} />}>
+            <InvoicedChart data={data} />
+          </Suspense>
         </ChartCard>
       </SimpleGrid>
     </Stack>
