@@ -88,6 +88,9 @@ export default function NewSubscriptionScreen() {
   const published = (plans.data ?? []).filter((p) => p.status === 'ACTIVE' && (!customer || p.currency === customer.currency));
   const billingPeriods = Object.entries(plan.data?.available_parameters.billing_periods ?? {});
   const slotComponents = plan.data?.available_parameters.slot_components ?? [];
+  // a component's entry does not exist until its first choice (a form path into it would set nothing)
+  const setParameter = (componentId: string, choice: Values['parameters'][string]) =>
+    form.setFieldValue('parameters', { ...form.getValues().parameters, [componentId]: { ...form.getValues().parameters[componentId], ...choice } });
   const componentName = (id: string) => plan.data?.price_components.find((c) => c.id === id)?.name ?? id;
 
   return (
@@ -127,18 +130,19 @@ export default function NewSubscriptionScreen() {
                     label={`Billing period of ${componentName(componentId)}`}
                     required
                     data={terms.map((t) => ({ value: t, label: TERM_LABELS[t] ?? t }))}
-                    {...form.getInputProps(`parameters.${componentId}.billing_period`)}
+                    value={values.parameters[componentId]?.billing_period ?? null}
+                    onChange={(term) => setParameter(componentId, { billing_period: term ?? undefined })}
                   />
                 ))}
                 {slotComponents.map((componentId) => (
-                  <NumberInput key={componentId} label={`Slots of ${componentName(componentId)}`} min={0} allowDecimal={false} description="Initial count; the plan's minimum by default" {...form.getInputProps(`parameters.${componentId}.initial_slot_count`)} />
+                  <NumberInput key={componentId} label={`Slots of ${componentName(componentId)}`} min={0} allowDecimal={false} description="Initial count; the plan's minimum by default" value={values.parameters[componentId]?.initial_slot_count ?? ''} onChange={(count) => setParameter(componentId, { initial_slot_count: count })} />
                 ))}
               </SimpleGrid>
             </Paper>
           )}
           <FormError error={formError} />
           <Group>
-            <Button type="submit" variant={preview ? 'light' : 'filled'} loading={mutation.isPending}>
+            <Button type="submit" variant={preview ? 'default' : 'filled'} loading={mutation.isPending}>
               Preview the first invoice
             </Button>
           </Group>

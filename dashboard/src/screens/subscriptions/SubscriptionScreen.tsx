@@ -54,10 +54,10 @@ export default function SubscriptionScreen() {
               actions={
                 live && (
                   <>
-                    <Button variant="light" onClick={() => setDialog('change')} disabled={Boolean(s.scheduled_plan_change)}>
+                    <Button variant="default" onClick={() => setDialog('change')} disabled={Boolean(s.scheduled_plan_change)}>
                       Change plan
                     </Button>
-                    <Button variant="light" color="red" onClick={() => setDialog('cancel')}>
+                    <Button variant="default" onClick={() => setDialog('cancel')}>
                       Cancel subscription
                     </Button>
                   </>
@@ -167,7 +167,7 @@ function AddOns({ sub, live }: { sub: SubscriptionDetails; live: boolean }) {
               header: 'Action',
               render: (a) =>
                 live && a.effective_to === null ? (
-                  <Button size="xs" variant="subtle" color="red" aria-label={`Remove ${a.name} at the end of the period`} loading={remove.isPending && remove.variables === a.id} onClick={() => remove.mutate(a.id)}>
+                  <Button size="xs" variant="default" aria-label={`Remove ${a.name} at the end of the period`} loading={remove.isPending && remove.variables === a.id} onClick={() => remove.mutate(a.id)}>
                     Remove at period end
                   </Button>
                 ) : (

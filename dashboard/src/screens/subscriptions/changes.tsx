@@ -50,7 +50,7 @@ export function ChangePlanForm({ sub, upcoming, onDone }: { sub: SubscriptionDet
         </Radio.Group>
         <FormError error={formError} />
         <Group>
-          <Button type="submit" variant={preview ? 'light' : 'filled'} loading={mutation.isPending}>
+          <Button type="submit" variant={preview ? 'default' : 'filled'} loading={mutation.isPending}>
             Preview the change
           </Button>
         </Group>
@@ -133,7 +133,7 @@ export function SlotsForm({ sub, componentId, name, slots }: { sub: Subscription
     invalidates: [['subscriptions']],
   });
   return (
-    <form onSubmit={onSubmit} aria-label={`Slots of ${name}`} noValidate style={HINTS}>
+    <form onSubmit={onSubmit} aria-label={`Change the slots of ${name}`} noValidate style={HINTS}>
       <Group align="flex-start">
         <NumberInput label={`Slots of ${name}`} description="More apply today; fewer at the end of the period" min={0} allowDecimal={false} w={320} {...form.getInputProps('slots')} />
         <Button type="submit" mt={45} loading={mutation.isPending}>
