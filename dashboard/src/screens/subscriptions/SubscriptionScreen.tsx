@@ -164,11 +164,11 @@ function AddOns({ sub, live }: { sub: SubscriptionDetails; live: boolean }) {
             { header: 'Price', render: (a) => feeText(a.fee, sub.currency, a.period) },
             { header: 'In force', render: (a) => `${date(a.effective_from)} → ${a.effective_to ? date(a.effective_to) : 'open'}` },
             {
-              header: 'Action',
+              header: 'At period end',
               render: (a) =>
                 live && a.effective_to === null ? (
                   <Button size="xs" variant="default" aria-label={`Remove ${a.name} at the end of the period`} loading={remove.isPending && remove.variables === a.id} onClick={() => remove.mutate(a.id)}>
-                    Remove at period end
+                    Remove
                   </Button>
                 ) : (
                   '—'
