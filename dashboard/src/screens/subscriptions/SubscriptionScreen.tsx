@@ -177,7 +177,7 @@ function AddOns({ sub, live }: { sub: SubscriptionDetails; live: boolean }) {
           ]}
         />
         {remove.isError && <ErrorAlert error={remove.error} />}
-        {live && <AddAddOnForm sub={sub} offered={offered} />}
+        {live && version.isSuccess && <AddAddOnForm sub={sub} offered={offered} offersAny={version.data.add_ons.length > 0} />}
       </Stack>
     </Section>
   );

@@ -103,14 +103,15 @@ export function CancelForm({ sub, onDone }: { sub: SubscriptionDetails; onDone: 
 }
 
 /** Adds an add-on the plan version offers, from today (prorated by invoicing). */
-export function AddAddOnForm({ sub, offered }: { sub: SubscriptionDetails; offered: { value: string; label: string }[] }) {
+export function AddAddOnForm({ sub, offered, offersAny }: { sub: SubscriptionDetails; offered: { value: string; label: string }[]; offersAny: boolean }) {
   const { form, onSubmit, mutation, formError } = useApiForm({
     initialValues: { add_on_id: '', quantity: 1 as number | string },
     submit: async (v) => (await addSubscriptionAddOn({ client, path: { subscription_id: sub.id }, body: { add_on_id: v.add_on_id, quantity: Number(v.quantity) } })).data!,
     invalidates: [['subscriptions']],
     onDone: (_, f) => f.reset(),
   });
-  if (offered.length === 0) return <Alert color="gray">This plan version offers no add-on: offer some in the plan (Catalog) to add them here.</Alert>;
+  if (!offersAny) return <Alert color="gray">This plan version offers no add-on: offer some in the plan (Catalog) to add them here.</Alert>;
+  if (offered.length === 0) return <Alert color="gray">Every add-on this plan version offers is on the subscription: change its quantity through the API, or remove it.</Alert>;
   return (
     <form onSubmit={onSubmit} aria-label="Add an add-on" noValidate style={HINTS}>
       <Group align="flex-start">
