@@ -136,6 +136,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     // prepaid credit grants pay at finalization before the cash balance (credits, a later module; called once composed)
     credits: { pay: (...args) => credits.api.prepaidCredits.pay(...args), holders: (...args) => credits.api.prepaidCredits.holders(...args), restore: (...args) => credits.api.prepaidCredits.restore(...args) },
     payUrlOf: (db, tenantId, invoice) => payments.api.payUrlFor(db, invoice, tenantId),
+    subscriptionWhatIf: subscriptions.api,
   });
   const creditNotes = createCreditNotesModule({ ...base, properties });
   // Prepaid credits (docs/credits-and-alerts.md): the projected balance reads usage through invoices' upcoming invoices;

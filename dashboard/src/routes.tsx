@@ -24,6 +24,10 @@ export const screens: Screen[] = [
   // Billing (docs/dashboard.md, "Customers")
   { path: '/customers', title: 'Customers', nav: { section: 'Billing', label: 'Customers' }, load: () => import('./screens/customers/CustomersScreen') },
   { path: '/customers/:customerId', title: 'Customer', load: () => import('./screens/customers/CustomerScreen') },
+  // Billing (docs/dashboard.md, "Subscriptions")
+  { path: '/subscriptions', title: 'Subscriptions', nav: { section: 'Billing', label: 'Subscriptions' }, load: () => import('./screens/subscriptions/SubscriptionsScreen') },
+  { path: '/subscriptions/new', title: 'New subscription', load: () => import('./screens/subscriptions/NewSubscriptionScreen') },
+  { path: '/subscriptions/:subscriptionId', title: 'Subscription', load: () => import('./screens/subscriptions/SubscriptionScreen') },
   // Catalog (docs/dashboard.md, "Catalog")
   { path: '/catalog/plans', title: 'Plans', nav: { section: 'Catalog', label: 'Plans' }, load: () => import('./screens/catalog/PlansScreen') },
   { path: '/catalog/plans/new', title: 'New plan', load: () => import('./screens/catalog/NewPlanScreen') },

@@ -16691,6 +16691,780 @@ export type GetInvoiceSummaryResponses = {
 
 export type GetInvoiceSummaryResponse = GetInvoiceSummaryResponses[keyof GetInvoiceSummaryResponses];
 
+export type PreviewSubscriptionInvoiceData = {
+    /**
+     * What `POST /api/v1/subscriptions` would be sent
+     */
+    body: {
+        customer_id_or_alias: string;
+        plan_id?: string;
+        /**
+         * A specific version; otherwise plan_id with optional version, default the published one
+         */
+        plan_version_id?: string;
+        version?: number;
+        start_date: string;
+        end_date?: string | null;
+        billing_start_date?: string | null;
+        billing_day_anchor?: number | null;
+        net_terms?: number | null;
+        trial_days?: number | null;
+        activation_condition?: 'ON_START' | 'ON_CHECKOUT' | 'MANUAL';
+        coupon_codes?: Array<string>;
+        add_ons?: Array<{
+            add_on_id: string;
+            quantity?: number;
+            customization?: {
+                type?: 'PARAMETERIZATION';
+                billing_period?: 'MONTHLY' | 'QUARTERLY' | 'SEMIANNUAL' | 'ANNUAL' | null;
+                committed_capacity?: number | null;
+                initial_slot_count?: number | null;
+            } | null;
+        }>;
+        price_components?: {
+            parameterized_components?: Array<{
+                component_id: string;
+                parameters: {
+                    billing_period?: 'MONTHLY' | 'QUARTERLY' | 'SEMIANNUAL' | 'ANNUAL' | null;
+                    committed_capacity?: number | null;
+                    initial_slot_count?: number | null;
+                };
+            }>;
+            overridden_components?: Array<{
+                component_id: string;
+                name?: string | null;
+                /**
+                 * New price(s) for the component, same type as its fee; decimal strings
+                 */
+                fee: {
+                    type: 'RATE' | 'SLOT' | 'CAPACITY' | 'RECURRING' | 'ONE_TIME';
+                    rate?: string;
+                    unit_rate?: string;
+                    overage_rate?: string;
+                };
+            }>;
+            remove_components?: Array<string>;
+        } | null;
+        /**
+         * false: invoices are generated for past periods from start_date; true: start at the current period, nothing billed for the past
+         */
+        skip_past_invoices?: boolean;
+        usage_thresholds?: Array<{
+            /**
+             * decimal string: accrued usage charges of the period (before discount and tax) at which they are invoiced, e.g. "100.00"
+             */
+            amount: string;
+            /**
+             * default false; true: every `amount` more after the highest fixed threshold (at most one)
+             */
+            recurring?: boolean;
+            threshold_display_name?: string | null;
+        }> | null;
+        custom_properties?: {
+            [key: string]: unknown;
+        } | null;
+        invoice_memo?: string | null;
+        purchase_order?: string | null;
+        auto_advance_invoices?: boolean | null;
+        charge_automatically?: boolean | null;
+        payment_methods_config?: {
+            type: 'online' | 'bank_transfer' | 'external';
+            config?: {
+                card?: {
+                    enabled: boolean;
+                };
+                direct_debit?: {
+                    enabled: boolean;
+                };
+            } | null;
+            account_id?: string | null;
+        } | null;
+    };
+    headers?: {
+        /**
+         * Optional. The same key again with the same method, path and body replays the stored response (with `idempotent-replayed: true`) instead of running the operation again; with another request it is a 409. Keys are 1 to 255 characters, per tenant, kept 24 hours (IDEMPOTENCY_KEY_TTL_HOURS); a 5xx answer releases the key.
+         */
+        'idempotency-key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/subscriptions/preview-invoice';
+};
+
+export type PreviewSubscriptionInvoiceErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Not found: no such object in the caller's tenant (another tenant's objects answer the same).
+     */
+    404: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Conflict: the request clashes with an existing object or with the object's current state (see the operation's description), or (POST) its Idempotency-Key was used with a different request or is still in progress.
+     */
+    409: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unsupported media type: the body is not JSON, or was sent without `Content-Type: application/json` (what `curl -d` does).
+     */
+    415: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `write` rate limit class, 500 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_WRITE_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type PreviewSubscriptionInvoiceError = PreviewSubscriptionInvoiceErrors[keyof PreviewSubscriptionInvoiceErrors];
+
+export type PreviewSubscriptionInvoiceResponses = {
+    /**
+     * The first invoice as it would be issued
+     */
+    200: {
+        id: string;
+        /**
+         * "draft" until finalized
+         */
+        invoice_number: string;
+        status: 'DRAFT' | 'FINALIZED' | 'UNCOLLECTIBLE' | 'VOID';
+        payment_status: 'UNPAID' | 'PARTIALLY_PAID' | 'PAID';
+        /**
+         * USAGE_THRESHOLD: a spend threshold of the subscription was reached; it bills the usage accrued so far in the period (see `usage_threshold`)
+         */
+        invoice_type: 'RECURRING' | 'ONE_OFF' | 'ADJUSTMENT' | 'USAGE_THRESHOLD';
+        usage_threshold?: {
+            /**
+             * 1 for the first level reached in the period, 2 for the second...
+             */
+            crossing: number;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            level: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            amount: string;
+            recurring: boolean;
+            threshold_display_name: string | null;
+        } | null;
+        customer_id: string;
+        subscription_id: string | null;
+        invoicing_entity_id: string;
+        currency: string;
+        invoice_date: string;
+        period_start: string | null;
+        period_end: string | null;
+        due_date: string | null;
+        net_terms: number;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        subtotal: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        subtotal_recurring: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        discount: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        tax_amount: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        total: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        applied_credits: string;
+        /**
+         * Paid from prepaid credit grants at finalization, after tax, before `applied_credits` (the cash balance); decimal string
+         */
+        prepaid_credits: string;
+        /**
+         * One line per credit grant consumed, in consumption order
+         */
+        prepaid_credit_lines: Array<{
+            grant_id: string;
+            /**
+             * The grant's name
+             */
+            name: string;
+            /**
+             * What this grant paid; decimal string
+             */
+            amount: string;
+        }>;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        amount_due: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        amount_paid: string;
+        payment_url?: string | null;
+        auto_charge?: boolean | null;
+        /**
+         * Structured e-invoice (EN 16931) of this document
+         */
+        e_invoicing?: {
+            format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+            /**
+             * VALID: passed every EN 16931 rule we check; INVALID: generated, but failed the rules in `errors` (finalization is never blocked); NOT_APPLICABLE: no structured document (the entity had not opted in when the PDF was rendered, a draft, or not rendered yet)
+             */
+            status: 'VALID' | 'INVALID' | 'NOT_APPLICABLE';
+            /**
+             * The failed rules; empty unless INVALID
+             */
+            errors: Array<{
+                /**
+                 * Official rule id, e.g. BR-CO-10, BR-AE-02
+                 */
+                rule: string;
+                message: string;
+            }>;
+            download_url: string | null;
+        };
+        line_items: Array<{
+            /**
+             * Line id, used to credit a single line
+             */
+            id: string;
+            name: string;
+            description: string | null;
+            start_date: string;
+            end_date: string;
+            quantity?: string;
+            unit_price?: string;
+            /**
+             * Before discount and tax
+             */
+            amount_subtotal: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            discount: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            taxable_amount: string;
+            /**
+             * Fraction: 0.2 = 20 %
+             */
+            tax_rate: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            tax_amount: string;
+            /**
+             * taxable_amount + tax_amount
+             */
+            amount_total: string;
+            sub_line_items: Array<{
+                id: string;
+                name: string;
+                /**
+                 * Decimal string with the currency's minor-unit digits
+                 */
+                total: string;
+                quantity: string;
+                unit_price: string;
+            }>;
+        }>;
+        tax_breakdown: Array<{
+            name: string;
+            tax_rate: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            taxable_amount: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            tax_amount: string;
+            exemption_type: 'REVERSE_CHARGE' | 'TAX_EXEMPT' | 'NOT_REGISTERED' | null;
+        }>;
+        coupons: Array<{
+            coupon_id: string;
+            name: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            total: string;
+        }>;
+        transactions: Array<{
+            id: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            amount: string;
+            currency: string;
+            status: 'READY' | 'PENDING' | 'SETTLED' | 'CANCELLED' | 'FAILED' | 'REFUNDED';
+            payment_type: 'PAYMENT' | 'REFUND';
+            payment_method_id: string | null;
+            payment_method_info: {
+                payment_method_type: string;
+                account_number_hint: string | null;
+                card_brand: string | null;
+                card_last4: string | null;
+            } | null;
+            provider_transaction_id: string | null;
+            processed_at: string | null;
+            error: string | null;
+        }>;
+        customer_details: {
+            id: string;
+            name: string;
+            alias?: string | null;
+            email?: string | null;
+            vat_number?: string | null;
+            billing_address?: {
+                line1?: string | null;
+                line2?: string | null;
+                city?: string | null;
+                zip_code?: string | null;
+                state?: string | null;
+                country?: string | null;
+            } | null;
+            snapshot_at: string;
+        };
+        seller_details: {
+            /**
+             * The invoicing entity
+             */
+            id: string;
+            legal_name: string;
+            vat_number: string | null;
+            tax_number: string | null;
+            registration_number: string | null;
+            address: {
+                line1?: string | null;
+                line2?: string | null;
+                city?: string | null;
+                zip_code?: string | null;
+                state?: string | null;
+                country?: string | null;
+            };
+            legal_footer: string | null;
+            payment_instructions: string | null;
+            bank_details: {
+                account_holder: string | null;
+                bank_name: string | null;
+                iban: string | null;
+                bic: string | null;
+                account_number: string | null;
+                routing_number: string | null;
+            } | null;
+        };
+        memo: string | null;
+        reference: string | null;
+        purchase_order: string | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
+        created_at: string;
+        updated_at: string | null;
+        finalized_at: string | null;
+        paid_at: string | null;
+        voided_at: string | null;
+        marked_as_uncollectible_at: string | null;
+    };
+};
+
+export type PreviewSubscriptionInvoiceResponse = PreviewSubscriptionInvoiceResponses[keyof PreviewSubscriptionInvoiceResponses];
+
+export type PreviewSubscriptionPlanChangeData = {
+    /**
+     * What `POST /api/v1/subscriptions/{id}/change-plan` would be sent
+     */
+    body: {
+        plan_id?: string;
+        plan_version_id?: string;
+        version?: number;
+        timing?: 'IMMEDIATE' | 'END_OF_PERIOD';
+        price_components?: {
+            parameterized_components?: Array<{
+                component_id: string;
+                parameters: {
+                    billing_period?: 'MONTHLY' | 'QUARTERLY' | 'SEMIANNUAL' | 'ANNUAL' | null;
+                    committed_capacity?: number | null;
+                    initial_slot_count?: number | null;
+                };
+            }>;
+            overridden_components?: Array<{
+                component_id: string;
+                name?: string | null;
+                /**
+                 * New price(s) for the component, same type as its fee; decimal strings
+                 */
+                fee: {
+                    type: 'RATE' | 'SLOT' | 'CAPACITY' | 'RECURRING' | 'ONE_TIME';
+                    rate?: string;
+                    unit_rate?: string;
+                    overage_rate?: string;
+                };
+            }>;
+            remove_components?: Array<string>;
+        } | null;
+    };
+    headers?: {
+        /**
+         * Optional. The same key again with the same method, path and body replays the stored response (with `idempotent-replayed: true`) instead of running the operation again; with another request it is a 409. Keys are 1 to 255 characters, per tenant, kept 24 hours (IDEMPOTENCY_KEY_TTL_HOURS); a 5xx answer releases the key.
+         */
+        'idempotency-key'?: string;
+    };
+    path: {
+        /**
+         * Subscription ID
+         */
+        subscription_id: string;
+    };
+    query?: never;
+    url: '/api/v1/subscriptions/{subscription_id}/change-plan/preview';
+};
+
+export type PreviewSubscriptionPlanChangeErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Not found: no such object in the caller's tenant (another tenant's objects answer the same).
+     */
+    404: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Conflict: the request clashes with an existing object or with the object's current state (see the operation's description), or (POST) its Idempotency-Key was used with a different request or is still in progress.
+     */
+    409: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unsupported media type: the body is not JSON, or was sent without `Content-Type: application/json` (what `curl -d` does).
+     */
+    415: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `write` rate limit class, 500 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_WRITE_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type PreviewSubscriptionPlanChangeError = PreviewSubscriptionPlanChangeErrors[keyof PreviewSubscriptionPlanChangeErrors];
+
+export type PreviewSubscriptionPlanChangeResponses = {
+    /**
+     * The next invoice as it would be issued after the change
+     */
+    200: {
+        id: string;
+        /**
+         * "draft" until finalized
+         */
+        invoice_number: string;
+        status: 'DRAFT' | 'FINALIZED' | 'UNCOLLECTIBLE' | 'VOID';
+        payment_status: 'UNPAID' | 'PARTIALLY_PAID' | 'PAID';
+        /**
+         * USAGE_THRESHOLD: a spend threshold of the subscription was reached; it bills the usage accrued so far in the period (see `usage_threshold`)
+         */
+        invoice_type: 'RECURRING' | 'ONE_OFF' | 'ADJUSTMENT' | 'USAGE_THRESHOLD';
+        usage_threshold?: {
+            /**
+             * 1 for the first level reached in the period, 2 for the second...
+             */
+            crossing: number;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            level: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            amount: string;
+            recurring: boolean;
+            threshold_display_name: string | null;
+        } | null;
+        customer_id: string;
+        subscription_id: string | null;
+        invoicing_entity_id: string;
+        currency: string;
+        invoice_date: string;
+        period_start: string | null;
+        period_end: string | null;
+        due_date: string | null;
+        net_terms: number;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        subtotal: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        subtotal_recurring: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        discount: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        tax_amount: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        total: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        applied_credits: string;
+        /**
+         * Paid from prepaid credit grants at finalization, after tax, before `applied_credits` (the cash balance); decimal string
+         */
+        prepaid_credits: string;
+        /**
+         * One line per credit grant consumed, in consumption order
+         */
+        prepaid_credit_lines: Array<{
+            grant_id: string;
+            /**
+             * The grant's name
+             */
+            name: string;
+            /**
+             * What this grant paid; decimal string
+             */
+            amount: string;
+        }>;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        amount_due: string;
+        /**
+         * Decimal string with the currency's minor-unit digits
+         */
+        amount_paid: string;
+        payment_url?: string | null;
+        auto_charge?: boolean | null;
+        /**
+         * Structured e-invoice (EN 16931) of this document
+         */
+        e_invoicing?: {
+            format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+            /**
+             * VALID: passed every EN 16931 rule we check; INVALID: generated, but failed the rules in `errors` (finalization is never blocked); NOT_APPLICABLE: no structured document (the entity had not opted in when the PDF was rendered, a draft, or not rendered yet)
+             */
+            status: 'VALID' | 'INVALID' | 'NOT_APPLICABLE';
+            /**
+             * The failed rules; empty unless INVALID
+             */
+            errors: Array<{
+                /**
+                 * Official rule id, e.g. BR-CO-10, BR-AE-02
+                 */
+                rule: string;
+                message: string;
+            }>;
+            download_url: string | null;
+        };
+        line_items: Array<{
+            /**
+             * Line id, used to credit a single line
+             */
+            id: string;
+            name: string;
+            description: string | null;
+            start_date: string;
+            end_date: string;
+            quantity?: string;
+            unit_price?: string;
+            /**
+             * Before discount and tax
+             */
+            amount_subtotal: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            discount: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            taxable_amount: string;
+            /**
+             * Fraction: 0.2 = 20 %
+             */
+            tax_rate: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            tax_amount: string;
+            /**
+             * taxable_amount + tax_amount
+             */
+            amount_total: string;
+            sub_line_items: Array<{
+                id: string;
+                name: string;
+                /**
+                 * Decimal string with the currency's minor-unit digits
+                 */
+                total: string;
+                quantity: string;
+                unit_price: string;
+            }>;
+        }>;
+        tax_breakdown: Array<{
+            name: string;
+            tax_rate: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            taxable_amount: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            tax_amount: string;
+            exemption_type: 'REVERSE_CHARGE' | 'TAX_EXEMPT' | 'NOT_REGISTERED' | null;
+        }>;
+        coupons: Array<{
+            coupon_id: string;
+            name: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            total: string;
+        }>;
+        transactions: Array<{
+            id: string;
+            /**
+             * Decimal string with the currency's minor-unit digits
+             */
+            amount: string;
+            currency: string;
+            status: 'READY' | 'PENDING' | 'SETTLED' | 'CANCELLED' | 'FAILED' | 'REFUNDED';
+            payment_type: 'PAYMENT' | 'REFUND';
+            payment_method_id: string | null;
+            payment_method_info: {
+                payment_method_type: string;
+                account_number_hint: string | null;
+                card_brand: string | null;
+                card_last4: string | null;
+            } | null;
+            provider_transaction_id: string | null;
+            processed_at: string | null;
+            error: string | null;
+        }>;
+        customer_details: {
+            id: string;
+            name: string;
+            alias?: string | null;
+            email?: string | null;
+            vat_number?: string | null;
+            billing_address?: {
+                line1?: string | null;
+                line2?: string | null;
+                city?: string | null;
+                zip_code?: string | null;
+                state?: string | null;
+                country?: string | null;
+            } | null;
+            snapshot_at: string;
+        };
+        seller_details: {
+            /**
+             * The invoicing entity
+             */
+            id: string;
+            legal_name: string;
+            vat_number: string | null;
+            tax_number: string | null;
+            registration_number: string | null;
+            address: {
+                line1?: string | null;
+                line2?: string | null;
+                city?: string | null;
+                zip_code?: string | null;
+                state?: string | null;
+                country?: string | null;
+            };
+            legal_footer: string | null;
+            payment_instructions: string | null;
+            bank_details: {
+                account_holder: string | null;
+                bank_name: string | null;
+                iban: string | null;
+                bic: string | null;
+                account_number: string | null;
+                routing_number: string | null;
+            } | null;
+        };
+        memo: string | null;
+        reference: string | null;
+        purchase_order: string | null;
+        /**
+         * Values by key: strings (TEXT, NUMBER, DATE, DATE_TIME, SINGLE_SELECT, URL, EMAIL and free-form keys), booleans, arrays (MULTI_SELECT)
+         */
+        custom_properties: {
+            [key: string]: string | boolean | Array<string>;
+        };
+        created_at: string;
+        updated_at: string | null;
+        finalized_at: string | null;
+        paid_at: string | null;
+        voided_at: string | null;
+        marked_as_uncollectible_at: string | null;
+    };
+};
+
+export type PreviewSubscriptionPlanChangeResponse = PreviewSubscriptionPlanChangeResponses[keyof PreviewSubscriptionPlanChangeResponses];
+
 export type ListInvoicingEntitiesData = {
     body?: never;
     path?: never;

@@ -12,6 +12,7 @@ import { createInvoicesService, type InvoicesService } from './service.js';
 import type { PayUrlOf } from './documents.js';
 import { createBillingRun, type BillingRun } from './billing/run.js';
 import { upcomingInvoice } from './billing/preview.js';
+import { subscriptionPreviewRoutes, type SubscriptionWhatIf } from './previews.js';
 import { createBankTransfers, type BankTransfers } from './bank-transfers.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import type { Queryable } from '../../db/pool.js';
@@ -72,6 +73,8 @@ export interface InvoicingDeps {
   testClockTime?: TestClockTime;
   /** The hosted pay page's URL shown on invoice answers (payments, a later module). */
   paymentUrl?: PaymentUrl;
+  /** The records a subscription request would write, not stored, for its invoice previews (subscriptions' service). */
+  subscriptionWhatIf?: SubscriptionWhatIf;
   /** Prepaid credit grants pay invoices at finalization, before the cash balance (credits, a later module). */
   credits?: PrepaidCredits;
   /** The same URL in the caller's transaction, printed on the accounting PDF ("Pay online") while the invoice is payable. */
@@ -160,17 +163,19 @@ export function createInvoicesModule(deps: InvoicingDeps): Module<Invoicing> {
     },
   };
   // the upcoming invoice of a test clock's subscription is the one due after the clock's time
-  const upcomingOf = async (tenantId: string, subscriptionId: string) => {
-    const testClockId = (await loadSubscriptionRecord(deps.pool, tenantId, subscriptionId))?.subscription.test_clock_id;
+  const upcomingOf = async (tenantId: string, subscription: string | SubscriptionRecord) => {
+    const record = typeof subscription === 'string' ? await loadSubscriptionRecord(deps.pool, tenantId, subscription) : subscription;
+    const testClockId = record?.subscription.test_clock_id;
     const at = testClockId && deps.testClockTime ? await deps.testClockTime(deps.pool, tenantId, testClockId) : undefined;
-    if (!testClockId || !at) return upcomingInvoice(billing, deps.clock, tenantId, subscriptionId);
+    if (!testClockId || !at) return upcomingInvoice(billing, deps.clock, tenantId, subscription);
     const clock = frozenClock(at);
-    return upcomingInvoice(clockDriven(clock, testClockId).billing, clock, tenantId, subscriptionId);
+    return upcomingInvoice(clockDriven(clock, testClockId).billing, clock, tenantId, subscription);
   };
   const invoiceRoutesOf = invoiceRoutes(invoices, lifecycle, upcomingOf, deps.paymentUrl);
   const routes: RouteModule = async (app) => {
     await invoiceRoutesOf(app);
     await invoiceSummaryRoutes(deps.pool, deps.clock)(app);
+    if (deps.subscriptionWhatIf) await subscriptionPreviewRoutes(deps.subscriptionWhatIf, upcomingOf)(app);
     await entityRoutes(entities)(app);
   };
   const previewFirstInvoice = (tenantId: string, record: SubscriptionRecord) => upcomingInvoice(billing, deps.clock, tenantId, record);

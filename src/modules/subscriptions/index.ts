@@ -7,9 +7,13 @@ export type { RoutedSubscriptionsService } from './test-clocks.js';
 export { createSubscriptionsModule } from './module.js';
 /** Request schemas shared with checkout sessions. */
 export { AddOnRequest, PriceComponentsRequest, PaymentMethodsConfig } from './schemas.js';
+/** Request schemas of creation and plan change, shared with their invoice previews (invoices). */
+export { SubscriptionCreateRequest, ChangePlanRequest } from './schemas.js';
+export { subscriptionCreateExample, changePlanExample } from './examples.js';
 export { plansCatalog } from './catalog-plans.js';
 export { createSubscriptionInTx, prepareSubscription, preparedRecord, writePreparedSubscription, pricedFingerprint } from './create.js';
 export type { CreateSubscriptionInput, PreparedSubscription, RequestFields } from './create.js';
+export type { ChangePlanInput } from './changes.js';
 export type { SubscriptionCatalog, CatalogPlanVersion, CatalogAddOn, CatalogFeature, EntitlementValue } from './catalog.js';
 export type { SubscriptionFee, FeeTerm } from './fees.js';
 export { currentPeriodOf } from './schedule.js';

@@ -1,13 +1,13 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
-import { documented, errorResponses, listResponse, Nullable, orderByQuery, PageQuery } from '../../http/schemas.js';
+import { documented, errorResponses, listResponse, orderByQuery, PageQuery } from '../../http/schemas.js';
 import { SUBSCRIPTION_STATUSES } from '../../domain/index.js';
 import type { SubscriptionsService } from './service.js';
 import {
   AddOnRequest,
   CancelSubscriptionRequest,
-  PriceComponentsRequest,
+  ChangePlanRequest,
   detailsToWire,
   Subscription,
   SubscriptionCreateRequest,
@@ -153,13 +153,7 @@ export function subscriptionRoutes(service: SubscriptionsService) {
           'Add-ons the new version does not offer end on the change date. Refused: the same version, another currency, a draft or archived plan (400); ' +
           'a change already scheduled (one at a time, 409). Events `subscription.plan_changed` or `subscription.plan_change_scheduled`. ' + CHANGE_RULES,
         params: SubscriptionIdParams,
-        body: documented(Type.Object({
-          plan_id: Type.Optional(Type.String()),
-          plan_version_id: Type.Optional(Type.String()),
-          version: Type.Optional(Type.Integer({ minimum: 1 })),
-          timing: Type.Optional(Type.Enum(['IMMEDIATE', 'END_OF_PERIOD'])),
-          price_components: Type.Optional(Nullable(PriceComponentsRequest)),
-        }, { additionalProperties: false }), 'The new plan and when the change applies', ex.changePlanExample),
+        body: documented(ChangePlanRequest, 'The new plan and when the change applies', ex.changePlanExample),
         response: { 200: documented(SubscriptionDetails, 'The subscription, with the new plan in force or scheduled', ex.planChangeScheduledExample), ...errors },
       },
     }, async (request) => detailsToWire(await service.changePlan(authOf(request).tenantId, request.params.subscription_id, request.body)));

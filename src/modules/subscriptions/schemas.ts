@@ -77,6 +77,15 @@ export const SubscriptionCreateRequest = Type.Object({
   ...invoicingFields,
 }, { additionalProperties: false });
 
+/** The body of change-plan (and of its preview, in invoices). */
+export const ChangePlanRequest = Type.Object({
+  plan_id: Type.Optional(Type.String()),
+  plan_version_id: Type.Optional(Type.String()),
+  version: Type.Optional(Type.Integer({ minimum: 1 })),
+  timing: Type.Optional(Type.Enum(['IMMEDIATE', 'END_OF_PERIOD'])),
+  price_components: Type.Optional(Nullable(PriceComponentsRequest)),
+}, { additionalProperties: false });
+
 export const SubscriptionUpdateRequest = Type.Object({
   net_terms: NetTerms,
   ...invoicingFields,

@@ -10,7 +10,9 @@ import { scoped } from '../../db/tenant-scope.js';
 import { compareDates, isInForce, isLive, LIVE_STATUSES, nextClockEventOn, parseLocalDate, statusOn, transitionEvent, SUBSCRIPTION_STATUSES, type LocalDate, type SubscriptionStatus } from '../../domain/index.js';
 import { findCustomer, type TestClockTime } from '../customers/index.js';
 import type { SubscriptionCatalog } from './catalog.js';
-import { createSubscriptionInTx, type CreateSubscriptionInput } from './create.js';
+import { createSubscriptionInTx, prepareSubscription, preparedRecord, type CreateSubscriptionInput } from './create.js';
+import { loadSubscriptionRecord, type SubscriptionRecord } from './records.js';
+import { inRolledBackTx } from './what-if.js';
 import * as repo from './repository.js';
 import type { AddOnRow, ComponentRow, CouponRow, SubscriptionOrderColumn, SubscriptionView } from './repository.js';
 import { subscriptionEventData } from './events.js';
@@ -165,6 +167,20 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
     return getSubscription(tenantId, id);
   }
 
+  /** The subscription `input` would create, checked as creation checks it, not stored (its first invoice is previewed from it). */
+  function previewCreate(tenantId: string, input: CreateSubscriptionInput): Promise<SubscriptionRecord> {
+    return inRolledBackTx(pool, async (tx) => preparedRecord(await prepareSubscription(tx, deps, tenantId, input)));
+  }
+
+  /** The subscription as the plan change would leave it, by the change's own code, rolled back (its next invoice shows the proration). */
+  async function previewChangePlan(tenantId: string, id: string, input: ChangePlanInput): Promise<SubscriptionRecord> {
+    await advanceDue(tenantId);
+    return inRolledBackTx(pool, async (tx) => {
+      await changePlan(tx, deps, tenantId, await requireSubscription(tx, tenantId, id, true), input);
+      return (await loadSubscriptionRecord(tx, tenantId, id))!;
+    });
+  }
+
   async function getSubscription(tenantId: string, id: string): Promise<SubscriptionDetailsData> {
     await advanceDue(tenantId);
     return details(pool, tenantId, await requireSubscription(pool, tenantId, id));
@@ -275,6 +291,8 @@ export function createSubscriptionsService(deps: SubscriptionsDeps) {
     today: () => today(clock),
     todayOf,
     createSubscription,
+    previewCreate,
+    previewChangePlan,
     getSubscription,
     listSubscriptions,
     cancelSubscription,

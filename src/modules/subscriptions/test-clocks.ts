@@ -32,6 +32,8 @@ export function routedByTestClock(deps: SubscriptionsDeps, base: SubscriptionsSe
     cancelSubscription: async (tenantId, id, input) => (await ofSubscription(tenantId, id)).cancelSubscription(tenantId, id, input),
     updateSubscription: async (tenantId, id, input) => (await ofSubscription(tenantId, id)).updateSubscription(tenantId, id, input),
     changePlan: async (tenantId, id, input) => (await ofSubscription(tenantId, id)).changePlan(tenantId, id, input),
+    previewCreate: async (tenantId, input) => (await ofCustomer(tenantId, input.customer_id_or_alias)).previewCreate(tenantId, input),
+    previewChangePlan: async (tenantId, id, input) => (await ofSubscription(tenantId, id)).previewChangePlan(tenantId, id, input),
     changeSlots: async (tenantId, id, input) => (await ofSubscription(tenantId, id)).changeSlots(tenantId, id, input),
     addAddOn: async (tenantId, id, input) => (await ofSubscription(tenantId, id)).addAddOn(tenantId, id, input),
     changeAddOn: async (tenantId, id, rowId, input) => (await ofSubscription(tenantId, id)).changeAddOn(tenantId, id, rowId, input),

@@ -1,7 +1,7 @@
 import { Badge, Button, Modal, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { createPortalToken, getCreditBalance, getCustomer, getEffectiveEntitlements, listCreditGrants, listInvoices, listSubscriptions } from '@tally-billing/sdk';
 import { client } from '../../app/client';
 import { DataTable } from '../../components/DataTable';
@@ -125,6 +125,9 @@ function Subscriptions({ customerId }: { customerId: string }) {
   const subs = useQuery({ queryKey: ['subscriptions', 'customer', customerId], queryFn: async () => (await listSubscriptions({ client, query: { customer_id: customerId, per_page: 50 } })).data!.data });
   return (
     <Section title="Subscriptions">
+      <Button component={Link} to={`/subscriptions/new?customer=${customerId}`} variant="light" size="xs" mb="xs">
+        New subscription
+      </Button>
       <QueryState query={subs}>
         {(rows) => (
           <DataTable
@@ -132,10 +135,10 @@ function Subscriptions({ customerId }: { customerId: string }) {
             rows={rows}
             rowKey={(s) => s.id}
             empty={
-              <EmptyState title="No subscription">Subscribe this customer to a published plan with POST /api/v1/subscriptions (customer_id_or_alias, plan_id, start_date).</EmptyState>
+              <EmptyState title="No subscription">Subscribe this customer to a published plan with New subscription, or with POST /api/v1/subscriptions (customer_id_or_alias, plan_id, start_date).</EmptyState>
             }
             columns={[
-              { header: 'Plan', render: (s) => <Text fw={600} size="sm">{`${s.plan_name} v${s.plan_version}`}</Text> },
+              { header: 'Plan', render: (s) => <Text component={Link} to={`/subscriptions/${s.id}`} c="indigo.8" fw={600} size="sm">{`${s.plan_name} v${s.plan_version}`}</Text> },
               { header: 'Status', render: (s) => s.status.toLowerCase().replace('_', ' ') },
               { header: 'Current period', render: (s) => `${date(s.current_period_start)} → ${date(s.current_period_end)}` },
               { header: 'Billing', render: (s) => `${s.period.toLowerCase()}, ${s.currency}` },
