@@ -1,7 +1,7 @@
 import { Badge, Button, Modal, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { createPortalToken, getCreditBalance, getCustomer, getEffectiveEntitlements, listCreditGrants, listInvoices, listSubscriptions } from '@tally-billing/sdk';
 import { client } from '../../app/client';
 import { DataTable } from '../../components/DataTable';
@@ -159,7 +159,7 @@ function Invoices({ customerId }: { customerId: string }) {
             rowKey={(i) => i.id}
             empty={<EmptyState title="No invoice yet">Invoices appear when a subscription starts or a period ends.</EmptyState>}
             columns={[
-              { header: 'Number', render: (i) => <code>{i.invoice_number}</code> },
+              { header: 'Number', render: (i) => <Text component={Link} to={`/invoices/${i.id}`} c="indigo.8" fw={600} size="sm" ff="monospace">{i.invoice_number}</Text> },
               { header: 'Date', render: (i) => date(i.invoice_date) },
               { header: 'Status', render: (i) => `${i.status.toLowerCase()}, ${i.payment_status.toLowerCase().replace('_', ' ')}` },
               { header: 'Total', numeric: true, render: (i) => money(i.total, i.currency) },
