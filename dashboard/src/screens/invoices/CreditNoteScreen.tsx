@@ -26,7 +26,7 @@ export default function CreditNoteScreen() {
             description={
               <>
                 {`${n.reason} · credits `}
-                <Text component={Link} to={`/invoices/${n.invoice_id}`} c="indigo.8" size="sm">
+                <Text component={Link} to={`/invoices/${n.invoice_id}`} c="indigo.8" size="sm" td="underline">
                   this invoice
                 </Text>
                 {` · ${n.currency} · id ${n.id}`}

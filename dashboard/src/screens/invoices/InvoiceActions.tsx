@@ -8,7 +8,7 @@ import { money } from '../../components/format';
 import { FormError, useApiForm } from '../../components/forms';
 import { IssueCreditNote } from './IssueCreditNote';
 import type { Invoice } from './InvoiceScreen';
-import { BILLING_QUERIES, ConfirmAction } from './parts';
+import { BILLING_QUERIES, ConfirmAction, stillToPay } from './parts';
 
 /** A decimal string of zero ("0.00"): nothing paid. */
 const NOTHING = /^0(\.0+)?$/;
@@ -29,7 +29,7 @@ export function InvoiceActions({ invoice: i }: { invoice: Invoice }) {
       {i.status === 'FINALIZED' && <IssueCreditNote invoice={i} />}
       {owed && (
         <ConfirmAction label="Mark uncollectible" title="Write this invoice off?" confirmLabel="Mark uncollectible" color="red" run={() => markInvoiceUncollectible({ client, path })}>
-          {`The ${money(i.amount_due, i.currency)} still due will not be collected. This is final: the invoice cannot be paid or voided afterwards.`}
+          {`The ${money(stillToPay(i), i.currency)} still due will not be collected. This is final: the invoice cannot be paid or voided afterwards.`}
         </ConfirmAction>
       )}
       {(i.status === 'DRAFT' || (i.status === 'FINALIZED' && NOTHING.test(i.amount_paid))) && (
@@ -47,7 +47,7 @@ export function InvoiceActions({ invoice: i }: { invoice: Invoice }) {
 function RecordPayment({ invoice: i }: { invoice: Invoice }) {
   const [opened, { open, close }] = useDisclosure(false);
   const { form, onSubmit, mutation, formError } = useApiForm({
-    initialValues: { amount: i.amount_due, paid_at: null as string | null, reference: '' },
+    initialValues: { amount: '', paid_at: null as string | null, reference: '' },
     submit: async (v) =>
       (
         await markInvoicePaid({
@@ -65,7 +65,7 @@ function RecordPayment({ invoice: i }: { invoice: Invoice }) {
       <Modal opened={opened} onClose={close} title="Record a payment">
         <form onSubmit={onSubmit} aria-label="Record a payment" noValidate>
           <Stack gap="sm">
-            <TextInput label={`Amount (${i.currency})`} description={`Received, at most the ${money(i.amount_due, i.currency)} still due, e.g. ${i.amount_due}.`} required {...form.getInputProps('amount')} />
+            <TextInput label={`Amount (${i.currency})`} description={`Received, at most the ${money(stillToPay(i), i.currency)} still to pay, e.g. ${stillToPay(i)}. Leave empty for all of it.`} {...form.getInputProps('amount')} />
             <DateInput label="Date received" description="Leave empty for today." valueFormat="YYYY-MM-DD" clearable maxDate={new Date()} {...form.getInputProps('paid_at')} />
             <TextInput label="Reference" description="Your reference of the transfer or cheque, e.g. the bank statement line. Optional." {...form.getInputProps('reference')} />
             <FormError error={formError} />

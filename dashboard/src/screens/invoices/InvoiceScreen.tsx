@@ -9,7 +9,7 @@ import { date, dateTime, money } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { InvoiceActions } from './InvoiceActions';
-import { Figure, percent, Section, StatusBadge } from './parts';
+import { Figure, percent, Section, StatusBadge, stillToPay } from './parts';
 import { filenameOf, PdfDocument } from './PdfDocument';
 
 export type Invoice = GetInvoiceByIdResponse;
@@ -26,7 +26,7 @@ export default function InvoiceScreen() {
             title={i.status === 'DRAFT' ? 'Draft invoice' : `Invoice ${i.invoice_number}`}
             description={
               <>
-                <Text component={Link} to={`/customers/${i.customer_id}`} c="indigo.8" size="sm">
+                <Text component={Link} to={`/customers/${i.customer_id}`} c="indigo.8" size="sm" td="underline">
                   {i.customer_details.name}
                 </Text>
                 {` · ${i.invoice_type.toLowerCase().replace('_', ' ')} · ${i.currency} · id ${i.id}`}
@@ -41,7 +41,7 @@ export default function InvoiceScreen() {
               <Figure label="Invoice date" value={date(i.invoice_date)} />
               <Figure label="Due date" value={date(i.due_date)} />
               <Figure label="Total" value={money(i.total, i.currency)} />
-              <Figure label="Amount due" value={money(i.amount_due, i.currency)} />
+              <Figure label="Still to pay" value={money(stillToPay(i), i.currency)} />
             </SimpleGrid>
             <Lines invoice={i} />
             <Taxes invoice={i} />
@@ -132,8 +132,9 @@ function Totals({ invoice: i }: { invoice: Invoice }) {
     ['Total', i.total],
     ['Prepaid credits applied', i.prepaid_credits],
     ['Balance applied', i.applied_credits],
-    ['Paid', i.amount_paid],
     ['Amount due', i.amount_due],
+    ['Paid', i.amount_paid],
+    ['Still to pay', stillToPay(i)],
   ] as const;
   return (
     <Section title="Totals">

@@ -10,7 +10,7 @@ import { date, money } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { CustomerFilter, Pages, StatusFilter } from './filters';
-import { StatusBadge } from './parts';
+import { StatusBadge, stillToPay } from './parts';
 
 const PER_PAGE = 25;
 const ORDERS = [
@@ -71,7 +71,7 @@ export default function InvoicesScreen() {
                   { header: 'Status', render: (i) => <StatusBadge status={i.status} /> },
                   { header: 'Payment', render: (i) => <StatusBadge status={i.payment_status} /> },
                   { header: 'Total', numeric: true, render: (i) => money(i.total, i.currency) },
-                  { header: 'Amount due', numeric: true, render: (i) => money(i.amount_due, i.currency) },
+                  { header: 'Still to pay', numeric: true, render: (i) => money(stillToPay(i), i.currency) },
                 ]}
               />
               <Pages total={result.pagination_meta.total_pages} page={page} onChange={setPage} />

@@ -39,7 +39,7 @@ function PdfFrame({ title, file }: { title: string; file: PdfFile }) {
         <Text size="sm" c="gray.8">
           {file.filename}, {Math.ceil(file.blob.size / 1024)} KiB
         </Text>
-        <Button component="a" href={url} download={file.filename} variant="light">
+        <Button component="a" href={url} download={file.filename}>
           Download PDF
         </Button>
       </Group>

@@ -1,6 +1,7 @@
 import { Badge, Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import Decimal from 'decimal.js';
 import type { ReactNode } from 'react';
 import { ErrorAlert } from '../../components/QueryState';
 
@@ -57,6 +58,16 @@ export function Figure({ label, value }: { label: string; value: ReactNode }) {
       </Text>
     </Paper>
   );
+}
+
+/**
+ * What is still to pay on an invoice: the API's `amount_due` is what the invoice asks for (after
+ * credits and credit notes) and `amount_paid` what was received, both decimal strings with the
+ * currency's digits; their difference keeps those digits (decimal.js, no float arithmetic).
+ */
+export function stillToPay(invoice: { amount_due: string; amount_paid: string }): string {
+  const digits = invoice.amount_due.split('.')[1]?.length ?? 0;
+  return Decimal.max(new Decimal(invoice.amount_due).minus(invoice.amount_paid), 0).toFixed(digits);
 }
 
 /** A tax rate as the API sends it (a fraction, "0.2") shown as a percentage ("20 %"), without float arithmetic. */
