@@ -6,7 +6,7 @@ import { listCreditNotes } from '@tally-billing/sdk';
 import { client } from '../../app/client';
 import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
-import { dateTime, money } from '../../components/format';
+import { date, money } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { CustomerFilter, Pages, StatusFilter } from './filters';
@@ -49,12 +49,13 @@ export default function CreditNotesScreen() {
                   )
                 }
                 columns={[
-                  { header: 'Number', render: (n) => <Text component={Link} to={`/credit-notes/${n.id}`} c="indigo.8" fw={600} size="sm">{n.status === 'DRAFT' ? 'Draft' : n.credit_note_number}</Text> },
-                  { header: 'Invoice', render: (n) => <Text component={Link} to={`/invoices/${n.invoice_id}`} c="indigo.8" size="sm" ff="monospace">{n.invoice_id}</Text> },
+                  { header: 'Number', render: (n) => <Text component={Link} to={`/credit-notes/${n.id}`} c="indigo.8" fw={600} size="sm" style={{ whiteSpace: 'nowrap' }}>{n.status === 'DRAFT' ? 'Draft' : n.credit_note_number}</Text> },
+                  // The list has the invoice's id only: its last characters tell invoices apart, the link opens it.
+                  { header: 'Invoice', render: (n) => <Text component={Link} to={`/invoices/${n.invoice_id}`} c="indigo.8" size="sm" ff="monospace" title={n.invoice_id} style={{ whiteSpace: 'nowrap' }}>{`inv_…${n.invoice_id.slice(-6)}`}</Text> },
                   { header: 'Reason', render: (n) => n.reason },
                   { header: 'Status', render: (n) => <StatusBadge status={n.status} /> },
                   { header: 'Settled as', render: (n) => (n.credit_type === 'REFUND' ? 'refund' : 'credit to balance') },
-                  { header: 'Created', render: (n) => dateTime(n.created_at) },
+                  { header: 'Created', render: (n) => date(n.created_at) },
                   { header: 'Total', numeric: true, render: (n) => money(n.total, n.currency) },
                 ]}
               />

@@ -64,7 +64,7 @@ export default function InvoicesScreen() {
                   )
                 }
                 columns={[
-                  { header: 'Number', render: (i) => <Text component={Link} to={`/invoices/${i.id}`} c="indigo.8" fw={600} size="sm">{i.status === 'DRAFT' ? 'Draft' : i.invoice_number}</Text> },
+                  { header: 'Number', render: (i) => <Text component={Link} to={`/invoices/${i.id}`} c="indigo.8" fw={600} size="sm" style={{ whiteSpace: 'nowrap' }}>{i.status === 'DRAFT' ? 'Draft' : i.invoice_number}</Text> },
                   { header: 'Customer', render: (i) => i.customer_details.name },
                   { header: 'Invoice date', render: (i) => date(i.invoice_date) },
                   { header: 'Due date', render: (i) => date(i.due_date) },
