@@ -28,6 +28,11 @@ export const screens: Screen[] = [
   { path: '/subscriptions', title: 'Subscriptions', nav: { section: 'Billing', label: 'Subscriptions' }, load: () => import('./screens/subscriptions/SubscriptionsScreen') },
   { path: '/subscriptions/new', title: 'New subscription', load: () => import('./screens/subscriptions/NewSubscriptionScreen') },
   { path: '/subscriptions/:subscriptionId', title: 'Subscription', load: () => import('./screens/subscriptions/SubscriptionScreen') },
+  // Billing (docs/dashboard.md, "Invoices and credit notes")
+  { path: '/invoices', title: 'Invoices', nav: { section: 'Billing', label: 'Invoices' }, load: () => import('./screens/invoices/InvoicesScreen') },
+  { path: '/invoices/:invoiceId', title: 'Invoice', load: () => import('./screens/invoices/InvoiceScreen') },
+  { path: '/credit-notes', title: 'Credit notes', nav: { section: 'Billing', label: 'Credit notes' }, load: () => import('./screens/invoices/CreditNotesScreen') },
+  { path: '/credit-notes/:creditNoteId', title: 'Credit note', load: () => import('./screens/invoices/CreditNoteScreen') },
   // Catalog (docs/dashboard.md, "Catalog")
   { path: '/catalog/plans', title: 'Plans', nav: { section: 'Catalog', label: 'Plans' }, load: () => import('./screens/catalog/PlansScreen') },
   { path: '/catalog/plans/new', title: 'New plan', load: () => import('./screens/catalog/NewPlanScreen') },

@@ -9,10 +9,12 @@ export const DASHBOARD_DIST = fileURLToPath(new URL('../../dashboard/dist/', imp
 /**
  * The dashboard's pages may load scripts, styles and data from this origin only. Styles allow
  * 'unsafe-inline' because the component library (Mantine) and the charts set style attributes;
- * no inline script runs (Vite emits module scripts from /assets). Frames: none, like the other pages.
+ * no inline script runs (Vite emits module scripts from /assets). Frames: this origin and `blob:`,
+ * for the invoice and credit-note PDFs fetched with the session headers and shown in the page;
+ * the dashboard itself may not be framed (`frame-ancestors 'none'`).
  */
 export const DASHBOARD_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; frame-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; frame-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /** Top-level paths the server itself answers: a browser asking for them never gets the app. */
 const SERVER_PREFIXES = ['/api/', '/docs', '/assets/', '/health', '/ready', '/metrics'];

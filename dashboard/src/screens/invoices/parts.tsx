@@ -1,0 +1,126 @@
+import { Badge, Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import Decimal from 'decimal.js';
+import type { ReactNode } from 'react';
+import { ErrorAlert } from '../../components/QueryState';
+
+/** What the invoice and credit-note screens refetch after a write: the lists, the details and the customer's figures. */
+export const BILLING_QUERIES: readonly QueryKey[] = [['invoices'], ['credit-notes'], ['customers']];
+
+const STATUS_COLORS: Record<string, string> = {
+  DRAFT: 'gray',
+  FINALIZED: 'blue',
+  UNCOLLECTIBLE: 'red',
+  VOID: 'gray',
+  VOIDED: 'gray',
+  UNPAID: 'yellow',
+  PARTIALLY_PAID: 'orange',
+  PAID: 'green',
+  VALID: 'green',
+  INVALID: 'red',
+  NOT_APPLICABLE: 'gray',
+};
+
+/** A status (invoice, payment, credit note, e-invoice) as a light badge with dark text (readable contrast). */
+export function StatusBadge({ status }: { status: string }) {
+  return (
+    <Badge color={STATUS_COLORS[status] ?? 'gray'} variant="light" c="gray.9">
+      {status.toLowerCase().replace('_', ' ')}
+    </Badge>
+  );
+}
+
+/** A titled part of a detail screen, reachable as a region by its title. */
+export function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  return (
+    <section aria-label={title}>
+      <Group justify="space-between" mb="xs">
+        <Title order={2} size="h4">
+          {title}
+        </Title>
+        {actions}
+      </Group>
+      {children}
+    </section>
+  );
+}
+
+/** One labelled figure (an amount, a date) in a row of them. */
+export function Figure({ label, value }: { label: string; value: ReactNode }) {
+  return (
+    <Paper withBorder p="sm">
+      <Text size="xs" c="gray.7">
+        {label}
+      </Text>
+      <Text fw={700} component="div">
+        {value}
+      </Text>
+    </Paper>
+  );
+}
+
+/**
+ * What is still to pay on an invoice: the API's `amount_due` is what the invoice asks for (after
+ * credits and credit notes) and `amount_paid` what was received, both decimal strings with the
+ * currency's digits; their difference keeps those digits (decimal.js, no float arithmetic).
+ */
+export function stillToPay(invoice: { amount_due: string; amount_paid: string }): string {
+  const digits = invoice.amount_due.split('.')[1]?.length ?? 0;
+  return Decimal.max(new Decimal(invoice.amount_due).minus(invoice.amount_paid), 0).toFixed(digits);
+}
+
+/** A tax rate as the API sends it (a fraction, "0.2") shown as a percentage ("20 %"), without float arithmetic. */
+export function percent(rate: string): string {
+  const [whole = '0', fraction = ''] = rate.split('.');
+  const digits = `${whole}${fraction.padEnd(2, '0')}`;
+  const pointAt = whole.length + 2;
+  const shown = `${digits.slice(0, pointAt)}.${digits.slice(pointAt)}`.replace(/^0+(?=\d)/, '').replace(/\.?0*$/, '');
+  return `${shown || '0'} %`;
+}
+
+/**
+ * A button whose action is confirmed in a dialog first (finalize, void, write off): the dialog
+ * says what will happen; the API's refusal is shown in the dialog, which then stays open.
+ */
+export function ConfirmAction({ label, title, children, confirmLabel, color, run, onDone }: {
+  label: string;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  color?: string;
+  run: () => Promise<unknown>;
+  onDone?: () => void;
+}) {
+  const [opened, { open, close }] = useDisclosure(false);
+  const queryClient = useQueryClient();
+  const mutation = useMutation({
+    mutationFn: run,
+    onSuccess: async () => {
+      await Promise.all(BILLING_QUERIES.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+      close();
+      onDone?.();
+    },
+  });
+  return (
+    <>
+      <Button variant="light" color={color} onClick={() => { mutation.reset(); open(); }}>
+        {label}
+      </Button>
+      <Modal opened={opened} onClose={close} title={title}>
+        <Stack gap="sm">
+          <Text size="sm">{children}</Text>
+          {mutation.isError && <ErrorAlert error={mutation.error} />}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button color={color} loading={mutation.isPending} onClick={() => mutation.mutate()}>
+              {confirmLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
