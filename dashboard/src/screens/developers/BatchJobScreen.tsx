@@ -1,4 +1,4 @@
-import { Badge, Card, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Card, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { getBatchJob, listBatchJobFailures } from '@tally-billing/sdk';
 import { useParams } from 'react-router';
@@ -8,7 +8,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { dateTime } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
-import { BATCH_JOBS, JOB_TYPE_LABELS, STATUS_COLORS, isRunning, progressPercent, type BatchJobDetail } from './batchJobs';
+import { BATCH_JOBS, JOB_TYPE_LABELS, StatusBadge, isRunning, progressPercent, type BatchJobDetail } from './batchJobs';
 
 const FAILURES_PER_PAGE = 100;
 
@@ -84,9 +84,7 @@ export default function BatchJobScreen() {
             <Stack gap="lg">
               <Stack gap={6}>
                 <Group justify="space-between">
-                  <Badge color={STATUS_COLORS[j.status]} size="lg">
-                    {j.status.replaceAll('_', ' ').toLowerCase()}
-                  </Badge>
+                  <StatusBadge status={j.status} size="lg" />
                   <Text size="sm" role="status">
                     {running ? `Importing: ${percent}% of the rows handled` : `Done: ${percent}% of the rows handled${j.completed_at ? `, finished ${dateTime(j.completed_at)}` : ''}`}
                   </Text>

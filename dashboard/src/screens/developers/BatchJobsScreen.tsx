@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, FileInput, Group, Select, Stack, Switch } from '@mantine/core';
+import { Anchor, Button, FileInput, Group, Select, Stack, Switch, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { createBatchJob, listBatchJobs } from '@tally-billing/sdk';
 import { Link, useNavigate } from 'react-router';
@@ -9,7 +9,7 @@ import { dateTime } from '../../components/format';
 import { FormError, useApiForm } from '../../components/forms';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
-import { BATCH_JOBS, JOB_TYPE_LABELS, STATUS_COLORS, isRunning, progressPercent } from './batchJobs';
+import { BATCH_JOBS, JOB_TYPE_LABELS, StatusBadge, isRunning, progressPercent } from './batchJobs';
 
 type CreatableType = 'EVENT_CSV_IMPORT' | 'CUSTOMER_CSV_IMPORT' | 'BANK_PAYMENT_CSV_IMPORT';
 
@@ -39,11 +39,13 @@ function UploadForm() {
             label="What the file holds"
             allowDeselect={false}
             data={(Object.keys(COLUMNS_HELP) as CreatableType[]).map((value) => ({ value, label: JOB_TYPE_LABELS[value]! }))}
-            description={COLUMNS_HELP[form.getValues().job_type]}
             {...form.getInputProps('job_type')}
           />
-          <FileInput label="CSV file" description="UTF-8 text with a header row, at most 10 MB." placeholder="Choose a .csv file" accept=".csv,text/csv" required clearable {...form.getInputProps('file')} />
+          <FileInput label="CSV file" accept=".csv,text/csv" required clearable {...form.getInputProps('file')} />
         </Group>
+        <Text size="sm" c="gray.7">
+          {COLUMNS_HELP[form.getValues().job_type]} UTF-8 text with a header row, at most 10 MB.
+        </Text>
         <Switch label="Import it even if an earlier job already imported the same file" {...form.getInputProps('force_duplicate', { type: 'checkbox' })} />
         <FormError error={formError} />
         <Group>
@@ -78,7 +80,7 @@ export default function BatchJobsScreen() {
               columns={[
                 { header: 'Job', render: (j) => <Anchor component={Link} to={`/developers/batch-jobs/${j.id}`}>{j.input_file_name ?? j.id}</Anchor> },
                 { header: 'Type', render: (j) => JOB_TYPE_LABELS[j.job_type] ?? j.job_type },
-                { header: 'Status', render: (j) => <Badge color={STATUS_COLORS[j.status]}>{j.status.replaceAll('_', ' ').toLowerCase()}</Badge> },
+                { header: 'Status', render: (j) => <StatusBadge status={j.status} /> },
                 { header: 'Rows', numeric: true, render: (j) => `${j.processed_items + j.failed_items} / ${j.total_items ?? '?'} (${progressPercent(j)}%)` },
                 { header: 'Failed', numeric: true, render: (j) => j.failed_items },
                 { header: 'Created', render: (j) => dateTime(j.created_at) },

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { listBatchJobs, listUnresolvedCustomers } from '@tally-billing/sdk';
 import { Link } from 'react-router';
@@ -8,7 +8,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { dateTime } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
-import { BATCH_JOBS, STATUS_COLORS } from './batchJobs';
+import { BATCH_JOBS, StatusBadge } from './batchJobs';
 
 const UNRESOLVED = ['events', 'unresolved-customers'];
 
@@ -73,7 +73,7 @@ function FailedEventImports() {
             empty={<EmptyState title="No failed event import">Every event file imported so far was imported whole.</EmptyState>}
             columns={[
               { header: 'File', render: (j) => <Anchor component={Link} to={`/developers/batch-jobs/${j.id}`}>{j.input_file_name ?? j.id}</Anchor> },
-              { header: 'Status', render: (j) => <Badge color={STATUS_COLORS[j.status]}>{j.status.replaceAll('_', ' ').toLowerCase()}</Badge> },
+              { header: 'Status', render: (j) => <StatusBadge status={j.status} /> },
               { header: 'Failed rows', numeric: true, render: (j) => `${j.failed_items} of ${j.total_items ?? '?'}` },
               { header: 'Created', render: (j) => dateTime(j.created_at) },
             ]}

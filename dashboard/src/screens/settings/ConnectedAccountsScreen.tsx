@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Modal, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { createExpressAccount, createOnboardingLink, disconnectConnectedAccount, listConnectedAccounts } from '@tally-billing/sdk';
@@ -16,7 +16,7 @@ const ACCOUNTS = ['connected-accounts'];
 type Account = NonNullable<Awaited<ReturnType<typeof listConnectedAccounts>>['data']>['data'][number];
 type TypeFilter = 'all' | 'standard' | 'express';
 
-const STATUS_COLORS: Record<string, string> = { PENDING: 'gray.8', ACTIVE: 'teal.9', SUSPENDED: 'orange.9', REVOKED: 'red.9' };
+const STATUS_COLORS: Record<string, string> = { PENDING: 'gray.8', ACTIVE: 'teal.9', SUSPENDED: 'yellow.5', REVOKED: 'red.9' };
 
 /** A link is single use and valid 7 days: shown once, like a secret. */
 interface Link {
@@ -36,12 +36,15 @@ function ExpressForm({ onCreated }: { onCreated: (link: Link) => void }) {
     },
   });
   return (
-    <form onSubmit={onSubmit} aria-label="Create an express account">
+    <form onSubmit={onSubmit} aria-labelledby="express-title">
       <Stack gap="sm">
+        <Title order={2} size="h4" id="express-title">
+          New express account
+        </Title>
         <Group grow align="flex-start">
           <TextInput label="Merchant's e-mail" required {...form.getInputProps('email')} />
           <TextInput label="Organization name" required {...form.getInputProps('organization_name')} />
-          <TextInput label="Country" description="Two letters, e.g. FR (optional)" maxLength={2} {...form.getInputProps('country')} />
+          <TextInput label="Country (optional, e.g. FR)" maxLength={2} {...form.getInputProps('country')} />
         </Group>
         <TextInput label="Return URL" description="Where the merchant lands after onboarding (https, or http on this machine)" required {...form.getInputProps('return_url')} />
         <FormError error={formError} />
@@ -111,7 +114,7 @@ export default function ConnectedAccountsScreen() {
                 columns={[
                   { header: 'Organization', render: (a) => <>{a.organization_name}<Text size="xs" c="gray.7">{a.email ?? a.id}</Text></> },
                   { header: 'Type', render: (a) => a.type.toLowerCase() },
-                  { header: 'Status', render: (a) => <Badge color={STATUS_COLORS[a.status]}>{a.status.toLowerCase()}</Badge> },
+                  { header: 'Status', render: (a) => <Badge color={STATUS_COLORS[a.status]} c={a.status === 'SUSPENDED' ? 'black' : undefined}>{a.status.toLowerCase()}</Badge> },
                   { header: 'Country', render: (a) => a.country ?? '—' },
                   { header: 'Created', render: (a) => dateTime(a.created_at) },
                   {
@@ -122,7 +125,7 @@ export default function ConnectedAccountsScreen() {
                       ) : (
                         <Group gap="xs" wrap="nowrap">
                           {a.type === 'express' && a.status === 'PENDING' && (
-                            <Button size="xs" variant="light" loading={newLink.isPending && newLink.variables?.id === a.id} onClick={() => newLink.mutate(a)} aria-label={`New onboarding link for ${a.organization_name}`}>
+                            <Button size="xs" variant="light" loading={newLink.isPending && newLink.variables?.id === a.id} onClick={() => newLink.mutate(a)} aria-label={`New link for ${a.organization_name} (onboarding)`}>
                               New link
                             </Button>
                           )}

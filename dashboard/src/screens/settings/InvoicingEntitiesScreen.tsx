@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { archiveInvoicingEntity, createInvoicingEntity, listInvoicingEntities, updateInvoicingEntity } from '@tally-billing/sdk';
 import { client } from '../../app/client';
 import { DataTable } from '../../components/DataTable';
-import { dateTime } from '../../components/format';
+import { date } from '../../components/format';
 import { FormError, useApiForm } from '../../components/forms';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorAlert, QueryState } from '../../components/QueryState';
@@ -116,7 +116,7 @@ export default function InvoicingEntitiesScreen() {
               { header: 'VAT number', render: (e) => e.vat_number ?? '—' },
               { header: 'Next invoice', render: (e) => <code>{`${e.invoice_number_prefix}${e.next_invoice_number}`}</code> },
               { header: 'Net terms', numeric: true, render: (e) => `${e.net_terms} days` },
-              { header: 'Updated', render: (e) => dateTime(e.updated_at) },
+              { header: 'Updated', render: (e) => date(e.updated_at) },
               {
                 header: 'Actions',
                 render: (e) => (
@@ -126,7 +126,7 @@ export default function InvoicingEntitiesScreen() {
                     </Button>
                     {!e.is_default && (
                       <>
-                        <Button size="xs" variant="subtle" loading={makeDefault.isPending && makeDefault.variables === e.id} onClick={() => makeDefault.mutate(e.id)} aria-label={`Make ${e.legal_name} the default`}>
+                        <Button size="xs" variant="subtle" loading={makeDefault.isPending && makeDefault.variables === e.id} onClick={() => makeDefault.mutate(e.id)} aria-label={`Make default: ${e.legal_name}`}>
                           Make default
                         </Button>
                         <Button size="xs" variant="subtle" color="red" loading={archive.isPending && archive.variables === e.id} onClick={() => archive.mutate(e.id)} aria-label={`Archive ${e.legal_name}`}>

@@ -81,7 +81,7 @@ export default function MembersScreen() {
                   rows={rows}
                   rowKey={(m) => m.id}
                   columns={[
-                    { header: 'E-mail', render: (m) => <>{m.email} {m.id === session.user.id && <Badge variant="light" color="gray.8" ml={4}>you</Badge>}</> },
+                    { header: 'E-mail', render: (m) => <>{m.email} {m.id === session.user.id && <Badge color="gray.8" ml={4}>you</Badge>}</> },
                     { header: 'Role', render: (m) => roleLabel(m.role) },
                     { header: 'Joined', render: (m) => dateTime(m.created_at) },
                     ...(isAdmin

@@ -1,3 +1,4 @@
+import { Badge, type BadgeProps } from '@mantine/core';
 import type { getBatchJob } from '@tally-billing/sdk';
 
 /** Query keys and display helpers shared by the batch job screens. */
@@ -20,7 +21,8 @@ export const STATUS_COLORS: Record<string, string> = {
   PENDING: 'gray.8',
   PROCESSING: 'indigo.8',
   COMPLETED: 'teal.9',
-  COMPLETED_WITH_ERRORS: 'orange.9',
+  // filled orange is too light for white text (axe colour contrast): yellow with black text (StatusBadge)
+  COMPLETED_WITH_ERRORS: 'yellow.5',
   FAILED: 'red.9',
   CANCELLED: 'gray.8',
 };
@@ -29,4 +31,14 @@ export const STATUS_COLORS: Record<string, string> = {
 export function progressPercent(job: { total_items: number | null; processed_items: number; failed_items: number }): number {
   if (!job.total_items) return 0;
   return Math.min(100, Math.round(((job.processed_items + job.failed_items) / job.total_items) * 100));
+}
+
+/** A job's status as a badge; yellow ones get black text to stay readable. */
+export function StatusBadge({ status, size }: { status: string; size?: BadgeProps['size'] }) {
+  const color = STATUS_COLORS[status] ?? 'gray.8';
+  return (
+    <Badge color={color} c={color.startsWith('yellow') ? 'black' : undefined} size={size}>
+      {status.replaceAll('_', ' ').toLowerCase()}
+    </Badge>
+  );
 }
