@@ -98,7 +98,7 @@ export const revokeApiKey = <ThrowOnError extends boolean = true>(options: Optio
 /**
  * List the members of the organization
  *
- * The users who can sign in to the organization of the calling tenant (both its environments), with their role, in the order they joined (not paged). Any credential of the organization may list them. Not in the reference API.
+ * The users who can sign in to the organization of the calling tenant (both its environments), with their role, in the order they joined (then by user id; not paged). Any credential of the organization may list them. Not in the reference API.
  */
 export const listMembers = <ThrowOnError extends boolean = true>(options?: Options<ListMembersData, ThrowOnError>) => (options?.client ?? client).get<ListMembersResponses, ListMembersErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

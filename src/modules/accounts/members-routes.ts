@@ -33,7 +33,7 @@ export function membersRoutes(members: MembersService) {
         operationId: 'list_members',
         summary: 'List the members of the organization',
         description:
-          'The users who can sign in to the organization of the calling tenant (both its environments), with their role, in the order they joined (not paged). ' +
+          'The users who can sign in to the organization of the calling tenant (both its environments), with their role, in the order they joined (then by user id; not paged). ' +
           'Any credential of the organization may list them. Not in the reference API.',
         response: { 200: documented(Type.Object({ data: Type.Array(Member) }), 'The members.', { data: [adminExample, memberExample] }), ...errorResponses([401]) },
       },
