@@ -31,7 +31,7 @@ function AddMemberForm() {
           label="Role"
           description="Administrators add and remove members"
           allowDeselect={false}
-          w={220}
+          w={260}
           data={[
             { value: 'MEMBER', label: 'Member' },
             { value: 'ADMIN', label: 'Administrator' },
