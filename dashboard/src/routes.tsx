@@ -50,7 +50,13 @@ export const screens: Screen[] = [
   { path: '/developers/webhooks/:endpointId', title: 'Webhook endpoint', load: () => import('./screens/developers/WebhookEndpointScreen') },
   { path: '/developers/oauth-apps', title: 'OAuth apps', nav: { section: 'Developers', label: 'OAuth apps' }, load: () => import('./screens/developers/OAuthAppsScreen') },
   { path: '/developers/oauth-apps/:appId', title: 'OAuth app', load: () => import('./screens/developers/OAuthAppScreen') },
+  // Developers and Settings, the rest of issue 18 (docs/dashboard.md, "Developers and Settings")
+  { path: '/developers/events', title: 'Events ingested', nav: { section: 'Developers', label: 'Events ingested' }, load: () => import('./screens/developers/EventsScreen') },
+  { path: '/developers/batch-jobs', title: 'Batch jobs', nav: { section: 'Developers', label: 'Batch jobs' }, load: () => import('./screens/developers/BatchJobsScreen') },
+  { path: '/developers/batch-jobs/:jobId', title: 'Batch job', load: () => import('./screens/developers/BatchJobScreen') },
   { path: '/settings/environment', title: 'Environment settings', nav: { section: 'Settings', label: 'Environment' }, load: () => import('./screens/settings/TenantSettingsScreen') },
+  { path: '/settings/invoicing-entities', title: 'Invoicing entities', nav: { section: 'Settings', label: 'Invoicing entities' }, load: () => import('./screens/settings/InvoicingEntitiesScreen') },
+  { path: '/settings/connected-accounts', title: 'Connected accounts', nav: { section: 'Settings', label: 'Connected accounts' }, load: () => import('./screens/settings/ConnectedAccountsScreen') },
   { path: '/settings/members', title: 'Organizations and members', nav: { section: 'Settings', label: 'Members' }, load: () => import('./screens/settings/MembersScreen') },
 ];
 

@@ -1,4 +1,4 @@
-import { Alert, AppShell, Badge, Burger, Group, NavLink, ScrollArea, SegmentedControl, Select, Text, Title, UnstyledButton } from '@mantine/core';
+import { Alert, AppShell, Badge, Box, Burger, Group, NavLink, ScrollArea, SegmentedControl, Select, Text, Title, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation, useMatches } from 'react-router';
@@ -33,8 +33,8 @@ export function Layout() {
         <Group h={60} px="md" justify="space-between" wrap="nowrap" style={{ borderBottom: `4px solid var(--mantine-color-${sandbox ? 'orange-6' : 'green-7'})` }}>
           <Group wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Open navigation" />
-            <UnstyledButton component={Link} to="/">
-              <Title order={2} size="h4">
+            <UnstyledButton component={Link} to="/" aria-label="Billing home">
+              <Title order={2} size="h4" visibleFrom="xs">
                 Billing
               </Title>
             </UnstyledButton>
@@ -43,17 +43,10 @@ export function Layout() {
             </Badge>
           </Group>
           <Group wrap="nowrap" gap="sm">
-            {session.organizations.length > 0 && (
-              <Select
-                label="Organization"
-                size="xs"
-                w={200}
-                allowDeselect={false}
-                data={session.organizations.map((o) => ({ value: o.id, label: o.name }))}
-                value={session.organization?.id ?? null}
-                onChange={(id) => id && session.chooseOrganization(id)}
-              />
-            )}
+            {/* On a phone the organization picker moves into the navigation, so the environment switch always fits */}
+            <Box visibleFrom="sm">
+              <OrganizationPicker />
+            </Box>
             <div>
               <Text component="span" size="xs" fw={500} id="environment-label" display="block">
                 Environment
@@ -74,6 +67,9 @@ export function Layout() {
       </AppShell.Header>
 
       <AppShell.Navbar p="xs" aria-label="Main">
+        <Box hiddenFrom="sm" px="sm">
+          <OrganizationPicker />
+        </Box>
         <ScrollArea style={{ flex: 1 }}>
           {NAV_SECTIONS.map((section) => {
             const items = screens.filter((s) => s.nav?.section === section);
@@ -114,5 +110,22 @@ export function Layout() {
         )}
       </AppShell.Main>
     </AppShell>
+  );
+}
+
+/** The organization every screen acts on (one of the session's). */
+function OrganizationPicker() {
+  const session = useSession();
+  if (session.organizations.length === 0) return null;
+  return (
+    <Select
+      label="Organization"
+      size="xs"
+      w={200}
+      allowDeselect={false}
+      data={session.organizations.map((o) => ({ value: o.id, label: o.name }))}
+      value={session.organization?.id ?? null}
+      onChange={(id) => id && session.chooseOrganization(id)}
+    />
   );
 }

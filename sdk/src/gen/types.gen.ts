@@ -375,6 +375,234 @@ export type RevokeApiKeyResponses = {
 
 export type RevokeApiKeyResponse = RevokeApiKeyResponses[keyof RevokeApiKeyResponses];
 
+export type ListMembersData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/v1/members';
+};
+
+export type ListMembersErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `read` rate limit class, 1000 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_READ_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type ListMembersError = ListMembersErrors[keyof ListMembersErrors];
+
+export type ListMembersResponses = {
+    /**
+     * The members.
+     */
+    200: {
+        data: Array<{
+            /**
+             * User ID (usr_...)
+             */
+            id: string;
+            email: string;
+            /**
+             * ADMIN adds and removes members; MEMBER uses the dashboard
+             */
+            role: 'ADMIN' | 'MEMBER';
+            /**
+             * When the user joined the organization
+             */
+            created_at: string;
+        }>;
+    };
+};
+
+export type ListMembersResponse = ListMembersResponses[keyof ListMembersResponses];
+
+export type AddMemberData = {
+    /**
+     * Who to add, and as what.
+     */
+    body: {
+        /**
+         * The e-mail of a user who has signed up
+         */
+        email: string;
+        /**
+         * ADMIN adds and removes members; MEMBER uses the dashboard
+         */
+        role?: 'ADMIN' | 'MEMBER';
+    };
+    headers?: {
+        /**
+         * Optional. The same key again with the same method, path and body replays the stored response (with `idempotent-replayed: true`) instead of running the operation again; with another request it is a 409. Keys are 1 to 255 characters, per tenant, kept 24 hours (IDEMPOTENCY_KEY_TTL_HOURS); a 5xx answer releases the key.
+         */
+        'idempotency-key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/members';
+};
+
+export type AddMemberErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Forbidden: the caller may not do this.
+     */
+    403: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Not found: no such object in the caller's tenant (another tenant's objects answer the same).
+     */
+    404: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Conflict: the request clashes with an existing object or with the object's current state (see the operation's description), or (POST) its Idempotency-Key was used with a different request or is still in progress.
+     */
+    409: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unsupported media type: the body is not JSON, or was sent without `Content-Type: application/json` (what `curl -d` does).
+     */
+    415: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `write` rate limit class, 500 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_WRITE_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type AddMemberError = AddMemberErrors[keyof AddMemberErrors];
+
+export type AddMemberResponses = {
+    /**
+     * The new member.
+     */
+    201: {
+        /**
+         * User ID (usr_...)
+         */
+        id: string;
+        email: string;
+        /**
+         * ADMIN adds and removes members; MEMBER uses the dashboard
+         */
+        role: 'ADMIN' | 'MEMBER';
+        /**
+         * When the user joined the organization
+         */
+        created_at: string;
+    };
+};
+
+export type AddMemberResponse = AddMemberResponses[keyof AddMemberResponses];
+
+export type RemoveMemberData = {
+    body?: never;
+    path: {
+        /**
+         * User ID (usr_...)
+         */
+        user_id: string;
+    };
+    query?: never;
+    url: '/api/v1/members/{user_id}';
+};
+
+export type RemoveMemberErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Forbidden: the caller may not do this.
+     */
+    403: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Not found: no such object in the caller's tenant (another tenant's objects answer the same).
+     */
+    404: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Conflict: the request clashes with an existing object or with the object's current state (see the operation's description), or (POST) its Idempotency-Key was used with a different request or is still in progress.
+     */
+    409: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `write` rate limit class, 500 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_WRITE_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type RemoveMemberError = RemoveMemberErrors[keyof RemoveMemberErrors];
+
+export type RemoveMemberResponses = {
+    /**
+     * Removed; no body
+     */
+    204: void;
+};
+
+export type RemoveMemberResponse = RemoveMemberResponses[keyof RemoveMemberResponses];
+
 export type ListCustomPropertiesData = {
     body?: never;
     path?: never;
