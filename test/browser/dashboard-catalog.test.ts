@@ -65,7 +65,7 @@ async function choose(page: Page, label: string, option: string | RegExp) {
 
 describe.skipIf(!browserAvailable)('dashboard Catalog in a browser', () => {
   it('builds a catalog, publishes a plan with a usage component, creates a coupon, and hides other tenants\u2019 plans', async () => {
-    const context = await served.browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+    const context = await served.browser.newContext({ reducedMotion: 'reduce', bypassCSP: true, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));

@@ -30,7 +30,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 describe.skipIf(!browserAvailable)('dashboard: customers', () => {
   it('creates a customer, subscribes it, finds it, shows its subscription, invoice and portal link; no serious accessibility violation', async () => {
     const h = harness();
-    const context = await served.browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const context = await served.browser.newContext({ reducedMotion: 'reduce', viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const page = await context.newPage();
     await page.goto(`${served.baseUrl}/signup?return_to=/customers`);
     await page.getByLabel('E-mail').fill('customers-ui@m.test');

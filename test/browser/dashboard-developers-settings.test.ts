@@ -31,7 +31,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 describe.skipIf(!browserAvailable)('dashboard: developers and settings', () => {
   it('lists unresolved customers, imports a CSV with progress and failures, manages invoicing entities, connected accounts and members', async () => {
     const h = harness();
-    const context = await served.browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const context = await served.browser.newContext({ reducedMotion: 'reduce', viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const page = await context.newPage();
     await page.goto(`${served.baseUrl}/signup?return_to=/developers/events`);
     await page.getByLabel('E-mail').fill('devset-ui@m.test');

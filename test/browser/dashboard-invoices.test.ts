@@ -32,7 +32,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 describe.skipIf(!browserAvailable)('dashboard: invoices and credit notes', () => {
   it('finalizes an invoice, shows and downloads its PDF, records a payment, issues a credit note for one line after showing its tax', async () => {
     const h = harness();
-    const context = await served.browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, acceptDownloads: true });
+    const context = await served.browser.newContext({ reducedMotion: 'reduce', viewport: { width: 1280, height: 900 }, bypassCSP: true, acceptDownloads: true });
     const page = await context.newPage();
     await page.goto(`${served.baseUrl}/signup?return_to=/invoices`);
     await page.getByLabel('E-mail').fill('invoices-ui@m.test');
@@ -167,7 +167,7 @@ describe.skipIf(!browserAvailable)('dashboard: invoices and credit notes', () =>
     await expect(page.getByTestId('not-found').waitFor()).resolves.toBeUndefined();
 
     // Under the dashboard's own CSP (no bypass), the PDF frame is allowed: no CSP refusal logged.
-    const strict = await served.browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: await context.storageState() });
+    const strict = await served.browser.newContext({ reducedMotion: 'reduce', viewport: { width: 1280, height: 900 }, storageState: await context.storageState() });
     const strictPage = await strict.newPage();
     await strictPage.addInitScript(() => {
       const seen: string[] = [];

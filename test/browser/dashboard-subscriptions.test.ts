@@ -38,7 +38,7 @@ async function choose(page: Page, scope: ReturnType<Page['getByRole']> | Page, l
 
 describe.skipIf(!browserAvailable)('dashboard: subscriptions', () => {
   it('creates a subscription seeing its first invoice, adds an add-on, raises slots, changes plan seeing the proration, cancels; no serious accessibility violation', async () => {
-    const context = await served.browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const context = await served.browser.newContext({ reducedMotion: 'reduce', viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const page = await context.newPage();
     try {
       await walkThrough(page);

@@ -48,7 +48,7 @@ const heading = (page: Page, name: string) => page.getByRole('heading', { level:
 describe.skipIf(!browserAvailable)('dashboard in a browser', () => {
   it('signs up, lands on Home, manages API keys, webhooks and OAuth apps, and hides other organizations', async () => {
     const h = harness();
-    const context = await served.browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 860 } });
+    const context = await served.browser.newContext({ reducedMotion: 'reduce', bypassCSP: true, viewport: { width: 1280, height: 860 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));

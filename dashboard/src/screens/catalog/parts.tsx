@@ -4,16 +4,13 @@ import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-quer
 import type { ReactNode } from 'react';
 import { ErrorAlert } from '../../components/QueryState';
 
-/** Mantine's dialog close button is an icon without a name; screen readers need one (axe: button-name). */
-const CLOSE_LABEL = { 'aria-label': 'Close' };
-
 /** A "New …" button opening its create form in a dialog; the form gets `close` to call when saved. */
 export function CreateButton({ label, title, children }: { label: string; title: string; children: (close: () => void) => ReactNode }) {
   const [opened, { open, close }] = useDisclosure(false);
   return (
     <>
       <Button onClick={open}>{label}</Button>
-      <Modal opened={opened} onClose={close} title={title} size="lg" closeButtonProps={CLOSE_LABEL}>
+      <Modal opened={opened} onClose={close} title={title} size="lg">
         {opened && children(close)}
       </Modal>
     </>
@@ -31,7 +28,7 @@ export function EditButton({ what, title, children }: { what: string; title: str
       <Button variant="subtle" size="compact-sm" aria-label={`Edit ${what}`} onClick={open}>
         Edit
       </Button>
-      <Modal opened={opened} onClose={close} title={title} size="lg" closeButtonProps={CLOSE_LABEL}>
+      <Modal opened={opened} onClose={close} title={title} size="lg">
         {opened && children(close)}
       </Modal>
     </>
