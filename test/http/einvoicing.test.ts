@@ -20,7 +20,11 @@ const SELLER = {
   legal_name: 'Tally Billing SAS', country: 'FR', vat_number: 'FR83404833048', registration_number: '404833048',
   address_line1: '8 avenue des Ternes', city: 'Paris', zip_code: '75017',
   bank_details: { account_holder: 'Tally Billing SAS', iban: 'FR7630006000011234567890189', bic: 'AGRIFRPP' },
+  // the seller contact XRechnung requires (BG-6) and the Peppol participant id (BT-34, SIRET scheme 0009)
+  contact_name: 'Accounts receivable', contact_phone: '+33 1 23 45 67 89', contact_email: 'billing@tally.example',
+  peppol_endpoint_scheme: '0009', peppol_endpoint_id: '40483304800010',
 };
+const SELLER_CONTACT = { name: 'Accounts receivable', phone: '+33 1 23 45 67 89', email: 'billing@tally.example' };
 
 async function entity(h: Harness, format: string, overrides: Record<string, unknown> = {}): Promise<{ id: string }> {
   const res = await h.request('POST', '/api/v1/invoicing-entities', { body: { ...SELLER, e_invoicing_format: format, ...overrides } });
@@ -157,9 +161,11 @@ describe('golden e-invoices', () => {
     expect(xml).toContain('<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"');
     expect(doc).toMatchObject({
       customizationId: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0', profileId: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0',
-      buyerReference: expect.any(String), seller: { vatId: 'FR83404833048' }, buyer: { vatId: 'DE123456789', address: { country: 'DE' } },
+      buyerReference: expect.any(String), seller: { vatId: 'FR83404833048', contact: SELLER_CONTACT, electronicAddress: { scheme: '0009', value: '40483304800010' } }, buyer: { vatId: 'DE123456789', address: { country: 'DE' } },
       vat: [{ category: 'AE', rate: '0', taxableAmount: '120.00', taxAmount: '0.00', exemptionCode: 'VATEX-EU-AE', exemptionReason: expect.stringContaining('Reverse charge') }],
     });
+    expect(xml).toContain('<cbc:EndpointID schemeID="0009">40483304800010</cbc:EndpointID>');
+    expect(xml).toMatch(/<cac:Contact>\s*<cbc:Name>Accounts receivable<\/cbc:Name>\s*<cbc:Telephone>\+33 1 23 45 67 89<\/cbc:Telephone>\s*<cbc:ElectronicMail>billing@tally.example<\/cbc:ElectronicMail>/);
     expect(doc.lines.every((line) => line.category === 'AE' && line.rate === '0')).toBe(true);
     expectAmountsMatch(doc, invoice);
     // UBL travels alone: the PDF stays a plain PDF, and mails carry the XML beside it
@@ -179,6 +185,7 @@ describe('golden e-invoices', () => {
     const { doc } = await xmlOf(h, invoice.e_invoicing.download_url);
     expect(doc).toMatchObject({
       customizationId: 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0', currency: 'USD',
+      seller: { electronicAddress: { scheme: '0009', value: '40483304800010' }, contact: SELLER_CONTACT },
       buyer: { address: { country: 'US', subdivision: 'CA' } },
       vat: [{ category: 'G', rate: '0', taxableAmount: '120.00', taxAmount: '0.00', exemptionCode: 'VATEX-EU-G' }],
     });
@@ -209,6 +216,8 @@ describe('golden e-invoices', () => {
     const { xml, doc, filename } = await xmlOf(h, invoice.e_invoicing.download_url);
     expect(filename).toBe(`${invoice.invoice_number}-xrechnung.xml`);
     expect(doc.notes).toEqual(['Thank you']);
+    expect(doc.seller.contact).toEqual(SELLER_CONTACT);
+    expect(xml).toMatch(/<ram:DefinedTradeContact>\s*<ram:PersonName>Accounts receivable<\/ram:PersonName>\s*<ram:TelephoneUniversalCommunication>\s*<ram:CompleteNumber>\+33 1 23 45 67 89<\/ram:CompleteNumber>/);
     expect(doc.vat.map((row) => [row.category, row.rate])).toEqual([['S', '20'], ['S', '5.5']]);
     expect(doc.lines.filter((line) => line.allowance !== null)).toHaveLength(3);
     expect(doc.lines[1]).toMatchObject({ quantity: '3', netPrice: '11.11' });
@@ -304,5 +313,26 @@ describe('golden e-invoices', () => {
     const facturx = await entity(h, 'FACTURX', { bank_details: null });
     const sameButFacturx = await createCustomer(h, { invoicing_entity_id: facturx.id, billing_address: { ...address, zip_code: null } });
     expect((await finalized(h, (await createDraft(h, sameButFacturx.id, { tax: taxFor({ country: 'FR' }) })).invoice.id)).e_invoicing.status).toBe('VALID');
+  });
+
+  it('XRechnung without a seller contact and Peppol without a seller endpoint: INVALID with BR-DE-2, 5, 6, 7 and PEPPOL-EN16931-R020', async () => {
+    const h = harness();
+    const address = { line1: '1 rue X', city: 'Paris', zip_code: '75001', country: 'FR' };
+    const xrechnung = await entity(h, 'XRECHNUNG_CII', { contact_name: null, contact_phone: null, contact_email: null });
+    const customer = await createCustomer(h, { invoicing_entity_id: xrechnung.id, billing_address: address });
+    const invoice = await finalized(h, (await createDraft(h, customer.id, { tax: taxFor({ country: 'FR' }) })).invoice.id);
+    expect(invoice.e_invoicing.status).toBe('INVALID');
+    expect(invoice.e_invoicing.errors.map((e: { rule: string }) => e.rule)).toEqual(['BR-DE-2', 'BR-DE-5', 'BR-DE-6', 'BR-DE-7']);
+    expect(invoice.e_invoicing.errors[1].message).toContain('set contact_name on the invoicing entity');
+
+    const peppol = await entity(h, 'PEPPOL_BIS', { peppol_endpoint_scheme: null, peppol_endpoint_id: null });
+    const buyer = await createCustomer(h, { invoicing_entity_id: peppol.id, billing_email: 'ap@example.com', billing_address: address });
+    const peppolInvoice = await finalized(h, (await createDraft(h, buyer.id, { tax: taxFor({ country: 'FR' }) })).invoice.id);
+    expect(peppolInvoice.e_invoicing).toMatchObject({ status: 'INVALID', errors: [{ rule: 'PEPPOL-EN16931-R020', message: expect.stringContaining('peppol_endpoint_id') }] });
+    // setting the endpoint later does not change the issued document, but the next invoice carries it
+    expect((await h.request('PATCH', `/api/v1/invoicing-entities/${peppol.id}`, { body: { peppol_endpoint_scheme: '0088', peppol_endpoint_id: '4035811991021' } })).statusCode).toBe(200);
+    const next = await finalized(h, (await createDraft(h, buyer.id, { tax: taxFor({ country: 'FR' }) })).invoice.id);
+    expect(next.e_invoicing).toMatchObject({ status: 'VALID', errors: [] });
+    expect((await xmlOf(h, next.e_invoicing.download_url)).xml).toContain('<cbc:EndpointID schemeID="0088">4035811991021</cbc:EndpointID>');
   });
 });

@@ -96,6 +96,11 @@ describe('invoicing entities: create, read, update', () => {
       [{ logo: dataUrl(discPng(2001, [0, 0, 0])) }, 'logo: the image must be at most 2000 x 2000 pixels'],
       [{ is_default: 'yes' }, 'is_default'],
       [{ colour: 'red' }, 'colour'],
+      [{ contact_email: 'billing at example.com' }, "contact_email must be an e-mail address, e.g. 'billing@example.com'"],
+      [{ contact_phone: 'call us' }, "contact_phone must be a telephone number"],
+      [{ peppol_endpoint_scheme: 'GLN', peppol_endpoint_id: '4035811991021' }, "peppol_endpoint_scheme must be a 4-digit Peppol EAS code, e.g. '0088'"],
+      [{ peppol_endpoint_scheme: '0088', peppol_endpoint_id: '4035 8119' }, 'peppol_endpoint_id must be at most 50 characters without spaces'],
+      [{ peppol_endpoint_id: '4035811991021' }, 'peppol_endpoint_scheme and peppol_endpoint_id go together'],
     ];
     for (const [body, field] of cases) {
       const res = await h.request('PATCH', `/api/v1/invoicing-entities/${entity.id}`, { body });
@@ -112,6 +117,27 @@ describe('invoicing entities: create, read, update', () => {
     const noCountry = await h.request('POST', '/api/v1/invoicing-entities', { body: { legal_name: 'X' } });
     expect([noCountry.statusCode, noCountry.json()]).toEqual([400, badRequest('country')]);
     expect((await h.request('GET', '/api/v1/invoicing-entities?include_archived=true')).json().data.map((e: { legal_name: string }) => e.legal_name)).not.toContain('X');
+  });
+
+  it('stores the seller contact and the Peppol endpoint, returns them everywhere, and clears them with null', async () => {
+    const h = harness();
+    const contact = {
+      contact_name: ' Accounts receivable ', contact_phone: '+49 (30) 123-4567', contact_email: 'billing@example.com',
+      peppol_endpoint_scheme: '9930', peppol_endpoint_id: 'DE123456789',
+    };
+    const created = await createEntity(h, { legal_name: 'Kontakt GmbH', country: 'DE', ...contact });
+    const stored = { ...contact, contact_name: 'Accounts receivable' };
+    expect(created).toMatchObject(stored);
+    expect((await h.request('GET', `/api/v1/invoicing-entities/${created.id}`)).json()).toMatchObject(stored);
+    expect((await h.request('GET', '/api/v1/invoicing-entities')).json().data.find((e: { id: string }) => e.id === created.id)).toMatchObject(stored);
+    // only one endpoint field changes: the pair stays whole
+    expect((await h.request('PATCH', `/api/v1/invoicing-entities/${created.id}`, { body: { peppol_endpoint_scheme: '0204' } })).json()).toMatchObject({ peppol_endpoint_scheme: '0204', peppol_endpoint_id: 'DE123456789' });
+    const cleared = await h.request('PATCH', `/api/v1/invoicing-entities/${created.id}`, {
+      body: { contact_name: null, contact_phone: '', contact_email: null, peppol_endpoint_scheme: null, peppol_endpoint_id: null },
+    });
+    expect(cleared.json()).toMatchObject({ contact_name: null, contact_phone: null, contact_email: null, peppol_endpoint_scheme: null, peppol_endpoint_id: null });
+    // an entity created without them has them null
+    expect(await createEntity(h, { legal_name: 'Plain', country: 'FR' })).toMatchObject({ contact_name: null, peppol_endpoint_id: null });
   });
 
   it('hides other tenants\' entities (404) and refuses them on customers (400)', async () => {

@@ -11,8 +11,9 @@ function document(overrides: Partial<EInvoiceDocument> = {}): EInvoiceDocument {
   return {
     customizationId: null, profileId: null, typeCode: '380', number: 'INV-0001', issueDate: '2026-03-01', dueDate: '2026-03-31', currency: 'EUR',
     buyerReference: 'PO-1', purchaseOrder: 'PO-1', precedingInvoice: null, notes: ['Thanks & goodbye <3'], periodStart: '2026-03-01', periodEnd: '2026-03-31',
-    seller: { name: 'Tally SAS', vatId: 'FR83404833048', taxRegistrationId: null, legalRegistrationId: '404833048', address: { line1: '8 av.', line2: null, city: 'Paris', postcode: '75017', subdivision: null, country: 'FR' }, electronicAddress: null },
-    buyer: { name: 'Acme GmbH', vatId: 'DE123456789', taxRegistrationId: null, legalRegistrationId: null, address: { line1: 'Hauptstr. 1', line2: null, city: 'Berlin', postcode: '10115', subdivision: null, country: 'DE' }, electronicAddress: { scheme: 'EM', value: 'ap@acme.example' } },
+    seller: { name: 'Tally SAS', vatId: 'FR83404833048', taxRegistrationId: null, legalRegistrationId: '404833048', address: { line1: '8 av.', line2: null, city: 'Paris', postcode: '75017', subdivision: null, country: 'FR' },
+      electronicAddress: { scheme: '0088', value: '4035811991021' }, contact: { name: 'Accounts receivable', phone: '+33 1 23 45 67 89', email: 'billing@tally.example' } },
+    buyer: { name: 'Acme GmbH', vatId: 'DE123456789', taxRegistrationId: null, legalRegistrationId: null, address: { line1: 'Hauptstr. 1', line2: null, city: 'Berlin', postcode: '10115', subdivision: null, country: 'DE' }, electronicAddress: { scheme: 'EM', value: 'ap@acme.example' }, contact: null },
     payment: { meansCode: '58', iban: 'FR7630006000011234567890189', accountNumber: null, accountName: 'Tally SAS', bic: 'AGRIFRPP', remittance: 'RF18' },
     paymentTerms: 'Net 30 days',
     lines: [
@@ -102,6 +103,27 @@ describe('CIUS rules (XRechnung BR-DE, Peppol PEPPOL-EN16931)', () => {
     expect(rulesOf(document({ customizationId: XRECHNUNG_3_0, payment }))).toEqual(['BR-DE-23-a']);
     expect(rulesOf(document({ customizationId: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_2.3' }))).toEqual(['BR-DE-21']);
     expect(rulesOf(document({ customizationId: XRECHNUNG_3_0, seller: { ...seller, vatId: null } }))).toEqual(['BR-S-02', 'BR-DE-16']);
+  });
+
+  it('XRechnung: the seller contact group and its point, telephone and e-mail (BR-DE-2, 5, 6, 7), in both syntaxes', () => {
+    const noContact = document({ customizationId: XRECHNUNG_3_0, seller: { ...seller, contact: null } });
+    expect(rulesOf(noContact)).toEqual(['BR-DE-2', 'BR-DE-5', 'BR-DE-6', 'BR-DE-7']);
+    expect(validateEInvoice(noContact)[2]!.message).toBe("[BR-DE-6] the seller contact telephone (BT-42) is missing: set contact_phone on the invoicing entity, e.g. '+49 30 1234567'");
+    // a contact with only a name is written and read back as such, in UBL and in CII
+    const nameOnly = document({ customizationId: XRECHNUNG_3_0, seller: { ...seller, contact: { name: 'Accounts receivable', phone: null, email: null } } });
+    for (const format of ['XRECHNUNG_UBL', 'XRECHNUNG_CII'] as const) {
+      expect(generateEInvoice(format, nameOnly).failures.map((failure) => failure.rule)).toEqual(['BR-DE-6', 'BR-DE-7']);
+      expect(parseEInvoice(generateEInvoice(format, nameOnly).xml).seller.contact).toEqual({ name: 'Accounts receivable', phone: null, email: null });
+    }
+    // Peppol and Factur-X do not ask for a contact
+    expect(rulesOf({ ...noContact, customizationId: PEPPOL_BIS_3_0, profileId: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0' })).toEqual([]);
+  });
+
+  it('Peppol: the seller electronic address (R020), XRechnung does not check it', () => {
+    const doc = document({ customizationId: PEPPOL_BIS_3_0, profileId: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0', seller: { ...seller, electronicAddress: null } });
+    expect(rulesOf(doc)).toEqual(['PEPPOL-EN16931-R020']);
+    expect(validateEInvoice(doc)[0]!.message).toContain('set peppol_endpoint_scheme and peppol_endpoint_id on the invoicing entity');
+    expect(rulesOf({ ...doc, customizationId: XRECHNUNG_3_0 })).toEqual([]);
   });
 
   it('Peppol: one note, a buyer or order reference, the buyer endpoint, line periods inside the invoice period, line amounts (R002, R003, R010, R110, R111, R120)', () => {

@@ -17790,6 +17790,11 @@ export type ListInvoicingEntitiesResponses = {
              */
             e_invoicing_enabled: boolean;
             e_invoicing_format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+            contact_name: string | null;
+            contact_phone: string | null;
+            contact_email: string | null;
+            peppol_endpoint_scheme: string | null;
+            peppol_endpoint_id: string | null;
             created_at: string;
             updated_at: string;
             archived_at: string | null;
@@ -17852,6 +17857,11 @@ export type CreateInvoicingEntityData = {
          */
         e_invoicing_enabled?: boolean;
         e_invoicing_format?: string | null;
+        contact_name?: string | null;
+        contact_phone?: string | null;
+        contact_email?: string | null;
+        peppol_endpoint_scheme?: string | null;
+        peppol_endpoint_id?: string | null;
         logo?: string | null;
     };
     headers?: {
@@ -17963,6 +17973,11 @@ export type CreateInvoicingEntityResponses = {
          */
         e_invoicing_enabled: boolean;
         e_invoicing_format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+        contact_name: string | null;
+        contact_phone: string | null;
+        contact_email: string | null;
+        peppol_endpoint_scheme: string | null;
+        peppol_endpoint_id: string | null;
         created_at: string;
         updated_at: string;
         archived_at: string | null;
@@ -18074,6 +18089,11 @@ export type GetInvoicingEntityResponses = {
          */
         e_invoicing_enabled: boolean;
         e_invoicing_format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+        contact_name: string | null;
+        contact_phone: string | null;
+        contact_email: string | null;
+        peppol_endpoint_scheme: string | null;
+        peppol_endpoint_id: string | null;
         created_at: string;
         updated_at: string;
         archived_at: string | null;
@@ -18135,6 +18155,11 @@ export type UpdateInvoicingEntityData = {
          */
         e_invoicing_enabled?: boolean;
         e_invoicing_format?: string | null;
+        contact_name?: string | null;
+        contact_phone?: string | null;
+        contact_email?: string | null;
+        peppol_endpoint_scheme?: string | null;
+        peppol_endpoint_id?: string | null;
         logo?: string | null;
     };
     path: {
@@ -18252,6 +18277,11 @@ export type UpdateInvoicingEntityResponses = {
          */
         e_invoicing_enabled: boolean;
         e_invoicing_format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+        contact_name: string | null;
+        contact_phone: string | null;
+        contact_email: string | null;
+        peppol_endpoint_scheme: string | null;
+        peppol_endpoint_id: string | null;
         created_at: string;
         updated_at: string;
         archived_at: string | null;
@@ -18376,6 +18406,11 @@ export type ArchiveInvoicingEntityResponses = {
          */
         e_invoicing_enabled: boolean;
         e_invoicing_format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+        contact_name: string | null;
+        contact_phone: string | null;
+        contact_email: string | null;
+        peppol_endpoint_scheme: string | null;
+        peppol_endpoint_id: string | null;
         created_at: string;
         updated_at: string;
         archived_at: string | null;
@@ -18500,6 +18535,11 @@ export type UnarchiveInvoicingEntityResponses = {
          */
         e_invoicing_enabled: boolean;
         e_invoicing_format: 'FACTURX' | 'XRECHNUNG_UBL' | 'XRECHNUNG_CII' | 'PEPPOL_BIS' | null;
+        contact_name: string | null;
+        contact_phone: string | null;
+        contact_email: string | null;
+        peppol_endpoint_scheme: string | null;
+        peppol_endpoint_id: string | null;
         created_at: string;
         updated_at: string;
         archived_at: string | null;

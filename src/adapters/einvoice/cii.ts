@@ -31,6 +31,12 @@ function party(parent: XMLBuilder, name: string, p: EInvoiceParty): void {
   const element = ram(parent, name);
   optional(element, 'Name', p.name);
   if (p.legalRegistrationId) ram(ram(element, 'SpecifiedLegalOrganization'), 'ID', p.legalRegistrationId);
+  if (p.contact) {
+    const contact = ram(element, 'DefinedTradeContact');
+    optional(contact, 'PersonName', p.contact.name);
+    if (p.contact.phone) ram(ram(contact, 'TelephoneUniversalCommunication'), 'CompleteNumber', p.contact.phone);
+    if (p.contact.email) ram(ram(contact, 'EmailURIUniversalCommunication'), 'URIID', p.contact.email);
+  }
   if (p.address) {
     const address = ram(element, 'PostalTradeAddress');
     optional(address, 'PostcodeCode', p.address.postcode);

@@ -60,6 +60,8 @@ export interface EInvoiceParty {
   address: EInvoiceAddress | null;
   /** BT-34 / BT-49 with its EAS scheme (EM: e-mail). */
   electronicAddress: { scheme: string; value: string } | null;
+  /** BG-6 seller contact (BT-41 point, BT-42 telephone, BT-43 e-mail); null when none is written (always for the buyer). */
+  contact: { name: string | null; phone: string | null; email: string | null } | null;
 }
 
 export interface EInvoiceLine {

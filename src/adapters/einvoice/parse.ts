@@ -57,6 +57,7 @@ function ciiParty(node: Node | undefined): EInvoiceParty {
   const address = one(node, 'PostalTradeAddress');
   const registrations = all(node, 'SpecifiedTaxRegistration').map((r) => one(r, 'ID'));
   const uri = one(node, 'URIUniversalCommunication', 'URIID');
+  const contact = one(node, 'DefinedTradeContact');
   return {
     name: text(node, 'Name'),
     vatId: text(registrations.find((id) => attribute(id, 'schemeID') === 'VA')),
@@ -69,6 +70,9 @@ function ciiParty(node: Node | undefined): EInvoiceParty {
         }
       : null,
     electronicAddress: uri ? { scheme: attribute(uri, 'schemeID') ?? '', value: text(uri) ?? '' } : null,
+    contact: contact
+      ? { name: text(contact, 'PersonName'), phone: text(contact, 'TelephoneUniversalCommunication', 'CompleteNumber'), email: text(contact, 'EmailURIUniversalCommunication', 'URIID') }
+      : null,
   };
 }
 
@@ -160,6 +164,7 @@ function ublParty(node: Node | undefined): EInvoiceParty {
   const address = one(party, 'PostalAddress');
   const schemes = all(party, 'PartyTaxScheme');
   const endpoint = one(party, 'EndpointID');
+  const contact = one(party, 'Contact');
   const ublAddress: EInvoiceAddress | null = address
     ? {
         line1: text(address, 'StreetName'), line2: text(address, 'AdditionalStreetName'), city: text(address, 'CityName'), postcode: text(address, 'PostalZone'),
@@ -173,6 +178,7 @@ function ublParty(node: Node | undefined): EInvoiceParty {
     legalRegistrationId: text(party, 'PartyLegalEntity', 'CompanyID'),
     address: ublAddress,
     electronicAddress: endpoint ? { scheme: attribute(endpoint, 'schemeID') ?? '', value: text(endpoint) ?? '' } : null,
+    contact: contact ? { name: text(contact, 'Name'), phone: text(contact, 'Telephone'), email: text(contact, 'ElectronicMail') } : null,
   };
 }
 

@@ -259,8 +259,7 @@ const inPeriod = (date: string | null, doc: EInvoiceDocument) =>
 const VAT_ID_CATEGORIES: readonly VatCategory[] = ['S', 'Z', 'E', 'AE', 'G'];
 
 /**
- * XRechnung 3.0 (KoSIT), the BR-DE rules that bear on what we write. Left out: seller contact
- * (BR-DE-2, 5, 6, 7: invoicing entities have no contact person, phone or e-mail yet), delivery
+ * XRechnung 3.0 (KoSIT), the BR-DE rules that bear on what we write. Left out: delivery
  * (BR-DE-10, 11: none is written), Skonto (BR-DE-18), cards and direct debit (BR-DE-24, 25, 30, 31).
  */
 export const XRECHNUNG_RULES: readonly Rule[] = [
@@ -268,8 +267,12 @@ export const XRECHNUNG_RULES: readonly Rule[] = [
     id: 'BR-DE-1', set: 'XRECHNUNG', text: 'An invoice has payment instructions (BG-16).',
     check: (doc) => when(doc.payment === null || !present(doc.payment.meansCode), 'XRechnung needs payment instructions (BG-16): set bank_details (an IBAN) on the invoicing entity'),
   },
+  { id: 'BR-DE-2', set: 'XRECHNUNG', text: 'The seller contact group (BG-6) is given.', check: (doc) => when(doc.seller.contact === null, 'the seller contact (BG-6) is missing: set contact_name, contact_phone and contact_email on the invoicing entity') },
   { id: 'BR-DE-3', set: 'XRECHNUNG', text: 'The seller city (BT-37) is given.', check: (doc) => when(!present(doc.seller.address?.city), 'the seller city (BT-37) is missing: set city on the invoicing entity') },
   { id: 'BR-DE-4', set: 'XRECHNUNG', text: 'The seller post code (BT-38) is given.', check: (doc) => when(!present(doc.seller.address?.postcode), 'the seller post code (BT-38) is missing: set zip_code on the invoicing entity') },
+  { id: 'BR-DE-5', set: 'XRECHNUNG', text: 'The seller contact point (BT-41) is given.', check: (doc) => when(!present(doc.seller.contact?.name), 'the seller contact point (BT-41) is missing: set contact_name on the invoicing entity, e.g. \'Accounts receivable\'') },
+  { id: 'BR-DE-6', set: 'XRECHNUNG', text: 'The seller contact telephone number (BT-42) is given.', check: (doc) => when(!present(doc.seller.contact?.phone), 'the seller contact telephone (BT-42) is missing: set contact_phone on the invoicing entity, e.g. \'+49 30 1234567\'') },
+  { id: 'BR-DE-7', set: 'XRECHNUNG', text: 'The seller contact e-mail address (BT-43) is given.', check: (doc) => when(!present(doc.seller.contact?.email), 'the seller contact e-mail (BT-43) is missing: set contact_email on the invoicing entity, e.g. \'billing@example.com\'') },
   { id: 'BR-DE-8', set: 'XRECHNUNG', text: 'The buyer city (BT-52) is given.', check: (doc) => when(!present(doc.buyer.address?.city), 'the buyer city (BT-52) is missing: set billing_address.city on the customer') },
   { id: 'BR-DE-9', set: 'XRECHNUNG', text: 'The buyer post code (BT-53) is given.', check: (doc) => when(!present(doc.buyer.address?.postcode), 'the buyer post code (BT-53) is missing: set billing_address.zip_code on the customer') },
   { id: 'BR-DE-15', set: 'XRECHNUNG', text: 'The buyer reference (BT-10, the Leitweg-ID for public buyers) is given.', check: (doc) => when(!present(doc.buyerReference), 'the buyer reference (BT-10) is missing: set purchase_order on the invoice, e.g. the buyer\'s Leitweg-ID') },
@@ -291,7 +294,6 @@ export const XRECHNUNG_RULES: readonly Rule[] = [
 
 /**
  * Peppol BIS Billing 3.0, the PEPPOL-EN16931 rules that bear on what we write. Left out: the
- * seller's electronic address (R020: invoicing entities have no Peppol participant id yet), the
  * accounting currency (R005, R054, R055: we write one currency), document allowances and charges
  * (R040..R046: none are written), direct debit (R061), code lists (CL..).
  */
@@ -313,6 +315,11 @@ export const PEPPOL_RULES: readonly Rule[] = [
   {
     id: 'PEPPOL-EN16931-R010', set: 'PEPPOL', text: 'The buyer electronic address (BT-49, the Peppol endpoint) is given.',
     check: (doc) => when(!present(doc.buyer.electronicAddress?.value) || !present(doc.buyer.electronicAddress?.scheme), 'the buyer electronic address (BT-49) is missing: set billing_email on the customer'),
+  },
+  {
+    id: 'PEPPOL-EN16931-R020', set: 'PEPPOL', text: 'The seller electronic address (BT-34, the Peppol endpoint) is given.',
+    check: (doc) => when(!present(doc.seller.electronicAddress?.value) || !present(doc.seller.electronicAddress?.scheme),
+      'the seller electronic address (BT-34) is missing: set peppol_endpoint_scheme and peppol_endpoint_id on the invoicing entity, e.g. \'0088\' and \'4035811991021\''),
   },
   {
     id: 'PEPPOL-EN16931-R110', set: 'PEPPOL', text: 'A line period start (BT-134) is within the invoice period (BG-14).',

@@ -39,6 +39,12 @@ function party(parent: XMLBuilder, name: string, p: EInvoiceParty): void {
   const legal = cac(element, 'PartyLegalEntity');
   optional(legal, 'RegistrationName', p.name);
   optional(legal, 'CompanyID', p.legalRegistrationId);
+  if (p.contact) {
+    const contact = cac(element, 'Contact');
+    optional(contact, 'Name', p.contact.name);
+    optional(contact, 'Telephone', p.contact.phone);
+    optional(contact, 'ElectronicMail', p.contact.email);
+  }
 }
 
 function taxCategory(parent: XMLBuilder, name: 'TaxCategory' | 'ClassifiedTaxCategory', category: VatCategory, rate: string | null, exemption?: { reason: string | null; code: string | null }): void {

@@ -20,6 +20,9 @@ interface Snapshot {
   address?: Record<string, unknown> | null;
   billing_address?: Record<string, unknown> | null;
   bank_details?: BankDetails | null;
+  /** Seller only (sellerDetails): the entity's contact (BG-6) and Peppol endpoint (BT-34). */
+  contact?: { name?: unknown; phone?: unknown; email?: unknown } | null;
+  peppol_endpoint?: { scheme?: unknown; id?: unknown } | null;
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
@@ -60,6 +63,9 @@ export function vatCategoryOf(treatment: string, rateFraction: string, sellerHas
 function party(snapshot: Snapshot, dropVat: boolean): EInvoiceParty {
   const address = snapshot.address ?? snapshot.billing_address ?? null;
   const email = text(snapshot.email);
+  const endpointId = text(snapshot.peppol_endpoint?.id);
+  const endpointScheme = text(snapshot.peppol_endpoint?.scheme);
+  const contact = { name: text(snapshot.contact?.name), phone: text(snapshot.contact?.phone), email: text(snapshot.contact?.email) };
   return {
     name: text(snapshot.legal_name) ?? text(snapshot.name),
     vatId: dropVat ? null : text(snapshot.vat_number),
@@ -71,7 +77,9 @@ function party(snapshot: Snapshot, dropVat: boolean): EInvoiceParty {
           subdivision: text(address.state), country: text(address.country),
         }
       : null,
-    electronicAddress: email ? { scheme: 'EM', value: email } : null,
+    // a seller's Peppol participant id when it has one; a buyer is reached at its billing e-mail
+    electronicAddress: endpointId && endpointScheme ? { scheme: endpointScheme, value: endpointId } : email ? { scheme: 'EM', value: email } : null,
+    contact: contact.name || contact.phone || contact.email ? contact : null,
   };
 }
 

@@ -12,7 +12,7 @@ import {
   DEFAULT_ENTITY_COUNTRY, ensureDefaultEntity, findEntity, insertEntity, listEntities, lockTenantEntities, makeDefault, updateEntity,
   type InvoicingEntityRow,
 } from './entities.js';
-import { entityChanges, type EntityChanges, type EntityInput } from './entity-input.js';
+import { checkPeppolEndpoint, entityChanges, type EntityChanges, type EntityInput } from './entity-input.js';
 import type { DraftRefresher } from './lifecycle.js';
 import { lockDraftsOfEntity } from './repository.js';
 
@@ -87,9 +87,11 @@ export function createInvoicingEntitiesService(deps: { pool: Pool; clock: Clock;
         invoice_number_prefix: 'INV-', credit_note_number_prefix: 'CN-',
         next_invoice_number: 1n, next_credit_note_number: 1n,
         net_terms: 30, grace_period_hours: 24, e_invoicing_enabled: false, e_invoicing_format: null,
+        contact_name: null, contact_phone: null, contact_email: null, peppol_endpoint_scheme: null, peppol_endpoint_id: null,
         logo_content_type: null, logo_sha256: null, logo_size_bytes: null,
         created_at: now, updated_at: now, archived_at: null,
       }, changes, now);
+      checkPeppolEndpoint(row);
       await insertEntity(tx, tenantId, row, changes.logo ?? null);
       const hasDefault = (await listEntities(tx, tenantId, true)).some((entity) => entity.is_default);
       if (input.is_default === true || !hasDefault) await makeDefault(tx, tenantId, row.id, now);
@@ -112,7 +114,9 @@ export function createInvoicingEntitiesService(deps: { pool: Pool; clock: Clock;
       }
       if (input.is_default === true && current.archived_at) throw conflict(`invoicing entity ${entityId} is archived and cannot be the default; unarchive it first`);
       const now = clock.now();
-      await updateEntity(tx, tenantId, apply(current, changes, now), changes.logo);
+      const next = apply(current, changes, now);
+      checkPeppolEndpoint(next);
+      await updateEntity(tx, tenantId, next, changes.logo);
       if (input.is_default === true && !current.is_default) await makeDefault(tx, tenantId, entityId, now);
       await refreshDrafts(tx, tenantId, entityId);
       return (await findEntity(tx, tenantId, entityId))!;

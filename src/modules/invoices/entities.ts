@@ -50,6 +50,13 @@ export interface InvoicingEntityRow {
   e_invoicing_enabled: boolean;
   /** The structured e-invoice format the entity opted into (docs/einvoicing.md); null exactly when e_invoicing_enabled is false. */
   e_invoicing_format: EInvoiceFormat | null;
+  /** Seller contact printed in e-invoices (BG-6: BT-41, BT-42, BT-43); XRechnung requires all three. */
+  contact_name: string | null;
+  contact_phone: string | null;
+  contact_email: string | null;
+  /** The seller's Peppol participant id (BT-34) and its EAS scheme, e.g. '0088' (GLN); both or neither. */
+  peppol_endpoint_scheme: string | null;
+  peppol_endpoint_id: string | null;
   /** The logo's bytes are read only to render (findEntityLogo); these describe them. */
   logo_content_type: LogoContentType | null;
   logo_sha256: string | null;
@@ -62,7 +69,8 @@ export interface InvoicingEntityRow {
 export const ENTITY_COLUMNS = `id, is_default, legal_name, address_line1, address_line2, city, zip_code, state, country, vat_number,
   tax_number, registration_number, legal_footer, payment_instructions, bank_details,
   invoice_number_prefix, credit_note_number_prefix, next_invoice_number, next_credit_note_number, net_terms,
-  grace_period_hours, e_invoicing_enabled, e_invoicing_format, logo_content_type, logo_sha256, octet_length(logo) AS logo_size_bytes,
+  grace_period_hours, e_invoicing_enabled, e_invoicing_format, contact_name, contact_phone, contact_email, peppol_endpoint_scheme, peppol_endpoint_id,
+  logo_content_type, logo_sha256, octet_length(logo) AS logo_size_bytes,
   created_at, updated_at, archived_at`;
 
 /**
@@ -157,7 +165,7 @@ function editableValues(row: InvoicingEntityRow): unknown[] {
   return [row.legal_name, row.address_line1, row.address_line2, row.city, row.zip_code, row.state, row.country, row.vat_number, row.tax_number,
     row.registration_number, row.legal_footer, row.payment_instructions, row.bank_details === null ? null : JSON.stringify(row.bank_details),
     row.invoice_number_prefix, row.credit_note_number_prefix, row.net_terms, row.grace_period_hours, row.e_invoicing_enabled, row.updated_at, row.archived_at,
-    row.e_invoicing_format];
+    row.e_invoicing_format, row.contact_name, row.contact_phone, row.contact_email, row.peppol_endpoint_scheme, row.peppol_endpoint_id];
 }
 
 /** A new entity, never the default (makeDefault switches it), counters at 1. */
@@ -165,20 +173,22 @@ export async function insertEntity(db: Queryable, tenantId: string, row: Invoici
   await scoped(db, tenantId).query(
     `INSERT INTO invoicing_entities (tenant_id, id, is_default, legal_name, address_line1, address_line2, city, zip_code, state, country, vat_number, tax_number,
        registration_number, legal_footer, payment_instructions, bank_details, invoice_number_prefix, credit_note_number_prefix, net_terms, grace_period_hours,
-       e_invoicing_enabled, updated_at, archived_at, e_invoicing_format, created_at, logo, logo_content_type, logo_sha256)
-     VALUES ($1, $2, false, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)`,
+       e_invoicing_enabled, updated_at, archived_at, e_invoicing_format, contact_name, contact_phone, contact_email, peppol_endpoint_scheme, peppol_endpoint_id,
+       created_at, logo, logo_content_type, logo_sha256)
+     VALUES ($1, $2, false, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)`,
     [row.id, ...editableValues(row), row.created_at, logo?.content ?? null, logo?.contentType ?? null, logo?.sha256 ?? null],
   );
 }
 
 /** Writes the editable columns back; `logo` undefined leaves the logo as it is, null removes it. Counters are never written here. */
 export async function updateEntity(db: Queryable, tenantId: string, row: InvoicingEntityRow, logo?: { content: Buffer; contentType: string; sha256: string } | null): Promise<void> {
-  const setLogo = logo === undefined ? '' : ', logo = $24, logo_content_type = $25, logo_sha256 = $26';
+  const setLogo = logo === undefined ? '' : ', logo = $29, logo_content_type = $30, logo_sha256 = $31';
   await scoped(db, tenantId).query(
     `UPDATE invoicing_entities SET legal_name = $3, address_line1 = $4, address_line2 = $5, city = $6, zip_code = $7, state = $8, country = $9,
        vat_number = $10, tax_number = $11, registration_number = $12, legal_footer = $13, payment_instructions = $14, bank_details = $15,
        invoice_number_prefix = $16, credit_note_number_prefix = $17, net_terms = $18, grace_period_hours = $19, e_invoicing_enabled = $20,
-       updated_at = $21, archived_at = $22, e_invoicing_format = $23${setLogo}
+       updated_at = $21, archived_at = $22, e_invoicing_format = $23, contact_name = $24, contact_phone = $25, contact_email = $26,
+       peppol_endpoint_scheme = $27, peppol_endpoint_id = $28${setLogo}
      WHERE tenant_id = $1 AND id = $2`,
     [row.id, ...editableValues(row), ...(logo === undefined ? [] : [logo?.content ?? null, logo?.contentType ?? null, logo?.sha256 ?? null])],
   );
@@ -236,6 +246,8 @@ export function sellerDetails(entity: InvoicingEntityRow): Record<string, unknow
     payment_instructions: entity.payment_instructions,
     bank_details: entity.bank_details,
     logo_sha256: entity.logo_sha256,
+    contact: { name: entity.contact_name, phone: entity.contact_phone, email: entity.contact_email },
+    peppol_endpoint: entity.peppol_endpoint_id === null ? null : { scheme: entity.peppol_endpoint_scheme, id: entity.peppol_endpoint_id },
   };
 }
 

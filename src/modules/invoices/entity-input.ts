@@ -31,6 +31,11 @@ export interface EntityInput {
   grace_period_hours?: number;
   e_invoicing_enabled?: boolean;
   e_invoicing_format?: string | null;
+  contact_name?: string | null;
+  contact_phone?: string | null;
+  contact_email?: string | null;
+  peppol_endpoint_scheme?: string | null;
+  peppol_endpoint_id?: string | null;
   /** `data:image/png;base64,...` or `data:image/jpeg;base64,...`; null removes the logo. */
   logo?: string | null;
   is_default?: boolean;
@@ -47,11 +52,33 @@ export interface LogoValue {
 export type EntityChanges = Partial<Pick<InvoicingEntityRow,
   'legal_name' | 'address_line1' | 'address_line2' | 'city' | 'zip_code' | 'state' | 'country' | 'vat_number' | 'tax_number' |
   'registration_number' | 'legal_footer' | 'payment_instructions' | 'bank_details' | 'invoice_number_prefix' | 'credit_note_number_prefix' |
-  'net_terms' | 'grace_period_hours' | 'e_invoicing_enabled' | 'e_invoicing_format'>> & { logo?: LogoValue | null };
+  'net_terms' | 'grace_period_hours' | 'e_invoicing_enabled' | 'e_invoicing_format' | 'contact_name' | 'contact_phone' | 'contact_email' |
+  'peppol_endpoint_scheme' | 'peppol_endpoint_id'>> & { logo?: LogoValue | null };
 
 const TEXT_FIELDS = [
   'address_line1', 'address_line2', 'city', 'zip_code', 'state', 'vat_number', 'tax_number', 'registration_number', 'legal_footer', 'payment_instructions',
+  'contact_name',
 ] as const;
+
+/**
+ * Peppol EAS (Electronic Address Scheme) codes are 4 digits (0088 GLN, 0208 Belgian company number,
+ * 9930 German VAT...) except EM (e-mail), which Peppol does not accept as a seller endpoint. We check
+ * the shape only: the list grows, and the access point refuses a code it does not know.
+ */
+const EAS_CODE = /^[0-9]{4}$/;
+/** A participant id within its scheme: no spaces, at most 50 characters (an ISO 6523 identifier). */
+const ENDPOINT_ID = /^[^\s]{1,50}$/;
+/** One @ with a dot in the domain: the shape of an address, not proof it is read. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Digits, spaces and + ( ) - / . with at least 3 digits: telephone numbers as people write them. */
+const PHONE = /^(?=(?:\D*\d){3})[0-9+()\-/. ]{3,50}$/;
+
+/** Peppol endpoint id and scheme come together (the database checks it too): checked on the entity as it will be. */
+export function checkPeppolEndpoint(row: Pick<InvoicingEntityRow, 'peppol_endpoint_scheme' | 'peppol_endpoint_id'>): void {
+  if ((row.peppol_endpoint_scheme === null) !== (row.peppol_endpoint_id === null)) {
+    throw badRequest(`peppol_endpoint_scheme and peppol_endpoint_id go together: set both or neither, e.g. {"peppol_endpoint_scheme": "0088", "peppol_endpoint_id": "4035811991021"}`);
+  }
+}
 
 const BANK_FIELDS = ['account_holder', 'bank_name', 'iban', 'bic', 'account_number', 'routing_number'] as const;
 
@@ -115,6 +142,26 @@ export async function entityChanges(input: EntityInput): Promise<EntityChanges> 
   for (const field of TEXT_FIELDS) {
     const value = input[field];
     if (value !== undefined) out[field] = text(value);
+  }
+  if (input.contact_email !== undefined) {
+    const value = text(input.contact_email);
+    if (value !== null && !EMAIL.test(value)) throw badRequest(`contact_email must be an e-mail address, e.g. 'billing@example.com'; got '${value}'`);
+    out.contact_email = value;
+  }
+  if (input.contact_phone !== undefined) {
+    const value = text(input.contact_phone);
+    if (value !== null && !PHONE.test(value)) throw badRequest(`contact_phone must be a telephone number of digits, spaces and + ( ) - / . characters, e.g. '+49 30 1234567'; got '${value}'`);
+    out.contact_phone = value;
+  }
+  if (input.peppol_endpoint_scheme !== undefined) {
+    const value = text(input.peppol_endpoint_scheme);
+    if (value !== null && !EAS_CODE.test(value)) throw badRequest(`peppol_endpoint_scheme must be a 4-digit Peppol EAS code, e.g. '0088' (GLN) or '9930' (German VAT); got '${value}'`);
+    out.peppol_endpoint_scheme = value;
+  }
+  if (input.peppol_endpoint_id !== undefined) {
+    const value = text(input.peppol_endpoint_id);
+    if (value !== null && !ENDPOINT_ID.test(value)) throw badRequest(`peppol_endpoint_id must be at most 50 characters without spaces, e.g. '4035811991021' (a GLN) or 'DE123456789' (a VAT number); got '${value}'`);
+    out.peppol_endpoint_id = value;
   }
   for (const field of ['invoice_number_prefix', 'credit_note_number_prefix'] as const) {
     const value = input[field];

@@ -10,7 +10,9 @@ import * as ex from './examples.js';
 const FIELD_RULES =
   'Refused with a 400 naming the field: an empty `legal_name`, a `country` that is not an upper-case ISO 3166-1 alpha-2 code, a number prefix longer than 20 characters ' +
   'or with characters other than letters, digits and `- _ / .`, `net_terms` outside 0-365 days, `grace_period_hours` outside 0-744, an IBAN whose checksum fails, a BIC ' +
-  'that is not 8 or 11 letters and digits, `bank_details` with neither `iban` nor `account_number`, and a `logo` that is not a data URL of a PNG (8 bits per sample, ' +
+  'that is not 8 or 11 letters and digits, `bank_details` with neither `iban` nor `account_number`, a `contact_email` that is not an e-mail address, a `contact_phone` ' +
+  'other than digits, spaces and `+ ( ) - / .` (at least 3 digits), a `peppol_endpoint_scheme` that is not a 4-digit Peppol EAS code (e.g. `0088`), a `peppol_endpoint_id` ' +
+  'with spaces or over 50 characters, only one of the two Peppol endpoint fields, and a `logo` that is not a data URL of a PNG (8 bits per sample, ' +
   'not interlaced) or JPEG image of at most 256 KiB and 2000 x 2000 pixels. Blank optional texts are stored as null. Unknown fields are a 400.';
 
 const ARCHIVE_REFUSED = documented(ErrorBody, 'The entity is the default, or has customers that are not archived.', {

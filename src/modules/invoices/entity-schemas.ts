@@ -43,6 +43,11 @@ export const InvoicingEntity = Type.Object({
   grace_period_hours: Type.Integer({ description: 'Hours after the invoice date during which late usage still updates a draft' }),
   e_invoicing_enabled: Type.Boolean({ description: 'Whether finalized invoices and credit notes get a structured e-invoice (docs/einvoicing.md); true exactly when e_invoicing_format is set' }),
   e_invoicing_format: Nullable(EInvoicingFormat),
+  contact_name: Nullable(Type.String({ description: 'Seller contact point in e-invoices (BT-41), e.g. a department or person', examples: ['Accounts receivable'] })),
+  contact_phone: Nullable(Type.String({ description: 'Seller contact telephone in e-invoices (BT-42)', examples: ['+49 30 1234567'] })),
+  contact_email: Nullable(Type.String({ description: 'Seller contact e-mail in e-invoices (BT-43)', examples: ['billing@example.com'] })),
+  peppol_endpoint_scheme: Nullable(Type.String({ description: 'Peppol EAS code of the seller electronic address (BT-34 scheme): 0088 GLN, 9930 German VAT...', examples: ['0088'] })),
+  peppol_endpoint_id: Nullable(Type.String({ description: 'The seller\'s Peppol participant id within that scheme (BT-34)', examples: ['4035811991021'] })),
   created_at: DateTime,
   updated_at: DateTime,
   archived_at: Nullable(DateTime),
@@ -78,6 +83,13 @@ const editable = {
   e_invoicing_format: Type.Optional(Nullable(Type.String({
     description: 'FACTURX, XRECHNUNG_UBL, XRECHNUNG_CII or PEPPOL_BIS opts in with that format; null opts out (docs/einvoicing.md)', examples: ['FACTURX'],
   }))),
+  contact_name: OptionalText(200, 'Seller contact point (BT-41); XRechnung requires it (BR-DE-5), e.g. \'Accounts receivable\''),
+  contact_phone: Type.Optional(Nullable(Type.String({ maxLength: 50, description: 'Digits, spaces and + ( ) - / . with at least 3 digits (BT-42, BR-DE-6)', examples: ['+49 30 1234567'] }))),
+  contact_email: Type.Optional(Nullable(Type.String({ maxLength: 254, description: 'An e-mail address (BT-43, BR-DE-7)', examples: ['billing@example.com'] }))),
+  peppol_endpoint_scheme: Type.Optional(Nullable(Type.String({
+    maxLength: 4, description: 'A 4-digit Peppol EAS code, set together with peppol_endpoint_id (BT-34, PEPPOL-EN16931-R020): 0088 GLN, 0208 Belgian company number, 9930 German VAT...', examples: ['0088'],
+  }))),
+  peppol_endpoint_id: Type.Optional(Nullable(Type.String({ maxLength: 50, description: 'The seller\'s participant id in that scheme, no spaces', examples: ['4035811991021'] }))),
   logo: Type.Optional(Nullable(Type.String({
     // base64 takes 4 characters for 3 bytes, plus the data URL's head
     maxLength: Math.ceil(MAX_LOGO_BYTES / 3) * 4 + 100,
@@ -126,6 +138,11 @@ export function entityToWire(row: InvoicingEntityRow) {
     grace_period_hours: row.grace_period_hours,
     e_invoicing_enabled: row.e_invoicing_enabled,
     e_invoicing_format: row.e_invoicing_format,
+    contact_name: row.contact_name,
+    contact_phone: row.contact_phone,
+    contact_email: row.contact_email,
+    peppol_endpoint_scheme: row.peppol_endpoint_scheme,
+    peppol_endpoint_id: row.peppol_endpoint_id,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
     archived_at: isoOrNull(row.archived_at),
