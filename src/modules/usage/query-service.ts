@@ -4,6 +4,7 @@ import type { UsageMetric } from '../../domain/usage/index.js';
 import { findCustomer } from '../customers/index.js';
 import { aggregateUsage } from './aggregate.js';
 import type { UsageMetricSource } from './metrics.js';
+import { listEvents, type EventListQuery } from './event-list.js';
 import { listUnresolvedCustomers } from './unresolved.js';
 
 export interface MetricUsageResult {
@@ -98,6 +99,9 @@ export function createUsageQueryService(deps: { pool: Pool; metrics: UsageMetric
     },
 
     /** Customer aliases events name but no customer has (GET /api/v1/events/unresolved-customers). */
+    /** The tenant's ingested events, newest first, a cursor page (GET /api/v1/events). */
+    events: (tenantId: string, query: EventListQuery) => listEvents(pool, tenantId, query),
+
     unresolvedCustomers: (tenantId: string, query: { page?: number; per_page?: number; order_by?: string }) => listUnresolvedCustomers(pool, tenantId, query),
   };
 }
