@@ -53,6 +53,15 @@ function parseInstant(value: string, field: string): Date {
 }
 
 /**
+ * The customer id the stored reference of event `e` names now: a customer with that id, else the
+ * one with that alias. Two unique-index look-ups (in the customers' collation, for their indexes),
+ * run for the page's rows only: subqueries of the select list are evaluated after the LIMIT.
+ */
+const RESOLVED_CUSTOMER = `coalesce(
+  (SELECT n.id FROM ${CUSTOMER_NAMES_RELATION} n WHERE n.tenant_id = $1 AND n.id = e.customer_ref COLLATE "default"),
+  (SELECT n.id FROM ${CUSTOMER_NAMES_RELATION} n WHERE n.tenant_id = $1 AND n.alias = e.customer_ref COLLATE "default"))`;
+
+/**
  * One page of the tenant's events in ingest order, newest first, and the cursor of the next page
  * (null on the last). Keyset on (xid, event_id): the plan is a backward merge of the partitions'
  * (tenant_key, xid) indexes stopped by the LIMIT, whatever the number of events; `from`/`to`
@@ -67,9 +76,8 @@ export async function listEvents(pool: Pool, tenantId: string, query: EventListQ
   if (from && to && to <= from) throw badRequest('to must be after from (the window is [from, to))');
   const refs = query.customer_id !== undefined ? (await customerRefsOf(pool, tenantId, query.customer_id)) ?? [query.customer_id] : null;
   const rows = await scoped(pool, tenantId).query<ListedEvent & { xid: string }>(
-    `SELECT e.event_id, e.code, e.customer_ref, c.id AS customer_id, e.ts, e.properties, e.ingested_at, e.xid::text AS xid
+    `SELECT e.event_id, e.code, e.customer_ref, ${RESOLVED_CUSTOMER} AS customer_id, e.ts, e.properties, e.ingested_at, e.xid::text AS xid
      FROM usage_events e
-     LEFT JOIN LATERAL (SELECT n.id FROM ${CUSTOMER_NAMES_RELATION} n WHERE n.tenant_id = $1 AND (n.id = e.customer_ref OR n.alias = e.customer_ref) LIMIT 1) c ON true
      WHERE e.tenant_key = ${TENANT_KEY}
        AND ($2::text[] IS NULL OR e.customer_ref = ANY($2::text[]))
        AND ($3::text IS NULL OR e.code = $3)
