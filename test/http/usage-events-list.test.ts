@@ -49,7 +49,7 @@ describe('GET /api/v1/events', () => {
   });
 
   it('refuses a bad limit, cursor or window with a 400 naming it', async () => {
-    for (const [query, field] of [['?limit=0', 'limit'], ['?limit=101', 'limit'], ['?limit=abc', 'limit'], ['?cursor=nope', 'cursor'], ['?from=yesterday', 'from'],
+    for (const [query, field] of [['?limit=0', 'limit'], ['?limit=101', 'limit'], ['?limit=abc', 'limit'], ['?cursor=nope', 'cursor'], ['?from=yesterday', 'from'], ['?to=2026-03-01T00:00:00', 'to'],
       ['?from=2026-03-02T00:00:00Z&to=2026-03-01T00:00:00Z', 'to']] as const) {
       const res = await list(query);
       expect(res.statusCode, query).toBe(400);

@@ -46,9 +46,10 @@ function decodeCursor(cursor: string): Position {
   throw badRequest("cursor must be a next_cursor returned by this list, e.g. 'WyI3NDMiLCJldnQtMSJd'");
 }
 
+/** `from`/`to`, checked as RFC 3339 with a time zone by the route's schema; checked again for other callers. */
 function parseInstant(value: string, field: string): Date {
   const at = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(at.getTime())) throw badRequest(`${field} must be an RFC 3339 timestamp, e.g. '2026-03-01T00:00:00Z', got '${value}'`);
+  if (!/^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:\d{2})$/i.test(value) || Number.isNaN(at.getTime())) throw badRequest(`${field} must be an RFC 3339 timestamp, e.g. '2026-03-01T00:00:00Z', got '${value}'`);
   return at;
 }
 

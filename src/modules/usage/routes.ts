@@ -136,8 +136,8 @@ export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
         querystring: Type.Object({
           customer_id: Type.Optional(Type.String({ minLength: 1, description: 'Customer id or alias', examples: ['crm-42'] })),
           code: Type.Optional(Type.String({ minLength: 1, description: 'Billable metric code', examples: ['api_calls'] })),
-          from: Type.Optional(Type.String({ description: 'Events timestamped at or after this instant (RFC 3339)', examples: ['2026-03-01T00:00:00Z'] })),
-          to: Type.Optional(Type.String({ description: 'Events timestamped before this instant (RFC 3339)', examples: ['2026-04-01T00:00:00Z'] })),
+          from: Type.Optional(Type.String({ format: 'date-time', description: 'Events timestamped at or after this instant (RFC 3339)', examples: ['2026-03-01T00:00:00Z'] })),
+          to: Type.Optional(Type.String({ format: 'date-time', description: 'Events timestamped before this instant (RFC 3339)', examples: ['2026-04-01T00:00:00Z'] })),
           limit: Type.Optional(BoundedInteger({ minimum: 1, maximum: 100, description: `Events per page (1-100, default ${EVENT_LIST_DEFAULT_LIMIT})` })),
           cursor: Type.Optional(Type.String({ minLength: 1, description: 'The `next_cursor` of the previous page' })),
         }),
