@@ -3,7 +3,6 @@ import type { Pool } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { badRequest } from '../../kernel/errors.js';
 import { CUSTOMER_NAMES_RELATION } from '../customers/index.js';
-import { customerRefsOf } from './query-service.js';
 import { TENANT_KEY } from './repository.js';
 
 export interface ListedEvent {
@@ -66,16 +65,17 @@ const RESOLVED_CUSTOMER = `coalesce(
  * One page of the tenant's events in ingest order, newest first, and the cursor of the next page
  * (null on the last). Keyset on (xid, event_id): the plan is a backward merge of the partitions'
  * (tenant_key, xid) indexes stopped by the LIMIT, whatever the number of events; `from`/`to`
- * prune partitions by timestamp. A customer filter means its id and alias (as the usage queries
- * match), or the reference as given when no customer has it (events waiting for their customer).
+ * prune partitions by timestamp. `customerRefs`: the stored references `query.customer_id` means
+ * (the query service resolves them), null for every customer.
  */
-export async function listEvents(pool: Pool, tenantId: string, query: EventListQuery): Promise<{ data: ListedEvent[]; nextCursor: string | null }> {
+export async function listEvents(
+  pool: Pool, tenantId: string, query: EventListQuery, customerRefs: readonly string[] | null,
+): Promise<{ data: ListedEvent[]; nextCursor: string | null }> {
   const limit = query.limit ?? EVENT_LIST_DEFAULT_LIMIT;
   const after = query.cursor !== undefined ? decodeCursor(query.cursor) : null;
   const from = query.from !== undefined ? parseInstant(query.from, 'from') : null;
   const to = query.to !== undefined ? parseInstant(query.to, 'to') : null;
   if (from && to && to <= from) throw badRequest('to must be after from (the window is [from, to))');
-  const refs = query.customer_id !== undefined ? (await customerRefsOf(pool, tenantId, query.customer_id)) ?? [query.customer_id] : null;
   const rows = await scoped(pool, tenantId).query<ListedEvent & { xid: string }>(
     `SELECT e.event_id, e.code, e.customer_ref, ${RESOLVED_CUSTOMER} AS customer_id, e.ts, e.properties, e.ingested_at, e.xid::text AS xid
      FROM usage_events e
@@ -86,7 +86,7 @@ export async function listEvents(pool: Pool, tenantId: string, query: EventListQ
        AND ($6::xid8 IS NULL OR (e.xid <= $6::xid8 AND (e.xid < $6::xid8 OR e.event_id COLLATE "C" < $7)))
      ORDER BY e.xid DESC, e.event_id COLLATE "C" DESC
      LIMIT $8`,
-    [refs, query.code ?? null, from, to, after?.xid ?? null, after?.eventId ?? null, limit + 1],
+    [customerRefs, query.code ?? null, from, to, after?.xid ?? null, after?.eventId ?? null, limit + 1],
   );
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];

@@ -99,8 +99,15 @@ export function createUsageQueryService(deps: { pool: Pool; metrics: UsageMetric
     },
 
     /** Customer aliases events name but no customer has (GET /api/v1/events/unresolved-customers). */
-    /** The tenant's ingested events, newest first, a cursor page (GET /api/v1/events). */
-    events: (tenantId: string, query: EventListQuery) => listEvents(pool, tenantId, query),
+    /**
+     * The tenant's ingested events, newest first, a cursor page (GET /api/v1/events). A customer
+     * filter means its id and alias, as the usage queries match, or the reference as given when
+     * no customer has it (events waiting for their customer).
+     */
+    async events(tenantId: string, query: EventListQuery) {
+      const refs = query.customer_id === undefined ? null : (await customerRefsOf(pool, tenantId, query.customer_id)) ?? [query.customer_id];
+      return listEvents(pool, tenantId, query, refs);
+    },
 
     unresolvedCustomers: (tenantId: string, query: { page?: number; per_page?: number; order_by?: string }) => listUnresolvedCustomers(pool, tenantId, query),
   };
