@@ -40,6 +40,7 @@ describe.skipIf(!browserAvailable)('dashboard: developers and settings', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL((url) => url.pathname === '/developers/events');
     await page.getByText('Every event names a known customer').waitFor();
+    await page.getByText('No event stored yet').waitFor();
 
     // An event for an alias no customer has, sent with the same session as the dashboard's.
     const session = (await (await page.request.get(`${served.baseUrl}/api/v1/session`)).json()) as { csrf_token: string; organizations: { name: string; tenants: { id: string; environment: string }[] }[] };
@@ -52,8 +53,19 @@ describe.skipIf(!browserAvailable)('dashboard: developers and settings', () => {
     await page.reload();
     const unresolved = page.getByRole('table', { name: /Aliases named by events/ });
     await unresolved.getByRole('row', { name: /ghost-customer/ }).waitFor();
+    // The stored event is listed, newest first, with no customer yet.
+    const recent = page.getByRole('table', { name: /Events, newest first: 1 shown/ });
+    await expect.poll(() => recent.getByRole('row', { name: /evt-ghost-1/ }).textContent()).toMatch(/api_calls.*No customer yet.*ghost-customer.*endpoint/);
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: `${screenshots}/developers-events.png`, fullPage: true });
+    // Filters: the customer reference finds it, another code does not.
+    await page.getByRole('textbox', { name: 'Customer', exact: true }).fill('ghost-customer');
+    await recent.getByRole('row', { name: /evt-ghost-1/ }).waitFor();
+    await page.getByRole('textbox', { name: 'Event code', exact: true }).fill('storage');
+    await page.getByText('No event matches these filters').waitFor();
+    await page.getByRole('textbox', { name: 'Event code', exact: true }).fill('');
+    await page.getByRole('textbox', { name: 'Customer', exact: true }).fill('');
+    await recent.getByRole('row', { name: /evt-ghost-1/ }).waitFor();
 
     // A CSV import: the job page polls its progress until done, then lists the failed row.
     await page.getByRole('link', { name: 'Batch jobs', exact: true }).click();

@@ -12144,6 +12144,113 @@ export type IngestEventsResponses = {
 
 export type IngestEventsResponse = IngestEventsResponses[keyof IngestEventsResponses];
 
+export type ListEventsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Customer id or alias
+         */
+        customer_id?: string;
+        /**
+         * Billable metric code
+         */
+        code?: string;
+        /**
+         * Events timestamped at or after this instant (RFC 3339)
+         */
+        from?: string;
+        /**
+         * Events timestamped before this instant (RFC 3339)
+         */
+        to?: string;
+        /**
+         * Events per page (1-100, default 20)
+         */
+        limit?: number;
+        /**
+         * The `next_cursor` of the previous page
+         */
+        cursor?: string;
+    };
+    url: '/api/v1/events';
+};
+
+export type ListEventsErrors = {
+    /**
+     * Bad request: a path, query, header or body value is missing or invalid, or a query parameter the operation does not list was sent. The message names the field, where it was (body, query, path) and what is expected.
+     */
+    400: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Unauthorized: the token or credentials are missing, malformed, unknown, expired or revoked. Always `{code, message}`.
+     */
+    401: {
+        code: string;
+        message: string;
+    };
+    /**
+     * Too many requests: this operation counts in the `read` rate limit class, 1000 requests per second per API key or OAuth access grant by default (`RATE_LIMIT_READ_PER_SECOND`). Retry after the `Retry-After` header, in seconds.
+     */
+    429: {
+        code: string;
+        message: string;
+    };
+};
+
+export type ListEventsError = ListEventsErrors[keyof ListEventsErrors];
+
+export type ListEventsResponses = {
+    /**
+     * A page of events, newest ingested first.
+     */
+    200: {
+        /**
+         * Newest ingested first
+         */
+        data: Array<{
+            /**
+             * The event id (idempotency key) it was ingested with
+             */
+            event_id: string;
+            /**
+             * Billable metric code
+             */
+            code: string;
+            /**
+             * The customer reference stored with the event: the customer's id when a customer had the id or alias sent at ingestion, else the alias as sent
+             */
+            customer_ref: string;
+            /**
+             * The customer the reference names now (by id or alias); null while no customer has it (see GET /api/v1/events/unresolved-customers)
+             */
+            customer_id: string | null;
+            /**
+             * The event's timestamp (when the usage happened)
+             */
+            timestamp: string;
+            /**
+             * The event's properties as sent
+             */
+            properties: {
+                [key: string]: string;
+            };
+            /**
+             * When the event was received
+             */
+            ingested_at: string;
+        }>;
+        /**
+         * Pass as `cursor` for the next (older) page; null on the last page
+         */
+        next_cursor: string | null;
+    };
+};
+
+export type ListEventsResponse = ListEventsResponses[keyof ListEventsResponses];
+
 export type IngestEventData = {
     /**
      * The event

@@ -1,6 +1,6 @@
 // Examples of the OpenAPI document: API calls of customer Acme SAS (alias crm-42) in March 2026.
 import type { Static } from 'typebox';
-import type { IngestEventRequest, IngestEventResponse, IngestEventsRequest, IngestEventsResponse, IngestRefusedResponse, UnresolvedCustomer, UsageResponse } from './schemas.js';
+import type { EventListResponse, IngestEventRequest, IngestEventResponse, IngestEventsRequest, IngestEventsResponse, IngestRefusedResponse, UnresolvedCustomer, UsageResponse } from './schemas.js';
 
 export const ingestEventsExample: Static<typeof IngestEventsRequest> = {
   events: [
@@ -70,4 +70,18 @@ export const usageExample: Static<typeof UsageResponse> = {
     total_value: '18342',
     grouped_usage: [{ value: '12100', dimensions: { region: 'eu-west-1' } }, { value: '6242', dimensions: { region: 'us-east-1' } }],
   }],
+};
+
+export const eventListExample: Static<typeof EventListResponse> = {
+  data: [
+    {
+      event_id: 'evt-2026-03-15-000186', code: 'api_calls', customer_ref: 'cus_01KKRNW4G0Q2B7H3M5N8P1R4TV', customer_id: 'cus_01KKRNW4G0Q2B7H3M5N8P1R4TV',
+      timestamp: '2026-03-15T09:31:02.117Z', properties: { endpoint: '/v1/search', region: 'eu-west-1' }, ingested_at: '2026-03-15T09:31:02.402Z',
+    },
+    {
+      event_id: 'evt-2026-03-15-000185', code: 'api_calls', customer_ref: 'crm-77', customer_id: null,
+      timestamp: '2026-03-15T09:30:58.009Z', properties: {}, ingested_at: '2026-03-15T09:30:58.311Z',
+    },
+  ],
+  next_cursor: 'WyI3NDMiLCJldnQtMjAyNi0wMy0xNS0wMDAxODUiXQ',
 };

@@ -4,6 +4,7 @@ import type { UsageMetric } from '../../domain/usage/index.js';
 import { findCustomer } from '../customers/index.js';
 import { aggregateUsage } from './aggregate.js';
 import type { UsageMetricSource } from './metrics.js';
+import { listEvents, type EventListQuery } from './event-list.js';
 import { listUnresolvedCustomers } from './unresolved.js';
 
 export interface MetricUsageResult {
@@ -98,6 +99,16 @@ export function createUsageQueryService(deps: { pool: Pool; metrics: UsageMetric
     },
 
     /** Customer aliases events name but no customer has (GET /api/v1/events/unresolved-customers). */
+    /**
+     * The tenant's ingested events, newest first, a cursor page (GET /api/v1/events). A customer
+     * filter means its id and alias, as the usage queries match, or the reference as given when
+     * no customer has it (events waiting for their customer).
+     */
+    async events(tenantId: string, query: EventListQuery) {
+      const refs = query.customer_id === undefined ? null : (await customerRefsOf(pool, tenantId, query.customer_id)) ?? [query.customer_id];
+      return listEvents(pool, tenantId, query, refs);
+    },
+
     unresolvedCustomers: (tenantId: string, query: { page?: number; per_page?: number; order_by?: string }) => listUnresolvedCustomers(pool, tenantId, query),
   };
 }

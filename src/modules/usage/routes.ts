@@ -1,14 +1,17 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/app.js';
 import { authOf } from '../../http/auth.js';
-import { documented, errorResponses, examplePage, listResponse, orderByQuery, PageQuery } from '../../http/schemas.js';
+import { BoundedInteger, documented, errorResponses, examplePage, listResponse, orderByQuery, PageQuery } from '../../http/schemas.js';
 import { badRequest } from '../../kernel/errors.js';
+import { EVENT_LIST_DEFAULT_LIMIT } from './event-list.js';
 import { UNRESOLVED_DEFAULT_ORDER, UNRESOLVED_ORDER_COLUMNS } from './unresolved.js';
 import { ingestFailureError } from './errors.js';
 import type { IngestService } from './ingest-service.js';
 import type { UsageQueryService } from './query-service.js';
 import {
+  EventListResponse,
   failuresToWire,
+  listedEventToWire,
   ingestResultToWire,
   unknownCustomerWarning,
   IngestEventRequest,
@@ -117,6 +120,35 @@ export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
         in_finalized_period: result.inFinalizedPeriods > 0,
         ...(warning ? { warning } : {}),
       });
+    });
+
+    app.get('/api/v1/events', {
+      schema: {
+        tags: ['Events'],
+        operationId: 'list_events',
+        summary: 'List ingested events, newest first',
+        description:
+          'The tenant\'s stored events in ingest order, the most recently ingested first, to check that ingestion works. Filters: `customer_id` (a customer\'s id or alias: ' +
+          'its events under either; a reference no customer has lists the events stored under it), `code`, and a timestamp window [`from`, `to`). ' +
+          '`limit` 1 to 100 (default 20). Paged by cursor: pass the answer\'s `next_cursor` as `cursor` for the next, older, page; it is null on the last page. ' +
+          'Events ingested while you page land on the first page, not between pages. Refused events are not stored and not listed (the ingest answer lists them). ' +
+          'Not in the reference API.',
+        querystring: Type.Object({
+          customer_id: Type.Optional(Type.String({ minLength: 1, description: 'Customer id or alias', examples: ['crm-42'] })),
+          code: Type.Optional(Type.String({ minLength: 1, description: 'Billable metric code', examples: ['api_calls'] })),
+          from: Type.Optional(Type.String({ format: 'date-time', description: 'Events timestamped at or after this instant (RFC 3339)', examples: ['2026-03-01T00:00:00Z'] })),
+          to: Type.Optional(Type.String({ format: 'date-time', description: 'Events timestamped before this instant (RFC 3339)', examples: ['2026-04-01T00:00:00Z'] })),
+          limit: Type.Optional(BoundedInteger({ minimum: 1, maximum: 100, description: `Events per page (1-100, default ${EVENT_LIST_DEFAULT_LIMIT})` })),
+          cursor: Type.Optional(Type.String({ minLength: 1, description: 'The `next_cursor` of the previous page' })),
+        }),
+        response: {
+          200: documented(EventListResponse, 'A page of events, newest ingested first.', ex.eventListExample),
+          ...errorResponses([400, 401]),
+        },
+      },
+    }, async (request) => {
+      const page = await queries.events(authOf(request).tenantId, request.query);
+      return { data: page.data.map(listedEventToWire), next_cursor: page.nextCursor };
     });
 
     app.get('/api/v1/events/unresolved-customers', {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { MAX_BATCH_EVENTS, type IngestFailure, type IngestResult } from './ingest-service.js';
+import type { ListedEvent as ListedEventRow } from './event-list.js';
 import type { UnresolvedCustomer as UnresolvedCustomerRow } from './unresolved.js';
 import type { UsageReport } from './query-service.js';
 
@@ -64,6 +65,36 @@ export const IngestEventResponse = Type.Object({
   in_finalized_period: Type.Boolean({ description: 'True when the event was stored in a period already on a finalized invoice: it is billed as late usage on the customer\'s next invoice' }),
   warning: Type.Optional(Type.String({ description: 'Set when the event names a customer alias no customer has yet (it is kept and counts once a customer takes the alias)' })),
 });
+
+/** A stored event, as GET /api/v1/events lists it. */
+export const ListedEvent = Type.Object({
+  event_id: Type.String({ description: 'The event id (idempotency key) it was ingested with' }),
+  code: Type.String({ description: 'Billable metric code' }),
+  customer_ref: Type.String({
+    description: 'The customer reference stored with the event: the customer\'s id when a customer had the id or alias sent at ingestion, else the alias as sent',
+  }),
+  customer_id: Type.Union([Type.String(), Type.Null()], { description: 'The customer the reference names now (by id or alias); null while no customer has it (see GET /api/v1/events/unresolved-customers)' }),
+  timestamp: Type.String({ format: 'date-time', description: 'The event\'s timestamp (when the usage happened)' }),
+  properties: Type.Record(Type.String(), Type.String(), { description: 'The event\'s properties as sent' }),
+  ingested_at: Type.String({ format: 'date-time', description: 'When the event was received' }),
+});
+
+export const EventListResponse = Type.Object({
+  data: Type.Array(ListedEvent, { description: 'Newest ingested first' }),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next (older) page; null on the last page' }),
+});
+
+export function listedEventToWire(row: ListedEventRow) {
+  return {
+    event_id: row.event_id,
+    code: row.code,
+    customer_ref: row.customer_ref,
+    customer_id: row.customer_id,
+    timestamp: row.ts.toISOString(),
+    properties: row.properties,
+    ingested_at: row.ingested_at.toISOString(),
+  };
+}
 
 /** A customer reference (alias) usage events were stored under while no customer had it. */
 export const UnresolvedCustomer = Type.Object({
