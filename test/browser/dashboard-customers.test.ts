@@ -1,11 +1,9 @@
 import { mkdtempSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../harness/app.js';
-import { browserAvailable, serveToBrowser } from '../harness/browser.js';
+import { browserAvailable, serveToBrowser, seriousViolations } from '../harness/browser.js';
 
 /**
  * The dashboard's Customers screens in Debian's Chromium (issue 18): sign up, create a customer
@@ -18,14 +16,6 @@ import { browserAvailable, serveToBrowser } from '../harness/browser.js';
 const harness = useHarness();
 const screenshots = process.env.SCREENSHOT_DIR ?? mkdtempSync(path.join(tmpdir(), 'billing-screenshots-'));
 const served = serveToBrowser(harness);
-const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** axe-core on the screen, less the shared header bar (the Layout's own test checks it). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: axeSource });
-  const result = await page.evaluate(async () => (window as unknown as { axe: { run: (context: unknown) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe.run({ exclude: [['header']] }));
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe.skipIf(!browserAvailable)('dashboard: customers', () => {
   it('creates a customer, subscribes it, finds it, shows its subscription, invoice and portal link; no serious accessibility violation', async () => {

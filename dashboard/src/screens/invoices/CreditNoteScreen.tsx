@@ -8,7 +8,8 @@ import { dateTime, money } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { EInvoice } from './InvoiceScreen';
-import { ConfirmAction, Figure, percent, Section, StatusBadge } from './parts';
+import { Figure, Section } from '../../components/Section';
+import { ConfirmAction, percent, StatusBadge } from './parts';
 import { filenameOf, PdfDocument } from './PdfDocument';
 
 type CreditNote = GetCreditNoteResponse;

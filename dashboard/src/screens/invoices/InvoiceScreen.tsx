@@ -9,7 +9,8 @@ import { date, dateTime, money } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { InvoiceActions } from './InvoiceActions';
-import { Figure, percent, Section, StatusBadge, stillToPay } from './parts';
+import { Figure, Section } from '../../components/Section';
+import { percent, StatusBadge, stillToPay } from './parts';
 import { filenameOf, PdfDocument } from './PdfDocument';
 
 export type Invoice = GetInvoiceByIdResponse;

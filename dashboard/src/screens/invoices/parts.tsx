@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import Decimal from 'decimal.js';
@@ -28,35 +28,6 @@ export function StatusBadge({ status }: { status: string }) {
     <Badge color={STATUS_COLORS[status] ?? 'gray'} variant="light" c="gray.9">
       {status.toLowerCase().replace('_', ' ')}
     </Badge>
-  );
-}
-
-/** A titled part of a detail screen, reachable as a region by its title. */
-export function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
-  return (
-    <section aria-label={title}>
-      <Group justify="space-between" mb="xs">
-        <Title order={2} size="h4">
-          {title}
-        </Title>
-        {actions}
-      </Group>
-      {children}
-    </section>
-  );
-}
-
-/** One labelled figure (an amount, a date) in a row of them. */
-export function Figure({ label, value }: { label: string; value: ReactNode }) {
-  return (
-    <Paper withBorder p="sm">
-      <Text size="xs" c="gray.7">
-        {label}
-      </Text>
-      <Text fw={700} component="div">
-        {value}
-      </Text>
-    </Paper>
   );
 }
 

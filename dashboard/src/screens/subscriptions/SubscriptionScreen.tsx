@@ -11,7 +11,8 @@ import { date, money } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorAlert, QueryState } from '../../components/QueryState';
 import { AddAddOnForm, CancelForm, ChangePlanForm, SlotsForm } from './changes';
-import { Figure, InvoicePreview, feeText, Section, StatusBadge, todayUtc, type SubscriptionDetails } from './parts';
+import { Figure, Section } from '../../components/Section';
+import { InvoicePreview, feeText, StatusBadge, todayUtc, type SubscriptionDetails } from './parts';
 
 const LIVE = ['PENDING_ACTIVATION', 'TRIAL_ACTIVE', 'ACTIVE', 'PAST_DUE'];
 /** A fee row in force now or later (rows that ended stay listed, dimmed out of the action forms). */

@@ -6,7 +6,8 @@ import { client } from '../../app/client';
 import { date, money } from '../../components/format';
 import { FormError, useApiForm } from '../../components/forms';
 import { ErrorAlert } from '../../components/QueryState';
-import { Figure, InvoicePreview, todayUtc, type Invoice, type SubscriptionDetails } from './parts';
+import { Figure } from '../../components/Section';
+import { InvoicePreview, todayUtc, type Invoice, type SubscriptionDetails } from './parts';
 
 /** Forms of the subscription screen that change it; each refetches the subscription (`['subscriptions']`) when done. */
 const HINTS = { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' } as React.CSSProperties;

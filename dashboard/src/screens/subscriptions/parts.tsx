@@ -1,7 +1,7 @@
-import { Badge, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Badge, SimpleGrid, Stack } from '@mantine/core';
 import type { PreviewUpcomingInvoiceResponse, SubscriptionDetailsResponse } from '@tally-billing/sdk';
 import { DataTable } from '../../components/DataTable';
+import { Figure } from '../../components/Section';
 import { date, money } from '../../components/format';
 
 export type Invoice = PreviewUpcomingInvoiceResponse;
@@ -40,32 +40,6 @@ export function feeText(fee: Fee, currency: string, period: string): string {
     default:
       return `${money(fee.rate, currency)} ${per}`;
   }
-}
-
-/** A titled region of a detail screen (found by its name: `getByRole('region', { name })`). */
-export function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
-  return (
-    <section aria-label={title}>
-      <Title order={2} size="h4" mb="xs">
-        {title}
-      </Title>
-      {actions}
-      {children}
-    </section>
-  );
-}
-
-export function Figure({ label, value }: { label: string; value: ReactNode }) {
-  return (
-    <Paper withBorder p="sm">
-      <Text size="xs" c="gray.7">
-        {label}
-      </Text>
-      <Text fw={700} size="sm">
-        {value}
-      </Text>
-    </Paper>
-  );
 }
 
 /** An invoice computed by the API and not stored (id "upcoming"): its date, period, lines and totals. */
