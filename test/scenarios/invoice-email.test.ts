@@ -54,7 +54,7 @@ describe('invoice e-mail', () => {
   });
 
   it('mails the hybrid PDF/A-3 (the XML inside) for a Factur-X entity, and the XML beside the PDF for a UBL one', async () => {
-    const seller = { country: 'FR', vat_number: 'FR83404833048', address_line1: '8 avenue des Ternes', city: 'Paris', zip_code: '75017', bank_details: { account_holder: 'Seller SAS', iban: 'FR7630006000011234567890189' } };
+    const seller = { country: 'FR', vat_number: 'FR83404833048', address_line1: '8 avenue des Ternes', city: 'Paris', zip_code: '75017', bank_details: { account_holder: 'Seller SAS', iban: 'FR7630006000011234567890189' }, contact_name: 'Accounts team', contact_phone: '+33 1 23 45 67 89', contact_email: 'accounts@seller.test' };
     const billingAddress = { line1: '1 rue X', city: 'Paris', zip_code: '75001', country: 'FR' };
     const sent: Record<string, string> = {};
     for (const format of ['FACTURX', 'XRECHNUNG_UBL']) {
