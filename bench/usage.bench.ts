@@ -215,7 +215,8 @@ async function runOn(label: string, server: string | null): Promise<string[]> {
 
     // 4. Single events at 50 connections (unique idempotency key per request), from another process.
     await settle();
-    const { result: single, costs: singleCosts } = await costsOf(pool, () => load<Result>({ mode: 'single', url: `${address}/api/v1/events`, connections: 50, durationS: DURATION_S, headers: auth, customers }));
+    const singleRun = await profiled(() => costsOf(pool, () => load<Result>({ mode: 'single', url: `${address}/api/v1/events`, connections: 50, durationS: DURATION_S, headers: auth, customers })));
+    const { result: single, costs: singleCosts } = singleRun.result;
 
     // 5. A tenant with QUERY_EVENTS (BENCH_QUERY_EVENTS=0 skips this phase) events over the last 3 months; rollups folded, then queries.
     const queryPhase = async () => {
@@ -273,6 +274,11 @@ async function runOn(label: string, server: string | null): Promise<string[]> {
     if (bulkRun.result.profile) {
       writeFileSync(PROFILE!, JSON.stringify(bulkRun.result.profile));
       lines.push(`profile of the bulk phase written to ${PROFILE}; server CPU per event:`, ...summariseProfile(bulkRun.result.profile, bulk.events));
+    }
+    if (singleRun.profile) {
+      const singleProfile = PROFILE!.replace(/(\.json)?$/, '-single.json');
+      writeFileSync(singleProfile, JSON.stringify(singleRun.profile));
+      lines.push(`profile of the single-event phase written to ${singleProfile}; server CPU per request:`, ...summariseProfile(singleRun.profile, single.requests.average * DURATION_S));
     }
     await service.app.close();
   } finally {
