@@ -2,7 +2,8 @@
 // customers, a SUM metric on `tokens`, timestamps over one month, 8 concurrent connections, the
 // shipped configuration (rate limits on). Run on the embedded PostgreSQL and, when
 // BENCH_DATABASE_URL is set, on that server too, each with the COPY ceiling of the same rows in
-// the same run. Sizes via env (see docs/performance.md).
+// the same run. Sizes via env (see docs/performance.md). The figures go to standard error, the
+// service's log lines (shipped level) to standard output: `npm run bench usage > service-log.jsonl`.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -164,8 +165,10 @@ async function runOn(label: string, server: string | null): Promise<string[]> {
   const { pool, url } = db;
   const lines: string[] = [];
   try {
-    // The shipped configuration: only the required secret is set.
-    const config = { ...loadConfig({ SECRET_KEY: 'bench-only-secret' }), logLevel: process.env.BENCH_LOG ?? 'warn' };
+    // The shipped configuration: only the required secret is set, so the service logs at the
+    // shipped level (info: one line per request) to standard output, as `npm start` does.
+    const shipped = loadConfig({ SECRET_KEY: 'bench-only-secret' });
+    const config = { ...shipped, logLevel: process.env.BENCH_LOG ?? shipped.logLevel };
     const service = await compose({ pool, clock: systemClock, config });
     const boot = await service.accounts.bootstrap({ email: 'bench@example.com', password: 'bench-password', organization: 'Bench' });
     const tenant = boot.tenants.find((t) => t.environment === 'sandbox')!;
@@ -290,5 +293,6 @@ async function runOn(label: string, server: string | null): Promise<string[]> {
 export async function run(): Promise<void> {
   const servers: [string, string | null][] = SERVERS.includes('embedded') ? [['embedded', null]] : [];
   if (process.env.BENCH_DATABASE_URL && SERVERS.includes('url')) servers.push(['BENCH_DATABASE_URL', process.env.BENCH_DATABASE_URL]);
-  for (const [label, server] of servers) process.stdout.write(`${(await runOn(label, server)).join('\n')}\n`);
+  // Figures on standard error: standard output carries the service's JSON log lines (send them to a file).
+  for (const [label, server] of servers) process.stderr.write(`${(await runOn(label, server)).join('\n')}\n`);
 }

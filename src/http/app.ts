@@ -52,8 +52,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
         req: (request) => ({ method: request.method, url: redactUrl(request.url), remote_address: request.ip }),
       },
     },
-    // The README's name for it, on every line of a request.
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    // The README's name for it, on every line of a request. One line per request, written when it
+    // is answered (observability.ts), instead of Fastify's two (on arrival and on answer): half the
+    // log writes on the hot ingestion path.
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     bodyLimit: options.bodyLimitBytes,
     genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
     ajv: { customOptions: { coerceTypes: false } },

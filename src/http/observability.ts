@@ -54,6 +54,8 @@ export function registerObservability(app: FastifyInstance, isReady: ReadinessCh
     reply.header('x-request-id', request.id);
   });
   app.addHook('onResponse', async (request, reply) => {
+    // The access line: method, redacted URL and peer (the app's `req` serializer), status and time.
+    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
     duration.observe(
       { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
       reply.elapsedTime / 1000,

@@ -108,7 +108,10 @@ describe('npm start on the embedded PostgreSQL', () => {
     for (const secret of [portalToken, onboardingToken, password, key, 'cookie-secret-value']) expect(log).not.toContain(secret);
     const requestLines = log.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.req);
     expect(requestLines.length).toBeGreaterThanOrEqual(4);
-    for (const line of requestLines) expect(line).toMatchObject({ request_id: expect.any(String) });
+    for (const line of requestLines) expect(line).toMatchObject({ request_id: expect.any(String), res: { statusCode: expect.any(Number) }, responseTime: expect.any(Number) });
+    // One line per request, written when it is answered.
+    const requestIds = requestLines.map((line) => line.request_id);
+    expect(new Set(requestIds).size).toBe(requestIds.length);
     expect(log).toContain('token=[REDACTED]&lang=en');
     expect(log).toContain('/connect/onboarding/[REDACTED]');
   }, 30_000);
