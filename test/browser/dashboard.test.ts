@@ -9,7 +9,7 @@ import { browserAvailable, serveToBrowser } from '../harness/browser.js';
 
 /**
  * The dashboard (docs/dashboard.md) in Debian's Chromium against the harness's service: sign up,
- * land on Home, create an API key, register a webhook endpoint, create an OAuth app and rotate
+ * land on Home, sign out and sign in again, create an API key, register a webhook endpoint, create an OAuth app and rotate
  * its secret, and open another organization's ids (not found, no data). axe-core checks every
  * screen: no serious or critical violation. Screenshots go to SCREENSHOT_DIR or a fresh folder.
  */
@@ -46,7 +46,7 @@ async function checkScreen(page: Page, name: string): Promise<void> {
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
 
 describe.skipIf(!browserAvailable)('dashboard in a browser', () => {
-  it('signs up, lands on Home, manages API keys, webhooks and OAuth apps, and hides other organizations', async () => {
+  it('signs up, lands on Home, signs out and in, manages API keys, webhooks and OAuth apps, and hides other organizations', async () => {
     const h = harness();
     const context = await served.browser.newContext({ reducedMotion: 'reduce', bypassCSP: true, viewport: { width: 1280, height: 860 } });
     const page = await context.newPage();
@@ -65,6 +65,15 @@ describe.skipIf(!browserAvailable)('dashboard in a browser', () => {
     await page.getByText('No invoice yet').waitFor();
     expect(await page.title()).toBe('Home · Sandbox · Billing');
     await checkScreen(page, 'home');
+
+    // Sign out from the navigation, then sign in again on the sign-in page: back on Home.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.pathname === '/signin');
+    await page.getByLabel('E-mail').fill('dash@m.test');
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await heading(page, 'Home').waitFor();
 
     // API keys: the secret once, usable, then only its hint.
     await page.getByRole('link', { name: 'API keys' }).click();

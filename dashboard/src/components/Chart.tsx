@@ -144,6 +144,7 @@ export function Chart(props: ChartProps) {
           caption={title}
           rows={rows}
           rowKey={(r) => String(r.index)}
+          minWidth={240}
           columns={[{ header: categoryLabel, render: (r) => r.category }, ...series.map((s) => ({ header: s.name, numeric: true, render: (r: { index: number }) => format(s.values[r.index] ?? 0) }))]}
         />
       </details>
