@@ -135,11 +135,16 @@ describe.skipIf(!browserAvailable)('dashboard in a browser', () => {
     await page.getByText('Do not send e-mails to customers').waitFor();
     await checkScreen(page, 'settings-environment');
 
-    // Production: the banner goes, the keys are the production tenant's (none yet).
-    await page.locator('label', { hasText: /^Production$/ }).click();
+    // Production, chosen from the keyboard (the switch is a radio group: arrow keys): the banner
+    // goes, the header says Production, the keys are the production tenant's (none yet).
+    await page.getByRole('radio', { name: 'Sandbox', exact: true }).focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => page.title()).toBe('Environment settings · Production · Billing');
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByText('No API key yet').waitFor();
     expect(await page.getByRole('note', { name: 'Sandbox' }).count()).toBe(0);
+    await expect(page.getByRole('banner').getByText('Production', { exact: true }).first().isVisible()).resolves.toBe(true);
+    await checkScreen(page, 'api-keys-production');
     await page.locator('label', { hasText: /^Sandbox$/ }).click();
     await page.getByRole('note', { name: 'Sandbox' }).waitFor();
 
