@@ -79,10 +79,9 @@ export async function run(): Promise<void> {
         });
         const t0 = performance.now();
         await page.goto(`${address}/`);
-        // Drawn: the line chart's path, the bar chart's bars and a row of the recent invoices.
-        // (attached, not visible: a flat MRR line has no height)
-        await page.locator('figure .recharts-line-curve').first().waitFor({ state: 'attached' });
-        await page.locator('figure .recharts-bar-rectangle').first().waitFor();
+        // Drawn: both charts (components/Chart.tsx marks a chart data-drawn once uPlot has drawn
+        // its canvas) and a row of the recent invoices.
+        await page.locator('figure [data-drawn]').nth(1).waitFor();
         await page.getByRole('cell', { name: 'Bench customer' }).first().waitFor();
         times.push(performance.now() - t0);
         const sizes = await Promise.all(scripts);

@@ -1,5 +1,4 @@
 import '@mantine/core/styles.css';
-import '@mantine/charts/styles.css';
 import '@mantine/notifications/styles.css';
 import './app/overrides.css';
 import { createRoot } from 'react-dom/client';

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -12,7 +12,9 @@ import { browserAvailable, serveToBrowser, seriousViolations } from '../harness/
  * with the sign-in session; then, in the dashboard: from the customer, a new subscription with
  * its first invoice previewed before it is created (a refused coupon first, shown with the
  * coupon field), an add-on added, slots raised, a plan change with its proration previewed
- * before it is confirmed, a cancellation at the period end, the list filtered by status; axe-core
+ * before it is confirmed, a cancellation at the period end, the list filtered by status, its
+ * invoice (drafted by the billing run) opened from the customer, finalized and its PDF downloaded,
+ * Home's charts of it with their figures as a table; axe-core
  * finds no serious or critical violation on each screen; another organization's subscription id
  * gives the not-found screen. Screenshots go to SCREENSHOT_DIR, or to a fresh folder of this run.
  * bypassCSP: only so that the test can inject axe-core's script; the app runs under its CSP.
@@ -28,8 +30,8 @@ async function choose(page: Page, scope: ReturnType<Page['getByRole']> | Page, l
 }
 
 describe.skipIf(!browserAvailable)('dashboard: subscriptions', () => {
-  it('creates a subscription seeing its first invoice, adds an add-on, raises slots, changes plan seeing the proration, cancels; no serious accessibility violation', async () => {
-    const context = await served.browser.newContext({ reducedMotion: 'reduce', viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  it('creates a subscription seeing its first invoice, adds an add-on, raises slots, changes plan seeing the proration, cancels, finalizes its invoice and downloads the PDF, sees it charted on Home; no serious accessibility violation', async () => {
+    const context = await served.browser.newContext({ reducedMotion: 'reduce', viewport: { width: 1280, height: 900 }, bypassCSP: true, acceptDownloads: true });
     const page = await context.newPage();
     try {
       await walkThrough(page);
@@ -157,6 +159,35 @@ async function walkThrough(page: Page): Promise<void> {
     await page.goto(`${served.baseUrl}/customers/${customer.id}`);
     await page.getByRole('region', { name: 'Subscriptions' }).getByRole('link', { name: 'Business v1' }).click();
     await page.waitForURL((url) => url.pathname === `/subscriptions/${subscriptionId}`);
+
+    // Its invoice: the billing run drafts it; from the customer's screen, finalized, then its PDF downloaded.
+    await h.service.tasks['billing.run']!({ once: true });
+    await page.goto(`${served.baseUrl}/customers/${customer.id}`);
+    await page.getByRole('region', { name: 'Invoices' }).getByRole('link', { name: 'Draft', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Draft invoice' }).waitFor();
+    await page.getByRole('region', { name: 'Lines' }).getByRole('row', { name: /Platform/ }).first().waitFor();
+    await page.getByRole('button', { name: 'Finalize' }).click();
+    await page.getByRole('dialog', { name: 'Finalize this draft?' }).getByRole('button', { name: 'Finalize now' }).click();
+    const invoiceHeading = page.getByRole('heading', { level: 1, name: /^Invoice INV-/ });
+    await invoiceHeading.waitFor();
+    const invoiceNumber = (await invoiceHeading.textContent())!.replace('Invoice ', '');
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('region', { name: 'PDF' }).getByRole('link', { name: 'Download PDF' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe(`${invoiceNumber}.pdf`);
+    expect(readFileSync(await download.path()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+    // Home charts the finalized invoice (uPlot canvases); their figures open as a table from the keyboard.
+    await page.getByRole('link', { name: 'Home', exact: true }).click();
+    const mrr = page.getByRole('figure', { name: 'MRR by month, EUR' });
+    await mrr.locator('[data-drawn]').waitFor();
+    await page.getByRole('figure', { name: 'Invoiced and still unpaid by month, EUR' }).locator('[data-drawn]').waitFor();
+    await expect(mrr.getByRole('img', { name: 'MRR by month, EUR' }).count()).resolves.toBe(1);
+    await mrr.getByText('Show the figures').focus();
+    await page.keyboard.press('Enter');
+    await mrr.getByRole('table', { name: 'MRR by month, EUR' }).getByRole('row', { name: /^Mar 26/ }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${screenshots}/home-charts.png`, fullPage: true });
 
     // Another organization's subscription: the not-found screen, none of its data.
     const otherKey = h.other.apiKey;

@@ -9,7 +9,7 @@ import { browserAvailable, serveToBrowser } from '../harness/browser.js';
 
 /**
  * The dashboard (docs/dashboard.md) in Debian's Chromium against the harness's service: sign up,
- * land on Home, create an API key, register a webhook endpoint, create an OAuth app and rotate
+ * land on Home, sign out and sign in again, create an API key, register a webhook endpoint, create an OAuth app and rotate
  * its secret, and open another organization's ids (not found, no data). axe-core checks every
  * screen: no serious or critical violation. Screenshots go to SCREENSHOT_DIR or a fresh folder.
  */
@@ -46,7 +46,7 @@ async function checkScreen(page: Page, name: string): Promise<void> {
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
 
 describe.skipIf(!browserAvailable)('dashboard in a browser', () => {
-  it('signs up, lands on Home, manages API keys, webhooks and OAuth apps, and hides other organizations', async () => {
+  it('signs up, lands on Home, signs out and in, manages API keys, webhooks and OAuth apps, and hides other organizations', async () => {
     const h = harness();
     const context = await served.browser.newContext({ reducedMotion: 'reduce', bypassCSP: true, viewport: { width: 1280, height: 860 } });
     const page = await context.newPage();
@@ -65,6 +65,15 @@ describe.skipIf(!browserAvailable)('dashboard in a browser', () => {
     await page.getByText('No invoice yet').waitFor();
     expect(await page.title()).toBe('Home · Sandbox · Billing');
     await checkScreen(page, 'home');
+
+    // Sign out from the navigation, then sign in again on the sign-in page: back on Home.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.pathname === '/signin');
+    await page.getByLabel('E-mail').fill('dash@m.test');
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await heading(page, 'Home').waitFor();
 
     // API keys: the secret once, usable, then only its hint.
     await page.getByRole('link', { name: 'API keys' }).click();
@@ -126,11 +135,16 @@ describe.skipIf(!browserAvailable)('dashboard in a browser', () => {
     await page.getByText('Do not send e-mails to customers').waitFor();
     await checkScreen(page, 'settings-environment');
 
-    // Production: the banner goes, the keys are the production tenant's (none yet).
-    await page.locator('label', { hasText: /^Production$/ }).click();
+    // Production, chosen from the keyboard (the switch is a radio group: arrow keys): the banner
+    // goes, the header says Production, the keys are the production tenant's (none yet).
+    await page.getByRole('radio', { name: 'Sandbox', exact: true }).focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => page.title()).toBe('Environment settings · Production · Billing');
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByText('No API key yet').waitFor();
     expect(await page.getByRole('note', { name: 'Sandbox' }).count()).toBe(0);
+    await expect(page.getByRole('banner').getByText('Production', { exact: true }).first().isVisible()).resolves.toBe(true);
+    await checkScreen(page, 'api-keys-production');
     await page.locator('label', { hasText: /^Sandbox$/ }).click();
     await page.getByRole('note', { name: 'Sandbox' }).waitFor();
 

@@ -12,10 +12,12 @@ export interface Column<T> {
  * A list as an accessible table (caption, column headers). `empty` is shown instead of an empty
  * table: say there what to do next (components/EmptyState).
  */
-export function DataTable<T>({ caption, columns, rows, rowKey, empty }: { caption: string; columns: Column<T>[]; rows: T[]; rowKey: (row: T) => string; empty?: ReactNode }) {
+export function DataTable<T>({ caption, columns, rows, rowKey, empty, minWidth = 600 }: { caption: string; columns: Column<T>[]; rows: T[]; rowKey: (row: T) => string; empty?: ReactNode; /** Narrower, the table scrolls sideways (px). */ minWidth?: number }) {
   if (rows.length === 0 && empty) return <>{empty}</>;
   return (
-    <Table.ScrollContainer minWidth={600}>
+    // The viewport scrolls sideways when the table is wider than its column: it takes the focus (a group
+    // named by the caption) so that the keyboard can scroll it too (axe: scrollable-region-focusable).
+    <Table.ScrollContainer minWidth={minWidth} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'group', 'aria-label': caption } }}>
       <Table striped highlightOnHover verticalSpacing="xs" captionSide="top">
         <Table.Caption>
           <Text size="sm" fw={600} ta="left" c="gray.8">

@@ -1,8 +1,8 @@
-import { BarChart } from '@mantine/charts';
 import { Code, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { getMetric, getUsageSummary } from '../../../../sdk/src/index';
+import { Chart } from '../../components/Chart';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorAlert, QueryState } from '../../components/QueryState';
 import { dateTime, dayjs } from '../../components/format';
@@ -43,9 +43,13 @@ function UsagePreview({ metricId }: { metricId: string }) {
         All customers, per day (UTC), refreshed every 30 seconds.{' '}
         {total === 0 && !results.some((r) => r.isPending) ? 'No usage yet: send events with this metric\u2019s code to POST /api/v1/events and they appear here.' : ''}
       </Text>
-      <div role="img" aria-label={`Usage per day over the last ${PREVIEW_DAYS} days: ${data.map((d) => `${d.day} ${d.usage}`).join(', ')}`}>
-        <BarChart h={220} data={data} dataKey="day" series={[{ name: 'usage', label: 'Usage', color: 'indigo.6' }]} />
-      </div>
+      <Chart
+        title={`Usage per day over the last ${PREVIEW_DAYS} days`}
+        categoryLabel="Day (UTC)"
+        categories={data.map((d) => d.day)}
+        height={220}
+        series={[{ name: 'Usage', color: 'indigo.7', kind: 'bar', values: data.map((d) => d.usage) }]}
+      />
     </Paper>
   );
 }

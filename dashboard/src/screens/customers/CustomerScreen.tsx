@@ -162,7 +162,7 @@ function Invoices({ customerId }: { customerId: string }) {
             rowKey={(i) => i.id}
             empty={<EmptyState title="No invoice yet">Invoices appear when a subscription starts or a period ends.</EmptyState>}
             columns={[
-              { header: 'Number', render: (i) => <Text component={Link} to={`/invoices/${i.id}`} c="indigo.8" fw={600} size="sm" ff="monospace">{i.invoice_number}</Text> },
+              { header: 'Number', render: (i) => <Text component={Link} to={`/invoices/${i.id}`} c="indigo.8" fw={600} size="sm" ff="monospace">{i.status === 'DRAFT' ? 'Draft' : i.invoice_number}</Text> },
               { header: 'Date', render: (i) => date(i.invoice_date) },
               { header: 'Status', render: (i) => `${i.status.toLowerCase()}, ${i.payment_status.toLowerCase().replace('_', ' ')}` },
               { header: 'Total', numeric: true, render: (i) => money(i.total, i.currency) },

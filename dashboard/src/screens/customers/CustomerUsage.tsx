@@ -1,9 +1,9 @@
-import { BarChart } from '@mantine/charts';
 import { Paper, SegmentedControl, SimpleGrid, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { getCustomerUsage } from '@tally-billing/sdk';
 import { client } from '../../app/client';
+import { Chart } from '../../components/Chart';
 import { EmptyState } from '../../components/EmptyState';
 import { dayjs } from '../../components/format';
 import { QueryState } from '../../components/QueryState';
@@ -43,13 +43,19 @@ export function CustomerUsage({ customerId }: { customerId: string }) {
           ) : (
             <SimpleGrid cols={{ base: 1, md: 2 }}>
               {u.usage.map((m) => {
-                const data = m.grouped_usage.length > 0 ? m.grouped_usage.map((g) => ({ group: Object.values(g.dimensions).join(' / ') || 'all', Usage: Number(g.value) })) : [{ group: 'total', Usage: Number(m.total_value) }];
+                const data = m.grouped_usage.length > 0 ? m.grouped_usage.map((g) => ({ group: Object.values(g.dimensions).join(' / ') || 'all', usage: Number(g.value) })) : [{ group: 'total', usage: Number(m.total_value) }];
                 return (
                   <Paper withBorder p="md" key={m.metric_id}>
                     <Text fw={600}>
                       {m.metric_name} ({m.metric_code}): {m.total_value}
                     </Text>
-                    <BarChart h={180} data={data} dataKey="group" series={[{ name: 'Usage', color: 'indigo.7' }]} aria-label={`${m.metric_name} usage by group`} />
+                    <Chart
+                      title={`${m.metric_name} usage by group, ${period.label}`}
+                      categoryLabel="Group"
+                      categories={data.map((d) => d.group)}
+                      height={180}
+                      series={[{ name: 'Usage', color: 'indigo.7', kind: 'bar', values: data.map((d) => d.usage) }]}
+                    />
                   </Paper>
                 );
               })}

@@ -12,7 +12,7 @@ import { QueryState } from '../../components/QueryState';
 
 type CurrencyFigures = GetInvoiceSummaryResponse['currencies'][number];
 
-// The charts' code (recharts) downloads as soon as Home's own code runs, beside the session and
+// The charts' code (uPlot) downloads as soon as Home's own code runs, beside the session and
 // data requests rather than before them.
 const charts = import('./HomeCharts');
 const MrrChart = lazy(async () => ({ default: (await charts).MrrChart }));
@@ -24,6 +24,8 @@ const plotted = (figures: CurrencyFigures) => figures.by_month.map((m) => ({ mon
 function CurrencyCharts({ figures }: { figures: CurrencyFigures }) {
   const data = plotted(figures);
   const latest = figures.by_month.at(-1);
+  const mrrTitle = `MRR by month, ${figures.currency}`;
+  const invoicedTitle = `Invoiced and still unpaid by month, ${figures.currency}`;
   return (
     <Stack gap="md">
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
@@ -32,14 +34,14 @@ function CurrencyCharts({ figures }: { figures: CurrencyFigures }) {
         <Figure label={`Unpaid today (${figures.currency})`} value={money(figures.unpaid, figures.currency)} note={`${figures.unpaid_invoices} finalized invoice${figures.unpaid_invoices === 1 ? '' : 's'} not fully paid`} />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
-        <ChartCard title={`MRR by month, ${figures.currency}`}>
+        <ChartCard title={mrrTitle}>
           <Suspense fallback={<Box h={220} />}>
-            <MrrChart data={data} />
+            <MrrChart data={data} title={mrrTitle} />
           </Suspense>
         </ChartCard>
-        <ChartCard title={`Invoiced and still unpaid by month, ${figures.currency}`}>
+        <ChartCard title={invoicedTitle}>
           <Suspense fallback={<Box h={220} />}>
-            <InvoicedChart data={data} />
+            <InvoicedChart data={data} title={invoicedTitle} />
           </Suspense>
         </ChartCard>
       </SimpleGrid>
