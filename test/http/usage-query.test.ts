@@ -134,6 +134,37 @@ describe('GET /api/v1/usage/customer/{customer_id}', () => {
     expect(await customerMetricUsage(h.db.pool, h.other.id, { customerId, metricId: metrics.sum, periodStart: new Date('2026-03-01'), periodEnd: new Date('2026-04-01') })).toBeUndefined();
   });
 
+  it('plans the usage read without parallel workers, however cheap the planner is told they are', async () => {
+    const h = harness();
+    // the one usage statement, as customersMetricUsage sends it
+    let statement: { text: string; params: unknown[] } | undefined;
+    const spy = new Proxy(h.db.pool, {
+      get: (target, name) =>
+        name === 'query'
+          ? (text: string, params: unknown[]) => {
+              if (text.includes('WITH state AS')) statement = { text, params };
+              return target.query(text, params);
+            }
+          : Reflect.get(target, name),
+    });
+    const period = { periodStart: new Date('2026-03-01'), periodEnd: new Date('2026-04-01') };
+    await customersMetricUsage(spy, h.tenant.id, { customers: [{ key: customerId, refs: [customerId] }], metricId: metrics.distinct, ...period });
+    expect(statement).toBeDefined();
+    const client = await h.db.pool.connect();
+    try {
+      // parallel plans made as cheap as they can be: any parallel-safe statement here gets a Gather
+      for (const setting of ['parallel_setup_cost = 0', 'parallel_tuple_cost = 0', 'min_parallel_table_scan_size = 0', 'min_parallel_index_scan_size = 0', 'max_parallel_workers_per_gather = 2', 'enable_indexscan = off', 'enable_bitmapscan = off']) {
+        await client.query(`SET ${setting}`);
+      }
+      const plan = async (text: string) => (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) ${text}`, statement!.params)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(await plan(statement!.text)).not.toContain('Gather');
+      // the same statement without the parallel-unsafe call does get one, so the check above means something
+      expect(await plan(statement!.text.replace('pg_current_xact_id_if_assigned()', 'NULL::xid8'))).toContain('Gather');
+    } finally {
+      client.release(true);
+    }
+  });
+
   it('gives a billing batch (many customers at once) the figures of each customer alone, for every aggregation', async () => {
     const h = harness();
     await h.drainJobs();

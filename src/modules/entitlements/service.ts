@@ -19,11 +19,12 @@ import {
   currentPeriodOf,
   deleteEntitlementOverride,
   entitlementOverridesOf,
+  entitlementSourcesOf,
   loadSubscriptionRecord,
-  loadSubscriptionRecords,
   upsertEntitlementOverride,
   type CatalogFeature,
   type EntitlementOverrideRow,
+  type EntitlementSourceRow,
   type SubscriptionCatalog,
   type SubscriptionRecord,
 } from '../subscriptions/index.js';
@@ -88,8 +89,7 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
   const usageHints = createUsageHints(pool);
 
   /** The plan version whose entitlements apply: the trialing plan's during a trial that names one. */
-  async function entitlementVersionId(db: Queryable, tenantId: string, record: SubscriptionRecord): Promise<string> {
-    const sub = record.subscription;
+  async function entitlementVersionId(db: Queryable, tenantId: string, sub: EntitlementSourceRow): Promise<string> {
     if (sub.status === 'TRIAL_ACTIVE' && sub.trialing_plan_id) {
       const trialing = await catalog.findPlanVersion(db, tenantId, { planId: sub.trialing_plan_id });
       if (trialing) return trialing.versionId;
@@ -97,32 +97,34 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
     return sub.plan_version_id;
   }
 
-  /** Levels (low -> high, ENTITLEMENT_SOURCES) of several subscriptions of one customer, each level merged across them, the customer's own overrides on top. */
-  async function levelMapsOf(db: Queryable, tenantId: string, customerId: string, records: SubscriptionRecord[], features: CatalogFeature[]): Promise<Map<string, EntitlementValue>[]> {
+  /**
+   * Levels (low -> high, ENTITLEMENT_SOURCES) of several subscriptions of one customer, each level
+   * merged across them, the customer's own overrides on top (`own`: already read, or read here).
+   * The subscriptions come with their add-on rows and overrides (`entitlementSourcesOf`); the plan
+   * versions' and add-ons' values are then one statement, beside the customer's overrides.
+   */
+  async function levelMapsOf(db: Queryable, tenantId: string, customerId: string, subs: EntitlementSourceRow[], features: CatalogFeature[], own?: CustomerOverrideRow[]): Promise<Map<string, EntitlementValue>[]> {
     const todayDate = today(clock);
-    const versionIds = await Promise.all(records.map((s) => entitlementVersionId(db, tenantId, s)));
-    const addOnIds = records.flatMap((s) => s.addOns.filter((a) => isInForce(a.effective_from, a.effective_to, todayDate)).map((a) => a.add_on_id));
-    const [planValues, addOnValues, overrides, customerOverrides] = await Promise.all([
-      catalog.entitlementsOf(db, tenantId, 'plan_version', [...new Set(versionIds)]),
-      catalog.entitlementsOf(db, tenantId, 'add_on', [...new Set(addOnIds)]),
-      entitlementOverridesOf(db, tenantId, records.map((s) => s.subscription.id)),
-      customerOverridesOf(db, tenantId, [customerId]),
+    const versionIds = await Promise.all(subs.map((s) => entitlementVersionId(db, tenantId, s)));
+    const addOnIds = subs.flatMap((s) => s.entitlement_add_ons.filter((a) => isInForce(a.effective_from, a.effective_to, todayDate)).map((a) => a.add_on_id));
+    const [catalogValues, customerOverrides] = await Promise.all([
+      catalog.entitlementsOf(db, tenantId, { planVersionIds: [...new Set(versionIds)], addOnIds: [...new Set(addOnIds)] }),
+      own ?? customerOverridesOf(db, tenantId, [customerId]),
     ]);
     const defaults = new Map(features.filter((f) => f.defaultValue).map((f) => [f.id, f.defaultValue as EntitlementValue]));
-    const plan = mergeSameLevel(versionIds.map((id) => (planValues.get(id) ?? new Map()) as Map<string, EntitlementValue>));
-    const addOns = mergeSameLevel(addOnIds.map((id) => (addOnValues.get(id) ?? new Map()) as Map<string, EntitlementValue>));
-    const overridden = mergeSameLevel(records.map((s) => new Map(overrides.filter((o) => o.subscription_id === s.subscription.id).map((o) => [o.feature_id, o.value]))));
+    const plan = mergeSameLevel(versionIds.map((id) => (catalogValues.planVersions.get(id) ?? new Map()) as Map<string, EntitlementValue>));
+    const addOns = mergeSameLevel(addOnIds.map((id) => (catalogValues.addOns.get(id) ?? new Map()) as Map<string, EntitlementValue>));
+    const overridden = mergeSameLevel(subs.map((s) => new Map(s.entitlement_overrides.map((o) => [o.feature_id, o.value as EntitlementValue]))));
     const ownOverrides = new Map(customerOverrides.map((o) => [o.feature_id, o.value]));
     return [defaults, plan, addOns, overridden, ownOverrides];
   }
 
-  async function levelsOf(db: Queryable, tenantId: string, customerId: string, records: SubscriptionRecord[], features: CatalogFeature[]) {
-    return resolveLevels(await levelMapsOf(db, tenantId, customerId, records, features));
+  async function levelsOf(db: Queryable, tenantId: string, customerId: string, subs: EntitlementSourceRow[], features: CatalogFeature[]) {
+    return resolveLevels(await levelMapsOf(db, tenantId, customerId, subs, features));
   }
 
-  async function present(tenantId: string, customerId: string, resolved: Map<string, EntitlementValue>, features: CatalogFeature[], window: SubscriptionRecord): Promise<EffectiveEntitlement[]> {
+  async function present(tenantId: string, customerId: string, resolved: Map<string, EntitlementValue>, features: CatalogFeature[], sub: EntitlementSourceRow): Promise<EffectiveEntitlement[]> {
     const now = clock.now();
-    const sub = window.subscription;
     const period = currentPeriodOf(sub, today(clock));
     const midnight = (date: string) => new Date(`${date}T00:00:00.000Z`);
     const out: EffectiveEntitlement[] = [];
@@ -151,10 +153,10 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
 
   async function forSubscription(tenantId: string, subscriptionId: string): Promise<EffectiveEntitlement[]> {
     await deps.advanceDue(tenantId);
-    const record = await loadSubscriptionRecord(pool, tenantId, subscriptionId);
-    if (!record) throw notFound('subscription');
+    const [sub] = await entitlementSourcesOf(pool, tenantId, { ids: [subscriptionId] });
+    if (!sub) throw notFound('subscription');
     const features = await catalog.features(pool, tenantId);
-    return present(tenantId, record.subscription.customer_id, await levelsOf(pool, tenantId, record.subscription.customer_id, [record], features), features, record);
+    return present(tenantId, sub.customer_id, await levelsOf(pool, tenantId, sub.customer_id, [sub], features), features, sub);
   }
 
   /**
@@ -165,10 +167,10 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
     const customer = await findCustomer(pool, tenantId, idOrAlias);
     if (!customer) throw notFound('customer');
     await deps.advanceDue(tenantId);
-    const records = await loadSubscriptionRecords(pool, tenantId, { customerId: customer.id, statuses: SERVING });
-    if (records.length === 0) return [];
+    const subs = await entitlementSourcesOf(pool, tenantId, { customerId: customer.id, statuses: SERVING });
+    if (subs.length === 0) return [];
     const features = await catalog.features(pool, tenantId);
-    return present(tenantId, customer.id, await levelsOf(pool, tenantId, customer.id, records, features), features, records[0]!);
+    return present(tenantId, customer.id, await levelsOf(pool, tenantId, customer.id, subs, features), features, subs[0]!);
   }
 
   /**
@@ -180,33 +182,36 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
    * Its latency is its longest chain of round trips, so reads that do not depend on each other
    * run side by side: the usage of the window this customer and feature were last checked with
    * (usage-hints.ts), the customer, due status moves, the features and (for a customer id) the
-   * serving subscriptions; then their add-ons and the four levels' values.
+   * serving subscriptions with their add-on rows and overrides (one statement) and the
+   * customer's own overrides; then the plan versions' and add-ons' values (one statement).
    */
   async function check(tenantId: string, idOrAlias: string, featureIdOrCode: string): Promise<EntitlementCheck> {
     const early = usageHints.start(tenantId, `${idOrAlias}\u0000${featureIdOrCode}`);
     const byId = isIdOf('customer', idOrAlias);
-    const [customer, moved, features, guessed] = await Promise.all([
+    const [customer, moved, features, guessed, guessedOwn] = await Promise.all([
       findCustomer(pool, tenantId, idOrAlias),
       deps.advanceDue(tenantId),
       catalog.features(pool, tenantId),
-      byId ? loadSubscriptionRecords(pool, tenantId, { customerId: idOrAlias, statuses: SERVING }) : undefined,
+      byId ? entitlementSourcesOf(pool, tenantId, { customerId: idOrAlias, statuses: SERVING }) : undefined,
+      byId ? customerOverridesOf(pool, tenantId, [idOrAlias]) : undefined,
     ]);
     if (!customer) throw notFound('customer');
     // read beside the status moves: kept unless one moved, or the id is (oddly) another customer's alias
-    const records = guessed && moved === 0 && customer.id === idOrAlias ? guessed : await loadSubscriptionRecords(pool, tenantId, { customerId: customer.id, statuses: SERVING });
+    const sameCustomer = customer.id === idOrAlias;
+    const subs = guessed && moved === 0 && sameCustomer ? guessed : await entitlementSourcesOf(pool, tenantId, { customerId: customer.id, statuses: SERVING });
     const feature = features.find((f) => f.code === featureIdOrCode || f.id === featureIdOrCode);
     if (!feature) throw notFound('feature');
     const ref = { id: feature.id, code: feature.code, name: feature.name };
     const type = feature.metricId === null ? 'BOOLEAN' as const : 'METERED' as const;
     const base = { customer_id: customer.id, feature: ref, type, metric_id: feature.metricId, used: null, limit: null, remaining: null, overage: null, overage_policy: null, period_start: null, reset_at: null };
-    const levels = records.length > 0 ? await levelMapsOf(pool, tenantId, customer.id, records, [feature]) : [];
+    const levels = subs.length > 0 ? await levelMapsOf(pool, tenantId, customer.id, subs, [feature], sameCustomer ? guessedOwn : undefined) : [];
     let at = levels.length - 1;
     while (at >= 0 && !levels[at]!.has(feature.id)) at -= 1;
     const value = at >= 0 ? levels[at]!.get(feature.id)! : undefined;
     if (!value) return { ...base, allowed: false, reason: 'NOT_ENTITLED', source: null, enabled: false };
     const source = ENTITLEMENT_SOURCES[at]!;
     if (value.type === 'BOOLEAN' || feature.metricId === null) return { ...base, allowed: value.enabled, reason: value.enabled ? 'WITHIN_LIMIT' : 'DISABLED', source, enabled: value.enabled };
-    const sub = records[0]!.subscription;
+    const sub = subs[0]!;
     const period = currentPeriodOf(sub, today(clock));
     const midnight = (date: string) => new Date(`${date}T00:00:00.000Z`);
     const now = clock.now();

@@ -254,10 +254,23 @@ export async function deleteEntitlements(db: Queryable, tenantId: string, owner:
 }
 
 export async function entitlementsOf(db: Queryable, tenantId: string, owner: 'plan_version_id' | 'add_on_id', ownerIds: string[]): Promise<(EntitlementRow & { owner_id: string })[]> {
-  if (ownerIds.length === 0) return [];
-  return scoped(db, tenantId).query<EntitlementRow & { owner_id: string }>(
-    `SELECT id, feature_id, value, created_at, updated_at, ${owner} AS owner_id FROM catalog_entitlements
-     WHERE tenant_id = $1 AND ${owner} = ANY($2) ORDER BY position, created_at, id`,
-    [ownerIds],
+  const rows = await entitlementsOfOwners(db, tenantId, owner === 'plan_version_id' ? { planVersionIds: ownerIds, addOnIds: [] } : { planVersionIds: [], addOnIds: ownerIds });
+  return rows.map(({ plan_version_id, add_on_id, ...row }) => ({ ...row, owner_id: (owner === 'plan_version_id' ? plan_version_id : add_on_id)! }));
+}
+
+/**
+ * Entitlements of some plan versions and some add-ons in ONE statement (a metered entitlement
+ * check needs both, and its latency is its chain of round trips); each row names its owner.
+ */
+export async function entitlementsOfOwners(
+  db: Queryable,
+  tenantId: string,
+  owners: { planVersionIds: readonly string[]; addOnIds: readonly string[] },
+): Promise<(EntitlementRow & { plan_version_id: string | null; add_on_id: string | null })[]> {
+  if (owners.planVersionIds.length === 0 && owners.addOnIds.length === 0) return [];
+  return scoped(db, tenantId).query<EntitlementRow & { plan_version_id: string | null; add_on_id: string | null }>(
+    `SELECT id, feature_id, value, created_at, updated_at, plan_version_id, add_on_id FROM catalog_entitlements
+     WHERE tenant_id = $1 AND (plan_version_id = ANY($2::text[]) OR add_on_id = ANY($3::text[])) ORDER BY position, created_at, id`,
+    [[...owners.planVersionIds], [...owners.addOnIds]],
   );
 }

@@ -3,7 +3,7 @@
 // features with their default entitlement from features. All run in the caller's transaction.
 import { findAddOnWithPrice } from '../addons/index.js';
 import { listActiveFeatures } from '../features/index.js';
-import { entitlementsOf as planEntitlementsOf, loadPlanVersionSnapshot, resolvePublishedVersionId, type PlanVersionSnapshot } from '../plans/index.js';
+import { entitlementsOfOwners, loadPlanVersionSnapshot, resolvePublishedVersionId, type PlanVersionSnapshot } from '../plans/index.js';
 import type { CatalogAddOn, CatalogFeature, CatalogPlanVersion, EntitlementValue, SubscriptionCatalog } from './catalog.js';
 
 function fromSnapshot(s: PlanVersionSnapshot): CatalogPlanVersion {
@@ -51,15 +51,15 @@ export const plansCatalog: SubscriptionCatalog = {
     };
   },
 
-  async entitlementsOf(db, tenantId, owner, ownerIds) {
-    const result = new Map<string, Map<string, EntitlementValue>>();
-    if (ownerIds.length === 0) return result;
-    const rows = await planEntitlementsOf(db, tenantId, owner === 'plan_version' ? 'plan_version_id' : 'add_on_id', ownerIds);
-    for (const row of rows) {
-      if (!result.has(row.owner_id)) result.set(row.owner_id, new Map());
-      result.get(row.owner_id)!.set(row.feature_id, row.value as EntitlementValue);
+  async entitlementsOf(db, tenantId, owners) {
+    const planVersions = new Map<string, Map<string, EntitlementValue>>();
+    const addOns = new Map<string, Map<string, EntitlementValue>>();
+    for (const row of await entitlementsOfOwners(db, tenantId, owners)) {
+      const [byOwner, ownerId] = row.plan_version_id !== null ? [planVersions, row.plan_version_id] : [addOns, row.add_on_id!];
+      if (!byOwner.has(ownerId)) byOwner.set(ownerId, new Map());
+      byOwner.get(ownerId)!.set(row.feature_id, row.value as EntitlementValue);
     }
-    return result;
+    return { planVersions, addOns };
   },
 
   async features(db, tenantId): Promise<CatalogFeature[]> {

@@ -57,8 +57,12 @@ export interface SubscriptionCatalog {
   /** A version by id, or a plan's current published version (or a given version number). */
   findPlanVersion(db: Queryable, tenantId: string, selector: { planVersionId: string } | { planId: string; version?: number }): Promise<CatalogPlanVersion | undefined>;
   findAddOn(db: Queryable, tenantId: string, addOnId: string): Promise<CatalogAddOn | undefined>;
-  /** Entitlements granted by plan versions or add-ons: owner id -> feature id -> value. */
-  entitlementsOf(db: Queryable, tenantId: string, owner: 'plan_version' | 'add_on', ownerIds: string[]): Promise<Map<string, Map<string, EntitlementValue>>>;
+  /** Entitlements granted by plan versions and by add-ons, read together: owner id -> feature id -> value. */
+  entitlementsOf(
+    db: Queryable,
+    tenantId: string,
+    owners: { planVersionIds: readonly string[]; addOnIds: readonly string[] },
+  ): Promise<{ planVersions: Map<string, Map<string, EntitlementValue>>; addOns: Map<string, Map<string, EntitlementValue>> }>;
   /** Every active feature of the tenant. */
   features(db: Queryable, tenantId: string): Promise<CatalogFeature[]>;
 }

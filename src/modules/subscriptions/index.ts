@@ -23,7 +23,9 @@ export type { SubscriptionView, ComponentRow as SubscriptionComponentRow, AddOnR
 export { overridesOf as entitlementOverridesOf, upsertOverride as upsertEntitlementOverride, deleteOverride as deleteEntitlementOverride, tenantsWithSubscriptions } from './repository.js';
 /** A test clock's deletion removes its customers' subscriptions (with everything stored under them); returns their ids. */
 export { deleteSubscriptionsOfCustomers } from './repository.js';
-export type { OverrideRow as EntitlementOverrideRow } from './repository.js';
+export type { OverrideRow as EntitlementOverrideRow, EntitlementSourceRow, EntitlementAddOn } from './repository.js';
+/** Subscriptions with their add-on rows and entitlement overrides in one statement (entitlements). */
+export { entitlementSourcesOf } from './repository.js';
 export { loadSubscriptionRecords, loadSubscriptionRecord } from './records.js';
 export type { SubscriptionRecord } from './records.js';
 /** Dunning (payments) marks a subscription past due, paid up, or cancels it for non-payment. */

@@ -287,6 +287,17 @@ export function contributionSql(metric: UsageMetric, firstParam: number): { wher
   };
 }
 
+/**
+ * An expression that makes PostgreSQL plan the statement holding it without parallel workers.
+ * `pg_current_xact_id_if_assigned()` is marked PARALLEL UNSAFE (it reads the transaction's own
+ * xid, which a worker does not have), and a statement that names a parallel-unsafe function
+ * anywhere, even in a CTE, never gets a Gather (PostgreSQL 15 to 17, "When Can Parallel Query Be
+ * Used?"). It has no side effect: it assigns no xid and answers NULL in a read. This is what a
+ * `SET LOCAL max_parallel_workers_per_gather = 0` would do, without the transaction and the extra
+ * round trips that setting needs (`test/http/usage-query.test.ts` checks the plan).
+ */
+const SERIAL_PLAN = 'pg_current_xact_id_if_assigned()';
+
 /** One row of `readUsageRows`: the state row ('s'), a rollup group ('r'), a distinct value ('d') or a raw event ('e'). */
 export type UsageReadRow =
   | { kind: 's'; snapshot: string; rollups_valid: boolean }
@@ -309,6 +320,11 @@ export type UsageReadRow =
  * watermark, read in the same statement, and would otherwise scan the customer's whole window:
  * `customer_ref || ''` keeps it off the customer index.) Without valid rollups the whole window is
  * read raw through the customer index.
+ *
+ * The statement is planned without parallel workers (`SERIAL_PLAN`): the planner cannot see the
+ * watermark either when it costs the tail, guesses a third of the tenant's events, and at 10
+ * million events chose a Gather of 2 workers whose start-up took ~20 ms of the statement's 21 for
+ * a tail of a few buffers.
  */
 export async function readUsageRows(
   db: Queryable,
@@ -325,7 +341,7 @@ export async function readUsageRows(
   const none = (columns: string[]) => columns.map(() => 'NULL').join(', ');
   return scoped(db, tenantId).query<UsageReadRow>(
     `WITH state AS (
-       SELECT pg_current_snapshot()::text AS snapshot, s.definition_hash, s.watermark
+       SELECT pg_current_snapshot()::text AS snapshot, s.definition_hash, s.watermark, ${SERIAL_PLAN} AS serial_plan
        FROM (SELECT $1::text AS tenant_id) t LEFT JOIN usage_rollup_state s ON s.tenant_id = t.tenant_id AND s.metric_id = $2
      ), valid AS (
        SELECT watermark FROM state WHERE definition_hash = $3
