@@ -296,6 +296,35 @@ describe('golden e-invoices', () => {
     expect((await h.request('GET', `/api/v1/invoices/${plain.id}/e-invoice`)).statusCode).toBe(404);
   });
 
+  it('a 3-decimal currency (KWD) is INVALID with BR-DEC, never a crash: finalized, XML downloadable, not embedded', async () => {
+    const h = harness();
+    const seller = await entity(h, 'FACTURX');
+    const customer = await createCustomer(h, { currency: 'KWD', invoicing_entity_id: seller.id, vat_number: 'FR40123456824', billing_address: { line1: '1 rue X', city: 'Paris', zip_code: '75001', country: 'FR' } });
+    const lines: InvoiceLineInput[] = [{ name: 'Licence', category: 'RECURRING', amount: new Dec('10.125'), quantity: new Dec('1'), unitPrice: new Dec('10.125') }];
+    const invoice = await finalized(h, (await createDraft(h, customer.id, { currency: 'KWD', lines, tax: taxFor({ country: 'FR', vatNumber: 'FR40123456824' }), lineDetails: [] })).invoice.id);
+    expect(invoice).toMatchObject({ status: 'FINALIZED', currency: 'KWD', subtotal: '10.125', tax_amount: '2.025', total: '12.150' });
+    expect(invoice.e_invoicing.status).toBe('INVALID');
+    // BR-DEC only: BR-CO-17 checks a 3-decimal tax to the fils, so the one cause is reported once per amount
+    expect([...new Set(invoice.e_invoicing.errors.map((e: { rule: string }) => e.rule))]).toEqual(['BR-DEC']);
+    expect(invoice.e_invoicing.errors[0].message).toContain('has more than two decimals');
+    const { doc } = await xmlOf(h, invoice.e_invoicing.download_url);
+    expectAmountsMatch(doc, invoice);
+    expect(Object.keys(await attachments((await h.request('GET', `/api/v1/invoices/${invoice.id}/download`)).rawPayload))).toEqual([]);
+  });
+
+  it('BR-CO-17 is exact: a rate whose per-line rounded taxes drift from taxable × rate is INVALID, the invoice unchanged', async () => {
+    const h = harness();
+    const seller = await entity(h, 'FACTURX');
+    const customer = await createCustomer(h, { invoicing_entity_id: seller.id, billing_address: { line1: '1 rue X', city: 'Paris', zip_code: '75001', country: 'FR' } });
+    const reduced: TaxDecision = { ...taxFor({ country: 'FR' }), rate: new Dec('0.055') };
+    // three lines of 0.33 at 5.5 %: 0.01815 rounds to 0.02 per line (0.06), the rate's 0.99 × 5.5 % = 0.05445 to 0.05
+    const lines: InvoiceLineInput[] = [1, 2, 3].map((n) => ({ name: `Book ${n}`, category: 'ONE_TIME' as const, amount: new Dec('0.33') }));
+    const invoice = await finalized(h, (await createDraft(h, customer.id, { lines, tax: reduced, lineDetails: [] })).invoice.id);
+    expect(invoice).toMatchObject({ status: 'FINALIZED', subtotal: '0.99', tax_amount: '0.06', total: '1.05' });
+    expect(invoice.e_invoicing).toMatchObject({ status: 'INVALID', errors: [{ rule: 'BR-CO-17', message: '[BR-CO-17] VAT breakdown S 5.5%: tax amount (BT-117) 0.06 is not 0.99 × 5.5% = 0.05' }] });
+    expectAmountsMatch((await xmlOf(h, invoice.e_invoicing.download_url)).doc, invoice);
+  });
+
   it('the CIUS rules run on their formats: Peppol without the buyer endpoint, XRechnung without the buyer post code nor bank details', async () => {
     const h = harness();
     const peppol = await entity(h, 'PEPPOL_BIS');
