@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { useHarness, type Harness } from '../harness/app.js';
 import { Dec } from '../../src/kernel/money.js';
-import { resolveTax, type InvoiceLineInput, type TaxDecision } from '../../src/domain/index.js';
+import { resolveTax, type InvoiceLineInput, type TaxCustomer, type TaxDecision } from '../../src/domain/index.js';
 import { parseEInvoice, type EInvoiceDocument } from '../../src/adapters/einvoice/index.js';
 import { STANDARD_VAT_RATES } from '../../src/modules/invoices/billing/context.js';
 import { createCustomer, createDraft, outbox } from './invoices-support.js';
@@ -34,7 +34,7 @@ async function entity(h: Harness, format: string, overrides: Record<string, unkn
 }
 
 /** The tax our decision gives this seller and customer (src/domain/tax.ts). */
-const taxFor = (customer: { country: string; vatNumber?: string }): TaxDecision => resolveTax({ entityCountry: 'FR', customer, standardRates: RATES });
+const taxFor = (customer: TaxCustomer): TaxDecision => resolveTax({ entityCountry: 'FR', customer, standardRates: RATES });
 
 async function finalized(h: Harness, draftId: string) {
   const fin = await h.request('POST', `/api/v1/invoices/${draftId}/finalize`);
@@ -294,6 +294,43 @@ describe('golden e-invoices', () => {
     const plain = await finalized(h, (await createDraft(h, plainCustomer.id)).invoice.id);
     expect(plain.e_invoicing).toEqual({ format: null, status: 'NOT_APPLICABLE', errors: [], download_url: null });
     expect((await h.request('GET', `/api/v1/invoices/${plain.id}/e-invoice`)).statusCode).toBe(404);
+  });
+
+  it('the other categories our tax decision gives: E for an exempt customer, Z beside S for a 0 % line, O for an export by a seller without a VAT number', async () => {
+    const h = harness();
+    const address = { line1: '1 rue X', city: 'Paris', zip_code: '75001', country: 'FR' };
+    const seller = await entity(h, 'FACTURX');
+    const exemptCustomer = await createCustomer(h, { invoicing_entity_id: seller.id, is_tax_exempt: true, billing_address: address });
+    const exemptTax = taxFor({ country: 'FR', taxExempt: true });
+    expect(exemptTax.treatment).toBe('EXEMPT');
+    const exempt = await finalized(h, (await createDraft(h, exemptCustomer.id, { tax: exemptTax })).invoice.id);
+    expect(exempt.e_invoicing).toMatchObject({ status: 'VALID', errors: [] });
+    const exemptDoc = (await xmlOf(h, exempt.e_invoicing.download_url)).doc;
+    expect(exemptDoc.vat).toEqual([expect.objectContaining({ category: 'E', rate: '0', taxAmount: '0.00', exemptionReason: 'Exempt from VAT: the customer is VAT exempt' })]);
+    expectAmountsMatch(exemptDoc, exempt);
+
+    const customer = await createCustomer(h, { invoicing_entity_id: seller.id, billing_address: address });
+    const standard = taxFor({ country: 'FR' });
+    const zeroRated: InvoiceLineInput[] = [
+      { name: 'Platform', category: 'RECURRING', amount: new Dec('100') },
+      { name: 'Newspaper', category: 'ONE_TIME', amount: new Dec('12.50'), tax: { ...standard, rate: new Dec('0') } },
+    ];
+    const mixed = await finalized(h, (await createDraft(h, customer.id, { lines: zeroRated, tax: standard, lineDetails: [] })).invoice.id);
+    expect(mixed.e_invoicing).toMatchObject({ status: 'VALID', errors: [] });
+    const mixedDoc = (await xmlOf(h, mixed.e_invoicing.download_url)).doc;
+    expect(mixedDoc.vat.map((row) => [row.category, row.rate, row.taxableAmount, row.taxAmount, row.exemptionReason])).toEqual([['S', '20', '100.00', '20.00', null], ['Z', '0', '12.50', '0.00', null]]);
+    expectAmountsMatch(mixedDoc, mixed);
+
+    const unregistered = await entity(h, 'FACTURX', { vat_number: null, registration_number: null });
+    const abroad = await createCustomer(h, { currency: 'USD', invoicing_entity_id: unregistered.id, billing_address: { line1: '1 Market St', city: 'San Francisco', zip_code: '94105', country: 'US' } });
+    const exportTax = taxFor({ country: 'US' });
+    expect(exportTax.treatment).toBe('EXPORT');
+    const outOfScope = await finalized(h, (await createDraft(h, abroad.id, { currency: 'USD', tax: exportTax })).invoice.id);
+    expect(outOfScope.e_invoicing).toMatchObject({ status: 'VALID', errors: [] });
+    const outDoc = (await xmlOf(h, outOfScope.e_invoicing.download_url)).doc;
+    expect(outDoc.vat).toEqual([expect.objectContaining({ category: 'O', rate: null, taxAmount: '0.00', exemptionCode: 'VATEX-EU-O' })]);
+    expect(outDoc.seller.vatId).toBeNull();
+    expectAmountsMatch(outDoc, outOfScope);
   });
 
   it('a 3-decimal currency (KWD) is INVALID with BR-DEC, never a crash: finalized, XML downloadable, not embedded', async () => {
