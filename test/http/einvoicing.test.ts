@@ -48,7 +48,7 @@ async function xmlOf(h: Harness, url: string): Promise<{ xml: string; doc: EInvo
   expect(res.statusCode, res.body).toBe(200);
   expect(res.headers['content-type']).toContain('application/xml');
   const xml = res.body;
-  return { xml, doc: parseEInvoice(xml), filename: /filename="([^"]+)"/.exec(String(res.headers['content-disposition']))![1]! };
+  return { xml, doc: await parseEInvoice(xml), filename: /filename="([^"]+)"/.exec(String(res.headers['content-disposition']))![1]! };
 }
 
 /** The files embedded in a PDF, as pdf.js (a PDF reader) lists them from the EmbeddedFiles name tree. */
