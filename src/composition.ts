@@ -151,7 +151,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
     checkout: checkout.api, invoicing: invoices.api,
   });
   // The invoice e-mail carries the invoice's pay link, issued in the relay's transaction.
-  const emailPorts: EmailPorts = { ...sqlEmailPorts(pool), payUrl: async (db, tenantId, invoiceId) => {
+  const emailPorts: EmailPorts = { ...sqlEmailPorts(pool, async (tenantId, id) => (await creditNotes.api.pdf(tenantId, id)).content), payUrl: async (db, tenantId, invoiceId) => {
     const invoice = await findInvoice(db, tenantId, invoiceId);
     return invoice ? payments.api.payUrlFor(db, invoice, tenantId) : null;
   }, ...deps.emailPorts };

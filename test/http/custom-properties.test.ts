@@ -164,6 +164,10 @@ describe('custom property values on customers', () => {
     await define(h, { key: 'segment', type: 'SINGLE_SELECT', options: ['smb', 'enterprise'], required: true });
     // still readable as stored
     expect((await h.request('GET', `/api/v1/customers/${legacy.json().id}`)).json().custom_properties).toEqual({ segment: 'smb', score: 'high', crm_id: '0015g' });
+    // in list items too, and a key without a definition still filters as text
+    const listed = await h.request('GET', '/api/v1/customers?custom_properties[crm_id]=0015g');
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().data.map((c: { id: string; custom_properties: unknown }) => [c.id, c.custom_properties])).toEqual([[legacy.json().id, { segment: 'smb', score: 'high', crm_id: '0015g' }]]);
     // the next write checks the stored value of a defined key
     expect400(await h.request('PATCH', `/api/v1/customers/${legacy.json().id}`, { body: { phone: '+33 1' } }), 'custom_properties.score must be a decimal string', 'got "high"');
     const fixed = await h.request('PATCH', `/api/v1/customers/${legacy.json().id}`, { body: { custom_properties: { segment: 'smb', score: '7', crm_id: '0015g' } } });

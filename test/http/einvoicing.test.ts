@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { useHarness, type Harness } from '../harness/app.js';
 import { Dec } from '../../src/kernel/money.js';
-import { resolveTax, type InvoiceLineInput, type TaxDecision } from '../../src/domain/index.js';
+import { resolveTax, type InvoiceLineInput, type TaxCustomer, type TaxDecision } from '../../src/domain/index.js';
 import { parseEInvoice, type EInvoiceDocument } from '../../src/adapters/einvoice/index.js';
 import { STANDARD_VAT_RATES } from '../../src/modules/invoices/billing/context.js';
 import { createCustomer, createDraft, outbox } from './invoices-support.js';
@@ -34,7 +34,7 @@ async function entity(h: Harness, format: string, overrides: Record<string, unkn
 }
 
 /** The tax our decision gives this seller and customer (src/domain/tax.ts). */
-const taxFor = (customer: { country: string; vatNumber?: string }): TaxDecision => resolveTax({ entityCountry: 'FR', customer, standardRates: RATES });
+const taxFor = (customer: TaxCustomer): TaxDecision => resolveTax({ entityCountry: 'FR', customer, standardRates: RATES });
 
 async function finalized(h: Harness, draftId: string) {
   const fin = await h.request('POST', `/api/v1/invoices/${draftId}/finalize`);
@@ -48,7 +48,7 @@ async function xmlOf(h: Harness, url: string): Promise<{ xml: string; doc: EInvo
   expect(res.statusCode, res.body).toBe(200);
   expect(res.headers['content-type']).toContain('application/xml');
   const xml = res.body;
-  return { xml, doc: parseEInvoice(xml), filename: /filename="([^"]+)"/.exec(String(res.headers['content-disposition']))![1]! };
+  return { xml, doc: await parseEInvoice(xml), filename: /filename="([^"]+)"/.exec(String(res.headers['content-disposition']))![1]! };
 }
 
 /** The files embedded in a PDF, as pdf.js (a PDF reader) lists them from the EmbeddedFiles name tree. */
@@ -294,6 +294,72 @@ describe('golden e-invoices', () => {
     const plain = await finalized(h, (await createDraft(h, plainCustomer.id)).invoice.id);
     expect(plain.e_invoicing).toEqual({ format: null, status: 'NOT_APPLICABLE', errors: [], download_url: null });
     expect((await h.request('GET', `/api/v1/invoices/${plain.id}/e-invoice`)).statusCode).toBe(404);
+  });
+
+  it('the other categories our tax decision gives: E for an exempt customer, Z beside S for a 0 % line, O for an export by a seller without a VAT number', async () => {
+    const h = harness();
+    const address = { line1: '1 rue X', city: 'Paris', zip_code: '75001', country: 'FR' };
+    const seller = await entity(h, 'FACTURX');
+    const exemptCustomer = await createCustomer(h, { invoicing_entity_id: seller.id, is_tax_exempt: true, billing_address: address });
+    const exemptTax = taxFor({ country: 'FR', taxExempt: true });
+    expect(exemptTax.treatment).toBe('EXEMPT');
+    const exempt = await finalized(h, (await createDraft(h, exemptCustomer.id, { tax: exemptTax })).invoice.id);
+    expect(exempt.e_invoicing).toMatchObject({ status: 'VALID', errors: [] });
+    const exemptDoc = (await xmlOf(h, exempt.e_invoicing.download_url)).doc;
+    expect(exemptDoc.vat).toEqual([expect.objectContaining({ category: 'E', rate: '0', taxAmount: '0.00', exemptionReason: 'Exempt from VAT: the customer is VAT exempt' })]);
+    expectAmountsMatch(exemptDoc, exempt);
+
+    const customer = await createCustomer(h, { invoicing_entity_id: seller.id, billing_address: address });
+    const standard = taxFor({ country: 'FR' });
+    const zeroRated: InvoiceLineInput[] = [
+      { name: 'Platform', category: 'RECURRING', amount: new Dec('100') },
+      { name: 'Newspaper', category: 'ONE_TIME', amount: new Dec('12.50'), tax: { ...standard, rate: new Dec('0') } },
+    ];
+    const mixed = await finalized(h, (await createDraft(h, customer.id, { lines: zeroRated, tax: standard, lineDetails: [] })).invoice.id);
+    expect(mixed.e_invoicing).toMatchObject({ status: 'VALID', errors: [] });
+    const mixedDoc = (await xmlOf(h, mixed.e_invoicing.download_url)).doc;
+    expect(mixedDoc.vat.map((row) => [row.category, row.rate, row.taxableAmount, row.taxAmount, row.exemptionReason])).toEqual([['S', '20', '100.00', '20.00', null], ['Z', '0', '12.50', '0.00', null]]);
+    expectAmountsMatch(mixedDoc, mixed);
+
+    const unregistered = await entity(h, 'FACTURX', { vat_number: null, registration_number: null });
+    const abroad = await createCustomer(h, { currency: 'USD', invoicing_entity_id: unregistered.id, billing_address: { line1: '1 Market St', city: 'San Francisco', zip_code: '94105', country: 'US' } });
+    const exportTax = taxFor({ country: 'US' });
+    expect(exportTax.treatment).toBe('EXPORT');
+    const outOfScope = await finalized(h, (await createDraft(h, abroad.id, { currency: 'USD', tax: exportTax })).invoice.id);
+    expect(outOfScope.e_invoicing).toMatchObject({ status: 'VALID', errors: [] });
+    const outDoc = (await xmlOf(h, outOfScope.e_invoicing.download_url)).doc;
+    expect(outDoc.vat).toEqual([expect.objectContaining({ category: 'O', rate: null, taxAmount: '0.00', exemptionCode: 'VATEX-EU-O' })]);
+    expect(outDoc.seller.vatId).toBeNull();
+    expectAmountsMatch(outDoc, outOfScope);
+  });
+
+  it('a 3-decimal currency (KWD) is INVALID with BR-DEC, never a crash: finalized, XML downloadable, not embedded', async () => {
+    const h = harness();
+    const seller = await entity(h, 'FACTURX');
+    const customer = await createCustomer(h, { currency: 'KWD', invoicing_entity_id: seller.id, vat_number: 'FR40123456824', billing_address: { line1: '1 rue X', city: 'Paris', zip_code: '75001', country: 'FR' } });
+    const lines: InvoiceLineInput[] = [{ name: 'Licence', category: 'RECURRING', amount: new Dec('10.125'), quantity: new Dec('1'), unitPrice: new Dec('10.125') }];
+    const invoice = await finalized(h, (await createDraft(h, customer.id, { currency: 'KWD', lines, tax: taxFor({ country: 'FR', vatNumber: 'FR40123456824' }), lineDetails: [] })).invoice.id);
+    expect(invoice).toMatchObject({ status: 'FINALIZED', currency: 'KWD', subtotal: '10.125', tax_amount: '2.025', total: '12.150' });
+    expect(invoice.e_invoicing.status).toBe('INVALID');
+    // BR-DEC only: BR-CO-17 checks a 3-decimal tax to the fils, so the one cause is reported once per amount
+    expect([...new Set(invoice.e_invoicing.errors.map((e: { rule: string }) => e.rule))]).toEqual(['BR-DEC']);
+    expect(invoice.e_invoicing.errors[0].message).toContain('has more than two decimals');
+    const { doc } = await xmlOf(h, invoice.e_invoicing.download_url);
+    expectAmountsMatch(doc, invoice);
+    expect(Object.keys(await attachments((await h.request('GET', `/api/v1/invoices/${invoice.id}/download`)).rawPayload))).toEqual([]);
+  });
+
+  it('BR-CO-17 is exact: a rate whose per-line rounded taxes drift from taxable × rate is INVALID, the invoice unchanged', async () => {
+    const h = harness();
+    const seller = await entity(h, 'FACTURX');
+    const customer = await createCustomer(h, { invoicing_entity_id: seller.id, billing_address: { line1: '1 rue X', city: 'Paris', zip_code: '75001', country: 'FR' } });
+    const reduced: TaxDecision = { ...taxFor({ country: 'FR' }), rate: new Dec('0.055') };
+    // three lines of 0.33 at 5.5 %: 0.01815 rounds to 0.02 per line (0.06), the rate's 0.99 × 5.5 % = 0.05445 to 0.05
+    const lines: InvoiceLineInput[] = [1, 2, 3].map((n) => ({ name: `Book ${n}`, category: 'ONE_TIME' as const, amount: new Dec('0.33') }));
+    const invoice = await finalized(h, (await createDraft(h, customer.id, { lines, tax: reduced, lineDetails: [] })).invoice.id);
+    expect(invoice).toMatchObject({ status: 'FINALIZED', subtotal: '0.99', tax_amount: '0.06', total: '1.05' });
+    expect(invoice.e_invoicing).toMatchObject({ status: 'INVALID', errors: [{ rule: 'BR-CO-17', message: '[BR-CO-17] VAT breakdown S 5.5%: tax amount (BT-117) 0.06 is not 0.99 × 5.5% = 0.05' }] });
+    expectAmountsMatch((await xmlOf(h, invoice.e_invoicing.download_url)).doc, invoice);
   });
 
   it('the CIUS rules run on their formats: Peppol without the buyer endpoint, XRechnung without the buyer post code nor bank details', async () => {

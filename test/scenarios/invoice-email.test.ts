@@ -75,6 +75,18 @@ describe('invoice e-mail', () => {
       sent[format] = message!.raw;
       if (format === 'FACTURX') {
         expect(pdf.includes(Buffer.from('factur-x.xml'))).toBe(true);
+        // its credit note's mail carries the credit note's hybrid PDF, the one the API serves
+        const mailsBefore = inbox.filter((m) => m.to.includes(to)).length;
+        const created = await h.request('POST', '/api/v1/credit-notes', { body: { invoice_id: invoice.id, reason: 'Refund', credit_type: 'CREDIT_TO_BALANCE', lines: [{ invoice_line_id: invoice.line_items[0].id, amount: '10.00' }] } });
+        expect(created.statusCode, created.body).toBe(201);
+        const note = (await h.request('POST', `/api/v1/credit-notes/${created.json().id}/finalize`)).json();
+        expect(note.e_invoicing).toMatchObject({ format: 'FACTURX', status: 'VALID' });
+        await settle();
+        const noteMails = inbox.filter((m) => m.to.includes(to));
+        expect(noteMails).toHaveLength(mailsBefore + 1);
+        const notePdf = pdfAttachment(noteMails.at(-1)!.raw);
+        expect(notePdf.includes(Buffer.from('factur-x.xml'))).toBe(true);
+        expect(notePdf.equals((await h.request('GET', `/api/v1/credit-notes/${note.id}/download`)).rawPayload)).toBe(true);
       } else {
         expect(pdf.includes(Buffer.from('factur-x.xml'))).toBe(false);
         expect(message!.raw).toMatch(new RegExp(`filename="?${invoice.invoice_number}\\.xml`));

@@ -128,11 +128,11 @@ describe('charging finalized invoices (sandbox)', () => {
     const [pending] = await transactions(h, invoiceId);
     const paymentId = pending!.provider_transaction_id as string;
     const { charging, providers } = h.service.payments;
-    const eventOf = (id: string) => providers.sandbox.parseWebhook(...(({ body, headers }) => [body, headers] as const)(providers.sandbox.signEvent({ id, type: 'payment.updated', payment_id: paymentId })))[0]!;
+    const eventOf = async (id: string) => (await providers.sandbox.parseWebhook(...(({ body, headers }) => [body, headers] as const)(providers.sandbox.signEvent({ id, type: 'payment.updated', payment_id: paymentId }))))[0]!;
     // the "still processing" event, read before the delay passed, arrives after the success event
-    const processing = eventOf('evt_sbx_1');
+    const processing = await eventOf('evt_sbx_1');
     h.clock.advance(SANDBOX_DELAY_MS);
-    const succeeded = eventOf('evt_sbx_2');
+    const succeeded = await eventOf('evt_sbx_2');
     expect(await charging.applyEvent(h.tenant.id, 'sandbox', succeeded)).toBe(true);
     expect(await charging.applyEvent(h.tenant.id, 'sandbox', processing)).toBe(true);
     expect(await charging.applyEvent(h.tenant.id, 'sandbox', succeeded)).toBe(false);

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Dec } from '../../src/kernel/money.js';
 import {
   ALL_RULES, generateEInvoice, parseEInvoice, validateEInvoice, E_INVOICE_FORMATS, PEPPOL_BIS_3_0, SYNTAXES, XRECHNUNG_3_0, type EInvoiceDocument,
 } from '../../src/adapters/einvoice/index.js';
@@ -32,11 +33,11 @@ function document(overrides: Partial<EInvoiceDocument> = {}): EInvoiceDocument {
 describe('e-invoice round trip', () => {
   for (const format of E_INVOICE_FORMATS) {
     for (const typeCode of ['380', '381'] as const) {
-      it(`${format} ${typeCode}: writes, reads back the same document, and passes the rules`, () => {
+      it(`${format} ${typeCode}: writes, reads back the same document, and passes the rules`, async () => {
         const doc = document({ typeCode, ...(typeCode === '381' ? { precedingInvoice: { number: 'INV-0000', issueDate: '2026-02-01' } } : {}) });
-        const { xml, failures } = generateEInvoice(format, doc);
+        const { xml, failures } = await generateEInvoice(format, doc);
         expect(failures).toEqual([]);
-        const read = parseEInvoice(xml);
+        const read = await parseEInvoice(xml);
         expect(read).toEqual({ ...doc, customizationId: SYNTAXES[format].customizationId, profileId: SYNTAXES[format].profileId });
       });
     }
@@ -55,6 +56,44 @@ describe('EN 16931 rules', () => {
       ],
     });
     expect(rulesOf({ ...broken, customizationId: 'x' })).toEqual(['BR-CO-10', 'BR-CO-13', 'BR-CO-14', 'BR-CO-15', 'BR-CO-16', 'BR-CO-17']);
+  });
+
+  it('checks BR-CO-17 exactly: one cent off is a failure, rounded to the yen for JPY and to the fils for KWD', () => {
+    // one rate, 10.00 at 5.5 %: 0.55; 0.56 was accepted when the check allowed one currency unit
+    const oneCentOff = document({
+      customizationId: 'urn:cen.eu:en16931:2017',
+      vat: [document().vat[0]!, { ...document().vat[1]!, taxAmount: '0.56' }],
+      totals: { ...document().totals, tax: '18.56', taxInclusive: '118.56', payable: '108.56' },
+    });
+    expect(validateEInvoice(oneCentOff)).toEqual([{ rule: 'BR-CO-17', message: '[BR-CO-17] VAT breakdown S 5.5%: tax amount (BT-117) 0.56 is not 10.00 × 5.5% = 0.55' }]);
+    // half a cent rounds up: 0.10 × 5.5 % = 0.0055 -> 0.01
+    const halfCent = (taxAmount: string) => document({
+      customizationId: 'urn:cen.eu:en16931:2017',
+      lines: [{ ...document().lines[1]!, quantity: '1', netPrice: '0.10', netAmount: '0.10' }],
+      vat: [{ ...document().vat[1]!, taxableAmount: '0.10', taxAmount }],
+      totals: { lineNet: '0.10', allowances: '0.00', charges: '0.00', taxExclusive: '0.10', tax: taxAmount, taxInclusive: new Dec('0.10').plus(taxAmount).toFixed(2), prepaid: '0.00', rounding: '0.00', payable: new Dec('0.10').plus(taxAmount).toFixed(2) },
+    });
+    expect(validateEInvoice(halfCent('0.01'))).toEqual([]);
+    expect(validateEInvoice(halfCent('0.00')).map((failure) => failure.rule)).toEqual(['BR-CO-17']);
+    // JPY has no cents: 2233 × 20 % = 446.6 is 447 yen, and 446 is one yen off
+    const yen = (taxAmount: string) => document({
+      customizationId: 'urn:cen.eu:en16931:2017',
+      currency: 'JPY',
+      lines: [{ ...document().lines[1]!, quantity: '1', netPrice: '2233', netAmount: '2233', rate: '20' }],
+      vat: [{ ...document().vat[0]!, taxableAmount: '2233', taxAmount }],
+      totals: { lineNet: '2233', allowances: '0', charges: '0', taxExclusive: '2233', tax: taxAmount, taxInclusive: String(2233 + Number(taxAmount)), prepaid: '0', rounding: '0', payable: String(2233 + Number(taxAmount)) },
+    });
+    expect(validateEInvoice(yen('447'))).toEqual([]);
+    expect(validateEInvoice(yen('446')).map((failure) => failure.rule)).toEqual(['BR-CO-17']);
+    // KWD has three decimals: BR-DEC says so, and BR-CO-17 checks the tax to the fils (no second failure)
+    const dinar = document({
+      customizationId: 'urn:cen.eu:en16931:2017',
+      currency: 'KWD',
+      lines: [{ ...document().lines[1]!, quantity: '1', netPrice: '10.125', netAmount: '10.125', rate: '20' }],
+      vat: [{ ...document().vat[0]!, taxableAmount: '10.125', taxAmount: '2.025' }],
+      totals: { lineNet: '10.125', allowances: '0.000', charges: '0.000', taxExclusive: '10.125', tax: '2.025', taxInclusive: '12.150', prepaid: '0.000', rounding: '0.000', payable: '12.150' },
+    });
+    expect([...new Set(validateEInvoice(dinar).map((failure) => failure.rule))]).toEqual(['BR-DEC']);
   });
 
   it('checks each VAT category: reverse charge needs both VAT numbers, O mixes with nothing, exempt needs a reason', () => {
@@ -105,15 +144,15 @@ describe('CIUS rules (XRechnung BR-DE, Peppol PEPPOL-EN16931)', () => {
     expect(rulesOf(document({ customizationId: XRECHNUNG_3_0, seller: { ...seller, vatId: null } }))).toEqual(['BR-S-02', 'BR-DE-16']);
   });
 
-  it('XRechnung: the seller contact group and its point, telephone and e-mail (BR-DE-2, 5, 6, 7), in both syntaxes', () => {
+  it('XRechnung: the seller contact group and its point, telephone and e-mail (BR-DE-2, 5, 6, 7), in both syntaxes', async () => {
     const noContact = document({ customizationId: XRECHNUNG_3_0, seller: { ...seller, contact: null } });
     expect(rulesOf(noContact)).toEqual(['BR-DE-2', 'BR-DE-5', 'BR-DE-6', 'BR-DE-7']);
     expect(validateEInvoice(noContact)[2]!.message).toBe("[BR-DE-6] the seller contact telephone (BT-42) is missing: set contact_phone on the invoicing entity, e.g. '+49 30 1234567'");
     // a contact with only a name is written and read back as such, in UBL and in CII
     const nameOnly = document({ customizationId: XRECHNUNG_3_0, seller: { ...seller, contact: { name: 'Accounts receivable', phone: null, email: null } } });
     for (const format of ['XRECHNUNG_UBL', 'XRECHNUNG_CII'] as const) {
-      expect(generateEInvoice(format, nameOnly).failures.map((failure) => failure.rule)).toEqual(['BR-DE-6', 'BR-DE-7']);
-      expect(parseEInvoice(generateEInvoice(format, nameOnly).xml).seller.contact).toEqual({ name: 'Accounts receivable', phone: null, email: null });
+      expect((await generateEInvoice(format, nameOnly)).failures.map((failure) => failure.rule)).toEqual(['BR-DE-6', 'BR-DE-7']);
+      expect((await parseEInvoice((await generateEInvoice(format, nameOnly)).xml)).seller.contact).toEqual({ name: 'Accounts receivable', phone: null, email: null });
     }
     // Peppol and Factur-X do not ask for a contact
     expect(rulesOf({ ...noContact, customizationId: PEPPOL_BIS_3_0, profileId: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0' })).toEqual([]);

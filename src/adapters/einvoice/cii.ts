@@ -1,6 +1,6 @@
 // Writes the model as a UN/CEFACT Cross Industry Invoice (D16B), the syntax of Factur-X / ZUGFeRD
 // and of XRechnung's CII flavour. Element order follows the CII schema; absent values are left out.
-import { create } from 'xmlbuilder2';
+import type { XmlCreate } from './model.js';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { EInvoiceDocument, EInvoiceParty, Syntax } from './model.js';
 
@@ -58,7 +58,8 @@ function period(parent: XMLBuilder, start: string | null, end: string | null): v
   if (end) dateTime(element, 'EndDateTime', end);
 }
 
-export function buildCii(doc: EInvoiceDocument, syntax: Syntax): string {
+/** `create` is xmlbuilder2's, loaded by the caller at first use (index.ts). */
+export function buildCii(create: XmlCreate, doc: EInvoiceDocument, syntax: Syntax): string {
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(CII_NS.rsm, 'rsm:CrossIndustryInvoice')
     .att('xmlns:ram', CII_NS.ram).att('xmlns:udt', CII_NS.udt).att('xmlns:qdt', CII_NS.qdt);
 

@@ -16,12 +16,17 @@ export interface GeneratedEInvoice {
   failures: RuleFailure[];
 }
 
-export function generateEInvoice(format: EInvoiceFormat, doc: EInvoiceDocument): GeneratedEInvoice {
+/**
+ * Writes the document and checks it. xmlbuilder2 (and fast-xml-parser, parse.ts) are imported at
+ * the first document, not when the server starts (docs/performance.md, "Memory").
+ */
+export async function generateEInvoice(format: EInvoiceFormat, doc: EInvoiceDocument): Promise<GeneratedEInvoice> {
   const syntax = SYNTAXES[format];
-  const xml = syntax.syntax === 'CII' ? buildCii(doc, syntax) : buildUbl(doc, syntax);
+  const { create } = await import('xmlbuilder2');
+  const xml = syntax.syntax === 'CII' ? buildCii(create, doc, syntax) : buildUbl(create, doc, syntax);
   let failures: RuleFailure[];
   try {
-    failures = validateEInvoice(parseEInvoice(xml));
+    failures = validateEInvoice(await parseEInvoice(xml));
   } catch (error) {
     failures = [{ rule: 'XML', message: `the document could not be read back: ${error instanceof Error ? error.message : String(error)}` }];
   }

@@ -158,3 +158,6 @@ export interface RuleFailure {
   rule: string;
   message: string;
 }
+
+/** xmlbuilder2's `create`, which the builders take from the caller: the library is imported at the first document (index.ts). */
+export type XmlCreate = typeof import('xmlbuilder2').create;

@@ -2,12 +2,21 @@
 // the builders: the rules are checked on what this reads, so a builder that drops or misplaces a
 // value is caught. Namespace prefixes are dropped (the element names of each syntax are distinct
 // enough); every value is kept as the text written.
-import { XMLParser } from 'fast-xml-parser';
+import type { XMLParser } from 'fast-xml-parser';
 import type { EInvoiceAddress, EInvoiceDocument, EInvoiceLine, EInvoiceParty, EInvoiceVat, VatCategory } from './model.js';
 
 type Node = Record<string, unknown>;
 
-const parser = new XMLParser({
+let parser: XMLParser | undefined;
+/** The parser, made at the first document: fast-xml-parser is imported then, not when the server starts (docs/performance.md, "Memory"). */
+async function xmlParser(): Promise<XMLParser> {
+  if (parser) return parser;
+  const { XMLParser } = await import('fast-xml-parser');
+  parser = new XMLParser(PARSER_OPTIONS);
+  return parser;
+}
+
+const PARSER_OPTIONS = {
   removeNSPrefix: true,
   ignoreAttributes: false,
   attributeNamePrefix: '@',
@@ -15,8 +24,8 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   trimValues: true,
   // every element is a list, so a repeated element never changes the shape
-  isArray: (_name, _path, _leaf, isAttribute) => !isAttribute,
-});
+  isArray: (_name: string, _path: unknown, _leaf: boolean, isAttribute: boolean) => !isAttribute,
+};
 
 const all = (node: Node | undefined, name: string): Node[] => {
   const value = node?.[name];
@@ -42,8 +51,8 @@ const fromDate102 = (value: string | null): string | null =>
   value !== null && /^\d{8}$/.test(value) ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}` : value;
 
 /** Which syntax a document is in, by its root element. */
-export function parseEInvoice(xml: string): EInvoiceDocument {
-  const root = parser.parse(xml) as Node;
+export async function parseEInvoice(xml: string): Promise<EInvoiceDocument> {
+  const root = (await xmlParser()).parse(xml) as Node;
   const cii = one(root, 'CrossIndustryInvoice');
   if (cii) return fromCii(cii);
   const ubl = one(root, 'Invoice') ?? one(root, 'CreditNote');

@@ -6,7 +6,7 @@
 // BIS Billing 3.0 (PEPPOL-EN16931-..), which run on the documents that declare that specification.
 // It is not the whole standard (docs/einvoicing.md says what is left out).
 import type { Decimal } from 'decimal.js';
-import { Dec } from '../../kernel/money.js';
+import { Dec, currencyExponent } from '../../kernel/money.js';
 import { PEPPOL_BIS_3_0, XRECHNUNG_3_0, type EInvoiceDocument, type EInvoiceLine, type EInvoiceVat, type RuleFailure, type VatCategory } from './model.js';
 
 /** EN16931: every document; XRECHNUNG, PEPPOL: the documents whose specification identifier (BT-24) names that CIUS. */
@@ -34,6 +34,15 @@ const num = (value: string | null | undefined): Decimal => (isNumber(value) ? ne
 const sum = (values: (string | null | undefined)[]): Decimal => values.reduce((total: Decimal, value) => total.plus(num(value)), new Dec(0));
 const decimals = (value: string | null | undefined): number => (present(value) ? (value!.split('.')[1] ?? '').length : 0);
 const rateOf = (value: string | null): Decimal => num(value);
+/**
+ * BR-CO-17 rounds to two decimals. A 0-decimal currency (JPY) cannot hold cents, so its tax is
+ * rounded to its unit; a 3-decimal one (KWD, BHD) is rounded to its fils too, since BR-DEC
+ * already reports those amounts (one failure, not two). An unreadable currency (BR-05) takes two.
+ */
+const taxDecimalsOf = (currency: string | null): number => {
+  if (currency === null || !/^[A-Z]{3}$/.test(currency)) return 2;
+  return currencyExponent(currency);
+};
 const sameRate = (a: string | null, b: string | null): boolean => (a === null || b === null ? a === b : rateOf(a).equals(rateOf(b)));
 /** BR-CO-09: a VAT identifier starts with its ISO 3166-1 country code (Greece: EL). */
 const VAT_PREFIX = /^[A-Z]{2}/;
@@ -169,12 +178,13 @@ export const RULES: readonly Rule[] = [
   },
   {
     id: 'BR-CO-17',
-    text: 'VAT category tax amount (BT-117) = taxable amount (BT-116) × rate (BT-119) / 100, rounded to two decimals; like the CEN schematron, within one currency unit, since tax is rounded per line.',
+    text: 'VAT category tax amount (BT-117) = taxable amount (BT-116) × rate (BT-119) / 100, rounded exactly to the currency\'s minor unit: two decimals (EUR, USD), the yen for JPY, the fils for KWD (whose third decimal BR-DEC reports).',
     check: (doc) => doc.vat.flatMap((row: EInvoiceVat) => {
       if (row.rate === null) return when(!num(row.taxAmount).isZero(), `VAT breakdown ${row.category} without a rate must have a tax amount of 0, got ${row.taxAmount}`);
-      const expected = num(row.taxableAmount).times(rateOf(row.rate)).div(100).toDecimalPlaces(2, Dec.ROUND_HALF_UP);
-      return when(num(row.taxAmount).minus(expected).abs().greaterThan(1),
-        `VAT breakdown ${row.category} ${row.rate}%: tax amount ${row.taxAmount} is not ${row.taxableAmount} × ${row.rate}% = ${expected.toString()}`);
+      const places = taxDecimalsOf(doc.currency);
+      const expected = num(row.taxableAmount).times(rateOf(row.rate)).div(100).toDecimalPlaces(places, Dec.ROUND_HALF_UP);
+      return when(!num(row.taxAmount).equals(expected),
+        `VAT breakdown ${row.category} ${row.rate}%: tax amount (BT-117) ${row.taxAmount} is not ${row.taxableAmount} × ${row.rate}% = ${expected.toFixed(places)}`);
     }),
   },
   { id: 'BR-CO-18', text: 'An invoice has at least one VAT breakdown (BG-23).', check: (doc) => when(doc.vat.length === 0, 'the invoice has no VAT breakdown (BG-23)') },

@@ -1,6 +1,6 @@
 // Writes the model as an OASIS UBL 2.1 Invoice or CreditNote, the syntax of Peppol BIS Billing 3.0
 // and of XRechnung's UBL flavour. Element order follows the UBL schema; absent values are left out.
-import { create } from 'xmlbuilder2';
+import type { XmlCreate } from './model.js';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { EInvoiceDocument, EInvoiceParty, Syntax, VatCategory } from './model.js';
 
@@ -56,7 +56,8 @@ function taxCategory(parent: XMLBuilder, name: 'TaxCategory' | 'ClassifiedTaxCat
   cbc(cac(element, 'TaxScheme'), 'ID', 'VAT');
 }
 
-export function buildUbl(doc: EInvoiceDocument, syntax: Syntax): string {
+/** `create` is xmlbuilder2's, loaded by the caller at first use (index.ts). */
+export function buildUbl(create: XmlCreate, doc: EInvoiceDocument, syntax: Syntax): string {
   const credit = doc.typeCode === '381';
   const currency = { currencyID: doc.currency ?? '' };
   const root = create({ version: '1.0', encoding: 'UTF-8' })

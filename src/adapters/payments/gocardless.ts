@@ -7,15 +7,23 @@ import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
-import gocardless, { Environments, AuthenticationError, PermissionsError, ValidationFailedError, parse as parseGoCardlessWebhook } from 'gocardless-nodejs';
+// The SDK is a type here: it is imported, and its client built, at the provider's first call
+// (docs/performance.md, "Memory"), so a server that never talks to GoCardless never loads it.
 import type { Mandate, Payment } from 'gocardless-nodejs';
 import {
   ProviderAuthenticationError, WebhookSignatureError,
   type ChargeRequest, type PaymentProvider, type ProviderEvent, type ProviderPayment, type ProviderPaymentStatus, type SetupResult,
 } from './provider.js';
 
-/** The GoCardless API version the pinned SDK (gocardless-nodejs 10.1.2) sends as `GoCardless-Version`. */
-export { API_VERSION as GOCARDLESS_API_VERSION } from 'gocardless-nodejs';
+/**
+ * The GoCardless API version the pinned SDK (gocardless-nodejs 10.1.2) sends as `GoCardless-Version`
+ * (its `API_VERSION`; written out so that naming it does not load the SDK, and checked against it
+ * by test/unit/adapters/payments/gocardless.test.ts).
+ */
+export const GOCARDLESS_API_VERSION = '2015-07-06';
+
+type GoCardlessSdk = typeof import('gocardless-nodejs');
+type GoCardlessClient = ReturnType<GoCardlessSdk['default']>;
 
 const LIVE_BASE = 'https://api.gocardless.com';
 const SANDBOX_BASE = 'https://api-sandbox.gocardless.com';
@@ -55,7 +63,8 @@ function statusOf(status: string | undefined): ProviderPaymentStatus {
  * connections go to that origin instead, so the SDK's own requests, headers and error handling
  * are what is exercised.
  */
-function clientFor(accessToken: string, apiBase: string) {
+function clientFor(sdk: GoCardlessSdk, accessToken: string, apiBase: string): GoCardlessClient {
+  const { default: gocardless, Environments } = sdk;
   const base = apiBase || (accessToken.startsWith('sandbox_') ? SANDBOX_BASE : LIVE_BASE);
   const url = new URL(base);
   if (url.origin === LIVE_BASE) return gocardless(accessToken, Environments.Live, {});
@@ -75,11 +84,20 @@ const INACTIVE_MANDATE = new Set(['failed', 'cancelled', 'expired', 'consumed', 
 const REVOKING_MANDATE_ACTIONS = new Set(['cancelled', 'expired', 'failed', 'blocked', 'consumed']);
 
 export function createGoCardlessProvider(options: GoCardlessAdapterOptions): PaymentProvider {
-  const client = clientFor(options.accessToken, options.apiBase);
+  let loaded: Promise<{ sdk: GoCardlessSdk; client: GoCardlessClient }> | undefined;
+  /** The SDK and the client, built once at the first call (a failed import is tried again at the next). */
+  function load(): Promise<{ sdk: GoCardlessSdk; client: GoCardlessClient }> {
+    loaded ??= import('gocardless-nodejs').then((sdk) => ({ sdk, client: clientFor(sdk, options.accessToken, options.apiBase) }), (error: unknown) => {
+      loaded = undefined;
+      throw error;
+    });
+    return loaded;
+  }
 
   /** Why a payment failed: GoCardless puts it on the payment's `failed`/`cancelled` event, not on the payment. */
   async function failureOf(payment: Payment): Promise<{ code: string; message: string }> {
     const action = payment.status === 'cancelled' || payment.status === 'charged_back' ? payment.status : 'failed';
+    const { client } = await load();
     const events = await client.events.list({ payment: payment.id!, action, limit: 1 } as never);
     const details = events.events?.[0]?.details;
     return { code: details?.cause ?? payment.status ?? 'failed', message: details?.description ?? `the payment is ${payment.status}` };
@@ -113,6 +131,7 @@ export function createGoCardlessProvider(options: GoCardlessAdapterOptions): Pay
   return {
     name: 'gocardless',
     async verify() {
+      const { sdk: { AuthenticationError, PermissionsError }, client } = await load();
       try {
         await client.creditors.list({ limit: 1 } as never);
       } catch (error) {
@@ -121,11 +140,13 @@ export function createGoCardlessProvider(options: GoCardlessAdapterOptions): Pay
       }
     },
     async createCustomer({ name, email, reference, idempotencyKey }) {
+      const { client } = await load();
       const customer = await client.customers.create({ company_name: name, ...(email ? { email } : {}), metadata: { billing_customer_id: reference } }, idempotencyKey);
       return { id: customer.id! };
     },
     async setupPaymentMethod({ customerId, method, idempotencyKey, holderName }): Promise<SetupResult> {
       const value = method.replace(/\s+/g, '').toUpperCase();
+      const { sdk: { ValidationFailedError }, client } = await load();
       try {
         if (MANDATE_ID.test(value)) {
           // a mandate the customer set up in GoCardless's own flow (Billing Request Flow)
@@ -149,6 +170,7 @@ export function createGoCardlessProvider(options: GoCardlessAdapterOptions): Pay
       }
     },
     async charge(request: ChargeRequest) {
+      const { client } = await load();
       // a repeated Idempotency-Key is answered 409 idempotent_creation_conflict; the SDK then fetches the payment it names
       const payment = await client.payments.create(
         {
@@ -163,10 +185,12 @@ export function createGoCardlessProvider(options: GoCardlessAdapterOptions): Pay
       return toPayment(payment);
     },
     async getPayment(paymentId) {
+      const { client } = await load();
       return toPayment(await client.payments.find(paymentId));
     },
     async refund({ paymentId, amountMinor, idempotencyKey }) {
       // GoCardless asks for the total refunded including this one, against accidental repeats
+      const { client } = await load();
       const earlier = await client.refunds.list({ payment: paymentId } as never);
       const refundedMinor = (earlier.refunds ?? []).filter((r) => !['cancelled', 'bounced', 'funds_returned'].includes(String(r.status))).reduce((sum, r) => sum + BigInt(r.amount ?? 0), 0n);
       const refund = await client.refunds.create(
@@ -178,10 +202,11 @@ export function createGoCardlessProvider(options: GoCardlessAdapterOptions): Pay
       const status = state === 'refund_settled' ? 'SUCCEEDED' : ['cancelled', 'bounced', 'funds_returned'].includes(state) ? 'FAILED' : 'PENDING';
       return { id: refund.id!, paymentId, status, amountMinor: BigInt(refund.amount!) };
     },
-    parseWebhook(rawBody, headers): ProviderEvent[] {
+    async parseWebhook(rawBody, headers): Promise<ProviderEvent[]> {
       if (!options.webhookSecret) throw new WebhookSignatureError('this connection has no webhook secret');
       const signature = headers['webhook-signature'];
       if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/i.test(signature)) throw new WebhookSignatureError('missing or malformed Webhook-Signature header');
+      const { sdk: { parse: parseGoCardlessWebhook } } = await load();
       let events;
       try {
         events = parseGoCardlessWebhook(rawBody, options.webhookSecret, signature);

@@ -118,5 +118,5 @@ export interface PaymentProvider {
    * Verifies the signature of a webhook over its raw body and reads its events (one delivery may
    * carry several: GoCardless batches them). Throws WebhookSignatureError.
    */
-  parseWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>): ProviderEvent[];
+  parseWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>): Promise<ProviderEvent[]>;
 }

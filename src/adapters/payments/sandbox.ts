@@ -129,7 +129,7 @@ export function createSandboxProvider(clock: Clock): SandboxProvider {
       refunded.set(`${id}:${refundId}`, amountMinor);
       return { id: refundId, paymentId: id, status: 'SUCCEEDED', amountMinor };
     },
-    parseWebhook(rawBody, headers): ProviderEvent[] {
+    async parseWebhook(rawBody, headers): Promise<ProviderEvent[]> {
       const header = headers[SANDBOX_SIGNATURE_HEADER];
       const match = typeof header === 'string' ? /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header) : null;
       if (!match) throw new WebhookSignatureError(`missing or malformed ${SANDBOX_SIGNATURE_HEADER} header`);

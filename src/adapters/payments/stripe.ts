@@ -4,7 +4,9 @@
 // SEPA Direct Debit: an IBAN becomes a `sepa_debit` PaymentMethod whose SetupIntent carries the
 // mandate (https://docs.stripe.com/payments/sepa-debit/set-up-payment); its charges answer
 // `processing` (PENDING here) and settle days later by webhook.
-import Stripe from 'stripe';
+// The SDK is a type here: it is imported, and its client built, at the provider's first call
+// (docs/performance.md, "Memory"), so a server that never talks to Stripe never loads it.
+import type Stripe from 'stripe';
 import {
   ProviderAuthenticationError, WebhookSignatureError,
   type ChargeRequest, type PaymentProvider, type ProviderEvent, type ProviderPayment, type ProviderPaymentStatus, type SetupResult,
@@ -57,23 +59,34 @@ function toPayment(intent: Stripe.PaymentIntent): ProviderPayment {
 
 export function createStripeProvider(options: StripeAdapterOptions): PaymentProvider {
   const base = new URL(options.apiBase);
-  const stripe = new Stripe(options.secretKey, {
-    apiVersion: STRIPE_API_VERSION as Stripe.LatestApiVersion,
-    host: base.hostname,
-    port: Number(base.port || (base.protocol === 'http:' ? 80 : 443)),
-    protocol: base.protocol === 'http:' ? 'http' : 'https',
-    // retries are ours (same idempotency key); the SDK's own would hide a crash window
-    maxNetworkRetries: 0,
-    telemetry: false,
-    timeout: 30_000,
-  });
+  let loaded: Promise<{ Sdk: typeof Stripe; stripe: Stripe }> | undefined;
+  /** The SDK and the client, built once at the first call (a failed import is tried again at the next). */
+  function sdk(): Promise<{ Sdk: typeof Stripe; stripe: Stripe }> {
+    loaded ??= import('stripe').then(({ default: Sdk }) => ({
+      Sdk,
+      stripe: new Sdk(options.secretKey, {
+        apiVersion: STRIPE_API_VERSION as Stripe.LatestApiVersion,
+        host: base.hostname,
+        port: Number(base.port || (base.protocol === 'http:' ? 80 : 443)),
+        protocol: base.protocol === 'http:' ? 'http' : 'https',
+        // retries are ours (same idempotency key); the SDK's own would hide a crash window
+        maxNetworkRetries: 0,
+        telemetry: false,
+        timeout: 30_000,
+      }),
+    }), (error: unknown) => {
+      loaded = undefined;
+      throw error;
+    });
+    return loaded;
+  }
 
   /**
    * Saves an IBAN: a sepa_debit PaymentMethod (Stripe requires the holder's name and e-mail), then a
    * SetupIntent confirmed with mandate_data so Stripe records the mandate. The mandate was collected
    * by the merchant (our API or form), not in Stripe.js, so its acceptance is `offline`.
    */
-  async function setupSepaDebit(customerId: string, iban: string, idempotencyKey: string, name: string, email: string): Promise<SetupResult> {
+  async function setupSepaDebit(stripe: Stripe, customerId: string, iban: string, idempotencyKey: string, name: string, email: string): Promise<SetupResult> {
     if (!IBAN.test(iban)) {
       return { status: 'FAILED', failureCode: 'invalid_bank_account_iban', failureMessage: `iban must be an IBAN (2 letters, 2 check digits, 11 to 30 letters or digits), e.g. "DE89370400440532013000"` };
     }
@@ -103,30 +116,29 @@ export function createStripeProvider(options: StripeAdapterOptions): PaymentProv
     };
   }
 
-  function isStripeError(error: unknown): error is Stripe.errors.StripeError {
-    return error instanceof Stripe.errors.StripeError;
-  }
-
   return {
     name: 'stripe',
     async verify() {
+      const { Sdk, stripe } = await sdk();
       try {
         await stripe.balance.retrieve();
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError) {
+        if (error instanceof Sdk.errors.StripeAuthenticationError || error instanceof Sdk.errors.StripePermissionError) {
           throw new ProviderAuthenticationError(error.message);
         }
         throw error;
       }
     },
     async createCustomer({ name, email, reference, idempotencyKey }) {
+      const { stripe } = await sdk();
       const customer = await stripe.customers.create({ name, ...(email ? { email } : {}), metadata: { billing_customer_id: reference } }, { idempotencyKey });
       return { id: customer.id };
     },
     async setupPaymentMethod({ customerId, method, idempotencyKey, holderName, billingEmail }): Promise<SetupResult> {
+      const { Sdk, stripe } = await sdk();
       try {
         // Stripe's object ids are `prefix_...`; anything else is an IBAN the API was given
-        if (!STRIPE_ID.test(method)) return await setupSepaDebit(customerId, method, idempotencyKey, holderName ?? '', billingEmail ?? '');
+        if (!STRIPE_ID.test(method)) return await setupSepaDebit(stripe, customerId, method, idempotencyKey, holderName ?? '', billingEmail ?? '');
         const intent = await stripe.setupIntents.create(
           { customer: customerId, payment_method: method, confirm: true, usage: 'off_session' },
           { idempotencyKey },
@@ -140,17 +152,18 @@ export function createStripeProvider(options: StripeAdapterOptions): PaymentProv
           method: { id: pm.id, type: 'CARD', cardBrand: pm.card?.brand ?? null, cardLast4: pm.card?.last4 ?? null, expMonth: pm.card?.exp_month ?? null, expYear: pm.card?.exp_year ?? null },
         };
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeCardError) {
+        if (error instanceof Sdk.errors.StripeCardError) {
           return { status: 'FAILED', failureCode: error.code ?? error.decline_code ?? 'card_error', failureMessage: error.message };
         }
         // Stripe refuses a malformed IBAN as an invalid request on `sepa_debit[iban]`: the payer's mistake, not ours
-        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.param?.startsWith('sepa_debit')) {
+        if (error instanceof Sdk.errors.StripeInvalidRequestError && error.param?.startsWith('sepa_debit')) {
           return { status: 'FAILED', failureCode: error.code ?? 'invalid_iban', failureMessage: error.message };
         }
         throw error;
       }
     },
     async charge(request: ChargeRequest) {
+      const { Sdk, stripe } = await sdk();
       try {
         const intent = await stripe.paymentIntents.create(
           {
@@ -170,22 +183,25 @@ export function createStripeProvider(options: StripeAdapterOptions): PaymentProv
         return toPayment(intent);
       } catch (error) {
         // a decline is an answer: Stripe puts the PaymentIntent it created on the error
-        if (isStripeError(error) && error.type === 'StripeCardError' && error.payment_intent) return toPayment(error.payment_intent);
+        if (error instanceof Sdk.errors.StripeError && error.type === 'StripeCardError' && error.payment_intent) return toPayment(error.payment_intent);
         throw error;
       }
     },
     async getPayment(paymentId) {
+      const { stripe } = await sdk();
       return toPayment(await stripe.paymentIntents.retrieve(paymentId));
     },
     async refund({ paymentId, amountMinor, idempotencyKey }) {
+      const { stripe } = await sdk();
       const refund = await stripe.refunds.create({ payment_intent: paymentId, amount: Number(amountMinor) }, { idempotencyKey });
       const status = refund.status === 'succeeded' ? 'SUCCEEDED' : refund.status === 'failed' || refund.status === 'canceled' ? 'FAILED' : 'PENDING';
       return { id: refund.id, paymentId, status, amountMinor: BigInt(refund.amount) };
     },
-    parseWebhook(rawBody, headers): ProviderEvent[] {
+    async parseWebhook(rawBody, headers): Promise<ProviderEvent[]> {
       if (!options.webhookSecret) throw new WebhookSignatureError('this connection has no webhook secret');
       const signature = headers['stripe-signature'];
       if (typeof signature !== 'string') throw new WebhookSignatureError('missing Stripe-Signature header');
+      const { stripe } = await sdk();
       let event: Stripe.Event;
       try {
         event = stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret);

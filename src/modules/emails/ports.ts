@@ -1,5 +1,4 @@
 import type { Queryable } from '../../db/pool.js';
-import { findCreditNote } from '../credit-notes/index.js';
 import { findCustomer } from '../customers/index.js';
 import { findDocument, findEntity, findInvoice, separateEInvoiceXml } from '../invoices/index.js';
 import { settledByProviderPayment } from '../payments/index.js';
@@ -9,9 +8,11 @@ import type { EmailPorts } from './service.js';
 /**
  * The ports wired to the customers, invoices, credit-notes and payments modules (the pay link
  * needs the payments module's secret: the composition root adds `payUrl`). The PDF lookups take the
- * pool, since they run in the send job, outside any transaction.
+ * pool, since they run in the send job, outside any transaction. A credit note's PDF is stored at
+ * its first download, so the mail takes it from the credit-notes service (`creditNotePdf`, passed
+ * in by the composition root), which stores it, with the e-invoice embedded, when it is not yet.
  */
-export function sqlEmailPorts(pool: Queryable): EmailPorts {
+export function sqlEmailPorts(pool: Queryable, creditNotePdf: EmailPorts['creditNotePdf']): EmailPorts {
   return {
     async invoicePdf(tenantId, invoiceId) {
       const invoice = await findInvoice(pool, tenantId, invoiceId);
@@ -19,11 +20,7 @@ export function sqlEmailPorts(pool: Queryable): EmailPorts {
       if (!document) throw new Error(`the PDF of invoice ${invoiceId} is not rendered yet`);
       return document.content;
     },
-    async creditNotePdf(tenantId, creditNoteId) {
-      const documentId = (await findCreditNote(pool, tenantId, creditNoteId))?.pdf_document_id;
-      const document = documentId ? await findDocument(pool, tenantId, documentId) : undefined;
-      return document?.content ?? null;
-    },
+    creditNotePdf,
     async eInvoiceXml(tenantId, objectId, baseName) {
       return (await separateEInvoiceXml(pool, tenantId, objectId, baseName)) ?? null;
     },

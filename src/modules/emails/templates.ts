@@ -95,7 +95,7 @@ export function renderEmail(kind: EmailKind, data: Record<string, unknown>, send
         `Credit note ${number} from ${senderName}`,
         `A credit note ${number} was issued for your invoice.`,
         [['Credit note number', number], ['Total', amount(data, 'total')], ['Refunded', amount(data, 'refunded_amount_cents')], ['Credited to your balance', amount(data, 'credited_amount_cents')]],
-        'The credit note PDF is attached when available.',
+        'The credit note PDF is attached.',
         senderName,
       );
     }

@@ -67,7 +67,7 @@ export async function storeEInvoice(
     const stored = await repo.findDocument(tx, tenantId, existing.xml_document_id);
     return withAttachment(existing, stored?.content ?? Buffer.alloc(0));
   }
-  const { xml, failures } = generateEInvoice(target.format, target.document);
+  const { xml, failures } = await generateEInvoice(target.format, target.document);
   const content = Buffer.from(xml, 'utf8');
   const now = clock.now();
   const documentId = newId('document', now.getTime());

@@ -212,7 +212,7 @@ export function createPaymentsService(deps: { pool: Pool; clock: Clock; provider
     const provider = providers.forConnection(connection);
     let events;
     try {
-      events = provider.parseWebhook(rawBody, headers);
+      events = await provider.parseWebhook(rawBody, headers);
     } catch (error) {
       if (error instanceof WebhookSignatureError) throw badRequest(`webhook refused: ${error.message}`);
       throw error;

@@ -53,6 +53,6 @@ describe('stripe adapter', () => {
     if (setup.status !== 'SUCCEEDED') throw new Error('setup failed');
     const payment = await p.charge({ customerId: customer.id, paymentMethodId: setup.method.id, amountMinor: 100n, currency: 'EUR', idempotencyKey: 'charge-webhook', description: 'x', metadata: {} });
     const { body, headers } = fake.signedEvent('whsec_someoneelse000000', 'evt_x', 'payment_intent.succeeded', payment.id);
-    expect(() => p.parseWebhook(body, headers)).toThrow(/signature/i);
+    await expect(p.parseWebhook(body, headers)).rejects.toThrow(/signature/i);
   });
 });
