@@ -17,7 +17,7 @@ import { loadConfig } from '../src/config/index.js';
 import { ManualClock } from '../src/kernel/clock.js';
 import { compose } from '../src/main.js';
 import type { Queryable } from '../src/db/pool.js';
-import { lockDueDraftsOfEntity } from '../src/modules/invoices/repository.js';
+import { lockDueDraftsOfEntity, type DueDraftKey } from '../src/modules/invoices/repository.js';
 import { openBenchDatabase } from './database.js';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
@@ -81,16 +81,21 @@ function sampler(admin: pg.Client, database: string) {
 }
 
 /**
- * `BENCH_EXPLAIN=1`: the plan of the first finalization batch's selection (the statement
- * `finalizeDueDrafts` sends, run under EXPLAIN (ANALYZE, BUFFERS) in a rolled-back transaction).
+ * `BENCH_EXPLAIN=1`: the plans of the finalization batch selection (the statement
+ * `finalizeDueDrafts` sends, run under EXPLAIN (ANALYZE, BUFFERS) in a rolled-back transaction):
+ * the first batch, and a keyset batch starting halfway through the drafts.
  */
 async function explainFinalizationBatch(pool: pg.Pool, tenantId: string, entityId: string, now: Date): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     const explaining: Queryable = { query: <R extends pg.QueryResultRow>(text: string, params?: unknown[]) => client.query<R>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params) };
-    const plan = (await lockDueDraftsOfEntity(explaining, tenantId, entityId, now, 500, null)) as unknown as { 'QUERY PLAN': string }[];
-    process.stdout.write(`finalization batch selection:\n${plan.map((row) => `  ${row['QUERY PLAN']}`).join('\n')}\n`);
+    // the first batch, and a batch halfway (keyset: after the middle draft)
+    const middle = (await client.query<DueDraftKey>(`SELECT invoice_date::text, id FROM invoices WHERE tenant_id = $1 AND status = 'DRAFT' ORDER BY invoice_date, id OFFSET (SELECT count(*) / 2 FROM invoices WHERE tenant_id = $1) LIMIT 1`, [tenantId])).rows[0] ?? null;
+    for (const after of [null, middle]) {
+      const plan = (await lockDueDraftsOfEntity(explaining, tenantId, entityId, now, 500, null, after)) as unknown as { 'QUERY PLAN': string }[];
+      process.stdout.write(`finalization batch selection${after ? ` after ${after.invoice_date} ${after.id}` : ''}:\n${plan.map((row) => `  ${row['QUERY PLAN']}`).join('\n')}\n`);
+    }
   } finally {
     await client.query('ROLLBACK');
     client.release();
