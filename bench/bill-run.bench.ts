@@ -175,6 +175,8 @@ export async function run(): Promise<void> {
     const creating = sampler(admin, database);
     const created = await service.invoicing.billing.runAll();
     const c = await creating();
+    // BENCH_ANALYZE=1: fresh statistics of the drafts before finalizing (autovacuum gives them a while after the run)
+    if (process.env.BENCH_ANALYZE) await pool.query('ANALYZE invoices');
     if (process.env.BENCH_EXPLAIN) await explainFinalizationBatch(pool, tenant.id, entity.id, clock.now());
     const finalizing = sampler(admin, database);
     const finalized = await service.invoicing.lifecycle.finalizeDueDrafts(Number.MAX_SAFE_INTEGER);
