@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { OrderBy, PageRequest } from '../../kernel/paging.js';
-import { onTestClockSql } from '../customers/index.js';
+import { inTestClockPopulationSql, onTestClockSql } from '../customers/index.js';
 import type { CustomPropertyValues } from '../custom-properties/index.js';
 import type { EInvoiceFormat, RuleFailure } from '../../adapters/einvoice/index.js';
 
@@ -439,11 +439,14 @@ export interface DueDraftKey {
 export async function lockDueDraftsOfEntity(
   db: Queryable, tenantId: string, entityId: string, now: Date, limit: number, testClockId: string | null, after: DueDraftKey | null = null,
 ): Promise<InvoiceRow[]> {
+  const params: unknown[] = [entityId, now, limit];
+  const param = (value: unknown) => `$${params.push(value) + 1}`; // $1 is the tenant
+  const population = inTestClockPopulationSql('invoices', testClockId === null ? null : param(testClockId));
+  const keyset = after ? `AND (invoice_date, id) > (${param(after.invoice_date)}::date, ${param(after.id)}::text)` : '';
   return scoped(db, tenantId).query<InvoiceRow>(
-    `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE tenant_id = $1 AND invoicing_entity_id = $2 AND status = 'DRAFT'
-       ${after ? 'AND (invoice_date, id) > ($6::date, $7::text)' : ''}
-       AND finalize_after IS NOT NULL AND finalize_after <= $3 AND ${onTestClockSql('invoices', '$5')} ORDER BY invoice_date, id LIMIT $4 FOR UPDATE`,
-    after ? [entityId, now, limit, testClockId, after.invoice_date, after.id] : [entityId, now, limit, testClockId],
+    `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE tenant_id = $1 AND invoicing_entity_id = $2 AND status = 'DRAFT' ${keyset}
+       AND finalize_after IS NOT NULL AND finalize_after <= $3 AND ${population} ORDER BY invoice_date, id LIMIT $4 FOR UPDATE OF invoices`,
+    params,
   );
 }
 
