@@ -16,6 +16,8 @@ import pg from 'pg';
 import { loadConfig } from '../src/config/index.js';
 import { ManualClock } from '../src/kernel/clock.js';
 import { compose } from '../src/main.js';
+import type { Queryable } from '../src/db/pool.js';
+import { lockDueDraftsOfEntity, type DueDraftKey } from '../src/modules/invoices/repository.js';
 import { openBenchDatabase } from './database.js';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
@@ -76,6 +78,28 @@ function sampler(admin: pg.Client, database: string) {
     for (const { first, last } of seen.values()) pgCpu += last - first;
     return { seconds, statements: statements - statementsStart, nodeCpuS: (cpu.user + cpu.system) / 1e6, pgCpuS: pgCpu, peakRssMb: Math.max(peakRss, process.memoryUsage().rss) / 1048576 };
   };
+}
+
+/**
+ * `BENCH_EXPLAIN=1`: the plans of the finalization batch selection (the statement
+ * `finalizeDueDrafts` sends, run under EXPLAIN (ANALYZE, BUFFERS) in a rolled-back transaction):
+ * the first batch, and a keyset batch starting halfway through the drafts.
+ */
+async function explainFinalizationBatch(pool: pg.Pool, tenantId: string, entityId: string, now: Date): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const explaining: Queryable = { query: <R extends pg.QueryResultRow>(text: string, params?: unknown[]) => client.query<R>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params) };
+    // the first batch, and a batch halfway (keyset: after the middle draft)
+    const middle = (await client.query<DueDraftKey>(`SELECT invoice_date::text, id FROM invoices WHERE tenant_id = $1 AND status = 'DRAFT' ORDER BY invoice_date, id OFFSET (SELECT count(*) / 2 FROM invoices WHERE tenant_id = $1) LIMIT 1`, [tenantId])).rows[0] ?? null;
+    for (const after of [null, middle]) {
+      const plan = (await lockDueDraftsOfEntity(explaining, tenantId, entityId, now, 500, null, after)) as unknown as { 'QUERY PLAN': string }[];
+      process.stdout.write(`finalization batch selection${after ? ` after ${after.invoice_date} ${after.id}` : ''}:\n${plan.map((row) => `  ${row['QUERY PLAN']}`).join('\n')}\n`);
+    }
+  } finally {
+    await client.query('ROLLBACK');
+    client.release();
+  }
 }
 
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
@@ -151,6 +175,9 @@ export async function run(): Promise<void> {
     const creating = sampler(admin, database);
     const created = await service.invoicing.billing.runAll();
     const c = await creating();
+    // BENCH_ANALYZE=1: fresh statistics of the drafts before finalizing (autovacuum gives them a while after the run)
+    if (process.env.BENCH_ANALYZE) await pool.query('ANALYZE invoices');
+    if (process.env.BENCH_EXPLAIN) await explainFinalizationBatch(pool, tenant.id, entity.id, clock.now());
     const finalizing = sampler(admin, database);
     const finalized = await service.invoicing.lifecycle.finalizeDueDrafts(Number.MAX_SAFE_INTEGER);
     const f = await finalizing();

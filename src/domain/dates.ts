@@ -23,7 +23,25 @@ export function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
+// A bill run parses the same few dozen dates (period bounds, anchors, invoice dates) tens of
+// times per invoice through compareDates, addDays and the period grid: valid dates are parsed
+// once and their parts and day numbers kept. Only valid dates are kept (an invalid one throws
+// every time), and the caches are emptied when full, so they stay small.
+const DATE_CACHE_LIMIT = 10_000;
+const parsedDates = new Map<string, CivilDate>();
+const dayNumbers = new Map<string, number>();
+const datesOfDayNumbers = new Map<number, LocalDate>();
+
 export function parseLocalDate(text: string): CivilDate {
+  const known = parsedDates.get(text);
+  if (known !== undefined) return known;
+  const parsed = Object.freeze(parseUncached(text));
+  if (parsedDates.size >= DATE_CACHE_LIMIT) parsedDates.clear();
+  parsedDates.set(text, parsed);
+  return parsed;
+}
+
+function parseUncached(text: string): CivilDate {
   const match = DATE_PATTERN.exec(text);
   if (!match) throw new BillingRuleError('INVALID_DATE', `"${text}" is not a YYYY-MM-DD date`);
   const year = Number(match[1]);
@@ -41,7 +59,15 @@ export function formatLocalDate({ year, month, day }: CivilDate): LocalDate {
 
 /** Days since 1970-01-01 (Howard Hinnant's days_from_civil), exact for any Gregorian date. */
 export function toDayNumber(date: LocalDate): number {
-  const { year, month, day } = parseLocalDate(date);
+  const known = dayNumbers.get(date);
+  if (known !== undefined) return known;
+  const dayNumber = dayNumberOf(parseLocalDate(date));
+  if (dayNumbers.size >= DATE_CACHE_LIMIT) dayNumbers.clear();
+  dayNumbers.set(date, dayNumber);
+  return dayNumber;
+}
+
+function dayNumberOf({ year, month, day }: CivilDate): number {
   const y = month <= 2 ? year - 1 : year;
   const era = Math.floor(y / 400);
   const yearOfEra = y - era * 400;
@@ -51,6 +77,15 @@ export function toDayNumber(date: LocalDate): number {
 }
 
 export function fromDayNumber(dayNumber: number): LocalDate {
+  const known = datesOfDayNumbers.get(dayNumber);
+  if (known !== undefined) return known;
+  const date = dateOfDayNumber(dayNumber);
+  if (datesOfDayNumbers.size >= DATE_CACHE_LIMIT) datesOfDayNumbers.clear();
+  datesOfDayNumbers.set(dayNumber, date);
+  return date;
+}
+
+function dateOfDayNumber(dayNumber: number): LocalDate {
   const z = dayNumber + 719468;
   const era = Math.floor(z / 146097);
   const dayOfEra = z - era * 146097;

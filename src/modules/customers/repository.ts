@@ -62,13 +62,29 @@ export type CustomerOrderColumn = 'name' | 'email' | 'alias' | 'created_at';
 export const CUSTOMER_NAMES_RELATION = '(SELECT tenant_id, id, name, alias, test_clock_id FROM customers)';
 
 /**
- * SQL that is true when the customer whose id is `customerIdSql` runs on the test clock given by
- * the text parameter `clockParamSql`, or, when that parameter is NULL, on no test clock. Clock-
- * driven statements of other modules (status moves, billing runs, finalization) select their
- * population with it: the periodic runs pass NULL, a test clock's advance passes its id.
+ * SQL that is true when the customer of a row (`rowSql`: the table or alias of a row holding
+ * `tenant_id` and `customer_id`) runs on the test clock given by the text parameter
+ * `clockParamSql`, or, when that parameter is NULL, on no test clock. Clock-driven statements of
+ * other modules (status moves, billing runs, finalization) select their population with it: the
+ * periodic runs pass NULL, a test clock's advance passes its id. The look-up names the tenant, so
+ * it is one probe of the customers' primary key (tenant_id, id); by id alone it was a scan of all
+ * customers for every row tested (docs/performance.md, "Bill run").
  */
-export function onTestClockSql(customerIdSql: string, clockParamSql: string): string {
-  return `(SELECT tcc.test_clock_id FROM customers tcc WHERE tcc.id = ${customerIdSql}) IS NOT DISTINCT FROM ${clockParamSql}::text`;
+export function onTestClockSql(rowSql: string, clockParamSql: string): string {
+  return `(SELECT tcc.test_clock_id FROM customers tcc WHERE tcc.tenant_id = ${rowSql}.tenant_id AND tcc.id = ${rowSql}.customer_id) IS NOT DISTINCT FROM ${clockParamSql}::text`;
+}
+
+/**
+ * `onTestClockSql` with the population known when the statement is written: the customers on no
+ * test clock (`clockParamSql` null: an anti-join) or on the clock of that parameter (a semi-join).
+ * The planner estimates these from the customers' statistics, where it gives the comparison with
+ * a subquery a fixed 0.5 %: a statement that reads rows in index order up to a LIMIT (finalization
+ * batches) then expects almost all rows to pass and keeps the index order instead of sorting every
+ * candidate row (docs/performance.md, "Bill run").
+ */
+export function inTestClockPopulationSql(rowSql: string, clockParamSql: string | null): string {
+  const customer = `FROM customers tcc WHERE tcc.tenant_id = ${rowSql}.tenant_id AND tcc.id = ${rowSql}.customer_id`;
+  return clockParamSql === null ? `NOT EXISTS (SELECT 1 ${customer} AND tcc.test_clock_id IS NOT NULL)` : `EXISTS (SELECT 1 ${customer} AND tcc.test_clock_id = ${clockParamSql}::text)`;
 }
 
 /** The customers of one test clock with their aliases (usage events may name a customer by alias). */

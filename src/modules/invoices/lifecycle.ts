@@ -368,22 +368,28 @@ export function createInvoiceLifecycle(deps: {
   async function finalizeDueDrafts(limit = 10_000): Promise<number> {
     let finalized = 0;
     for (const { tenant_id: tenantId, invoicing_entity_id: entityId } of await repo.dueDraftEntities(pool, clock.now(), deps.testClockId ?? null)) {
+      // keyset: each batch starts after the last draft of the one before (a draft that falls due
+      // behind it meanwhile waits for the next call, a minute later)
+      let after: repo.DueDraftKey | null = null;
       while (finalized < limit) {
-        const count = await withTx(pool, (tx) => finalizeBatch(tx, tenantId, entityId, Math.min(FINALIZE_BATCH_SIZE, limit - finalized)));
-        finalized += count;
-        if (count === 0) break;
+        const batch = await withTx(pool, (tx) => finalizeBatch(tx, tenantId, entityId, Math.min(FINALIZE_BATCH_SIZE, limit - finalized), after));
+        finalized += batch.count;
+        if (batch.count === 0 || batch.last === null) break;
+        after = batch.last;
       }
     }
     return finalized;
   }
 
-  async function finalizeBatch(tx: Queryable, tenantId: string, entityId: string, size: number): Promise<number> {
+  async function finalizeBatch(tx: Queryable, tenantId: string, entityId: string, size: number, after: repo.DueDraftKey | null): Promise<{ count: number; last: repo.DueDraftKey | null }> {
     const entity = await findEntity(tx, tenantId, entityId, true);
-    if (!entity) return 0;
+    if (!entity) return { count: 0, last: null };
     const now = clock.now();
-    const drafts = await repo.lockDueDraftsOfEntity(tx, tenantId, entityId, now, size, deps.testClockId ?? null);
-    if (drafts.length === 0) return 0;
-    return (await finalizeLocked(tx, tenantId, clock, now, entity.id, drafts, deps.refresh, deps.credits)).length;
+    const drafts = await repo.lockDueDraftsOfEntity(tx, tenantId, entityId, now, size, deps.testClockId ?? null, after);
+    const last = drafts.at(-1);
+    if (last === undefined) return { count: 0, last: null };
+    const count = (await finalizeLocked(tx, tenantId, clock, now, entity.id, drafts, deps.refresh, deps.credits)).length;
+    return { count, last: { invoice_date: last.invoice_date, id: last.id } };
   }
 
   return { finalize, finalizeInTx: finalizeInCallerTx, voidInvoice, markUncollectible, markPaid, finalizeDueDrafts };

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { OrderBy, PageRequest } from '../../kernel/paging.js';
-import { onTestClockSql } from '../customers/index.js';
+import { inTestClockPopulationSql, onTestClockSql } from '../customers/index.js';
 import type { CustomPropertyValues } from '../custom-properties/index.js';
 import type { EInvoiceFormat, RuleFailure } from '../../adapters/einvoice/index.js';
 
@@ -372,7 +372,7 @@ export async function dueDraftEntities(db: Queryable, now: Date, testClockId: st
   // Cross-tenant on purpose: the finalizer job serves every tenant, then works per tenant and entity.
   const result = await db.query<{ tenant_id: string; invoicing_entity_id: string }>(
     `SELECT DISTINCT tenant_id, invoicing_entity_id FROM invoices WHERE status = 'DRAFT' AND finalize_after IS NOT NULL AND finalize_after <= $1
-       AND ${onTestClockSql('customer_id', '$2')}
+       AND ${onTestClockSql('invoices', '$2')}
      ORDER BY 1, 2`,
     [now, testClockId],
   );
@@ -382,7 +382,7 @@ export async function dueDraftEntities(db: Queryable, now: Date, testClockId: st
 /** The earliest time a draft of a test clock's customers finalizes by itself, or null: the clock's advance stops there. */
 export async function nextDraftFinalization(db: Queryable, tenantId: string, testClockId: string): Promise<Date | null> {
   const row = await scoped(db, tenantId).one<{ at: Date | null }>(
-    `SELECT min(finalize_after) AS at FROM invoices WHERE tenant_id = $1 AND status = 'DRAFT' AND finalize_after IS NOT NULL AND ${onTestClockSql('customer_id', '$2')}`,
+    `SELECT min(finalize_after) AS at FROM invoices WHERE tenant_id = $1 AND status = 'DRAFT' AND finalize_after IS NOT NULL AND ${onTestClockSql('invoices', '$2')}`,
     [testClockId],
   );
   return row?.at ?? null;
@@ -424,12 +424,29 @@ export async function lockDraftsOfEntity(db: Queryable, tenantId: string, entity
   );
 }
 
-/** Due drafts of one entity and of the customers on one test clock (null: on none), oldest invoice date first, row-locked (the caller holds the entity lock). */
-export async function lockDueDraftsOfEntity(db: Queryable, tenantId: string, entityId: string, now: Date, limit: number, testClockId: string | null): Promise<InvoiceRow[]> {
+/** Where a batch of due drafts ended: the next batch starts after it (invoice-date order). */
+export interface DueDraftKey {
+  invoice_date: string;
+  id: string;
+}
+
+/**
+ * Due drafts of one entity and of the customers on one test clock (null: on none), oldest invoice
+ * date first, after `after` when given, row-locked (the caller holds the entity lock). Keyset
+ * batches walk the entity's draft index (tenant, entity, invoice date, id) from where the last one
+ * stopped, so a batch reads about its own drafts whatever the number of drafts still waiting.
+ */
+export async function lockDueDraftsOfEntity(
+  db: Queryable, tenantId: string, entityId: string, now: Date, limit: number, testClockId: string | null, after: DueDraftKey | null = null,
+): Promise<InvoiceRow[]> {
+  const params: unknown[] = [entityId, now, limit];
+  const param = (value: unknown) => `$${params.push(value) + 1}`; // $1 is the tenant
+  const population = inTestClockPopulationSql('invoices', testClockId === null ? null : param(testClockId));
+  const keyset = after ? `AND (invoice_date, id) > (${param(after.invoice_date)}::date, ${param(after.id)}::text)` : '';
   return scoped(db, tenantId).query<InvoiceRow>(
-    `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE tenant_id = $1 AND invoicing_entity_id = $2 AND status = 'DRAFT'
-       AND finalize_after IS NOT NULL AND finalize_after <= $3 AND ${onTestClockSql('customer_id', '$5')} ORDER BY invoice_date, id LIMIT $4 FOR UPDATE`,
-    [entityId, now, limit, testClockId],
+    `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE tenant_id = $1 AND invoicing_entity_id = $2 AND status = 'DRAFT' ${keyset}
+       AND finalize_after IS NOT NULL AND finalize_after <= $3 AND ${population} ORDER BY invoice_date, id LIMIT $4 FOR UPDATE OF invoices`,
+    params,
   );
 }
 

@@ -306,7 +306,7 @@ export async function updateDunning(db: Queryable, row: DunningRow): Promise<voi
 export async function dueDunnings(db: Queryable, now: Date, limit: number, clock: { tenantId: string; testClockId: string } | null = null): Promise<{ tenant_id: string; invoice_id: string }[]> {
   const result = await db.query<{ tenant_id: string; invoice_id: string }>(
     `SELECT tenant_id, invoice_id FROM payment_dunnings
-     WHERE status = 'ACTIVE' AND next_retry_at IS NOT NULL AND next_retry_at <= $1 AND ($3::text IS NULL OR tenant_id = $3) AND ${onTestClockSql('customer_id', '$4')}
+     WHERE status = 'ACTIVE' AND next_retry_at IS NOT NULL AND next_retry_at <= $1 AND ($3::text IS NULL OR tenant_id = $3) AND ${onTestClockSql('payment_dunnings', '$4')}
      ORDER BY next_retry_at, invoice_id LIMIT $2`,
     [now, limit, clock?.tenantId ?? null, clock?.testClockId ?? null],
   );
@@ -316,7 +316,7 @@ export async function dueDunnings(db: Queryable, now: Date, limit: number, clock
 /** The earliest retry still to come of a test clock's customers (a stop of its advance), or null. */
 export async function nextDunningRetryOfTestClock(db: Queryable, tenantId: string, testClockId: string): Promise<Date | null> {
   const row = await scoped(db, tenantId).one<{ at: Date | null }>(
-    `SELECT min(next_retry_at) AS at FROM payment_dunnings WHERE tenant_id = $1 AND status = 'ACTIVE' AND ${onTestClockSql('customer_id', '$2')}`,
+    `SELECT min(next_retry_at) AS at FROM payment_dunnings WHERE tenant_id = $1 AND status = 'ACTIVE' AND ${onTestClockSql('payment_dunnings', '$2')}`,
     [testClockId],
   );
   return row?.at ?? null;

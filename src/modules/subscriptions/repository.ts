@@ -198,11 +198,14 @@ export async function allSubscriptions(db: Queryable, tenantId: string, testCloc
  * holds one page at a time.
  */
 export async function subscriptionsPage(db: Queryable, tenantId: string, testClockId: string | null, after: string | null, limit: number): Promise<SubscriptionView[]> {
+  // Two statements rather than `($3 IS NULL OR ...)`: under the OR the keyset was no index
+  // condition, so every page read the tenant's subscriptions from the first (a bill run's pages
+  // cost more the further they were; docs/performance.md, "Bill run").
+  const keyset = after === null ? '' : 'AND (s.created_at, s.id) > (SELECT a.created_at, a.id FROM subscriptions a WHERE a.tenant_id = $1 AND a.id = $4)';
   return scoped(db, tenantId).query<SubscriptionView>(
-    `SELECT ${COLUMNS} FROM ${FROM} WHERE s.tenant_id = $1 AND c.test_clock_id IS NOT DISTINCT FROM $2::text
-       AND ($3::text IS NULL OR (s.created_at, s.id) > (SELECT a.created_at, a.id FROM subscriptions a WHERE a.tenant_id = $1 AND a.id = $3))
-     ORDER BY s.created_at, s.id LIMIT $4`,
-    [testClockId, after, limit],
+    `SELECT ${COLUMNS} FROM ${FROM} WHERE s.tenant_id = $1 AND c.test_clock_id IS NOT DISTINCT FROM $2::text ${keyset}
+     ORDER BY s.created_at, s.id LIMIT $3`,
+    after === null ? [testClockId, limit] : [testClockId, limit, after],
   );
 }
 
@@ -226,7 +229,7 @@ export async function subscriptionsOfCustomer(db: Queryable, tenantId: string, c
 /** Subscriptions of the customers on one test clock (null: on none) whose status is due to move by `today`. */
 export async function dueForTransition(db: Queryable, tenantId: string, today: string, testClockId: string | null): Promise<string[]> {
   const rows = await scoped(db, tenantId).query<{ id: string }>(
-    `SELECT id FROM subscriptions WHERE tenant_id = $1 AND next_transition_on <= $2::date AND ${onTestClockSql('customer_id', '$3')} ORDER BY id`,
+    `SELECT id FROM subscriptions WHERE tenant_id = $1 AND next_transition_on <= $2::date AND ${onTestClockSql('subscriptions', '$3')} ORDER BY id`,
     [today, testClockId],
   );
   return rows.map((r) => r.id);
@@ -235,7 +238,7 @@ export async function dueForTransition(db: Queryable, tenantId: string, today: s
 /** The earliest date a status of the subscriptions of one test clock's customers (null: on none) will move, or null. */
 export async function nextTransitionDate(db: Queryable, tenantId: string, testClockId: string | null): Promise<string | null> {
   const row = await scoped(db, tenantId).one<{ next_on: string | null }>(
-    `SELECT min(next_transition_on)::text AS next_on FROM subscriptions WHERE tenant_id = $1 AND ${onTestClockSql('customer_id', '$2')}`,
+    `SELECT min(next_transition_on)::text AS next_on FROM subscriptions WHERE tenant_id = $1 AND ${onTestClockSql('subscriptions', '$2')}`,
     [testClockId],
   );
   return row?.next_on ?? null;
@@ -248,7 +251,7 @@ export async function nextTransitionDate(db: Queryable, tenantId: string, testCl
  */
 export async function tenantsWithDueTransitions(db: Queryable, today: string): Promise<string[]> {
   const result = await db.query<{ tenant_id: string }>(
-    `SELECT DISTINCT tenant_id FROM subscriptions WHERE next_transition_on <= $1::date AND ${onTestClockSql('customer_id', 'NULL')} ORDER BY tenant_id`,
+    `SELECT DISTINCT tenant_id FROM subscriptions WHERE next_transition_on <= $1::date AND ${onTestClockSql('subscriptions', 'NULL')} ORDER BY tenant_id`,
     [today],
   );
   return result.rows.map((r) => r.tenant_id);

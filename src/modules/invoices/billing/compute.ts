@@ -154,10 +154,15 @@ export async function computePlanned(
   const requests: UsageRequest[] = [];
   const mapped = work.map((item) => toEngineSnapshot(item.subject.source, item.subject.plan));
   const carriers = lateCarriers(work, late);
+  // an occasion's usage queries read the snapshot's components and dates, never its coupons (the
+  // only part coupon uses change below), so the queries asked here are the ones priced
+  const queriesOf = work.map(() => new Map<BillingOccasion, UsageQuery[]>());
   work.forEach((item, index) => {
     const customer = item.subject.customer;
     for (const occasion of item.occasions) {
-      for (const query of usageQueries(mapped[index]!.snapshot, occasion)) requests.push({ customer, query });
+      const queries = usageQueries(mapped[index]!.snapshot, occasion);
+      queriesOf[index]!.set(occasion, queries);
+      for (const query of queries) requests.push({ customer, query });
       if (!carriers.has(`${item.subject.source.subscription.id}|${occasion.invoiceDate}`)) continue;
       for (const billed of late.get(item.subject.source.subscription.id) ?? []) requests.push({ customer, query: lateQueryOf(item, billed) });
     }
@@ -169,7 +174,7 @@ export async function computePlanned(
     return answer;
   };
   const out: ComputedDraft[] = [];
-  for (const item of work) {
+  for (const [index, item] of work.entries()) {
     const { subject } = item;
     const subscriptionId = subject.source.subscription.id;
     const entityTax = entityTaxOf(subject.entity);
@@ -181,7 +186,7 @@ export async function computePlanned(
       const { snapshot } = toEngineSnapshot(subject.source, subject.plan, uses);
       const usageByComponent: Record<string, FetchedUsage['usage']> = {};
       const own = new Map<string, FetchedUsage>();
-      for (const query of usageQueries(snapshot, occasion)) {
+      for (const query of queriesOf[index]!.get(occasion)!) {
         const answer = fetched(subject.customer, query);
         usageByComponent[query.componentId] = answer.usage;
         own.set(`${query.componentId}|${query.periodStart}|${query.periodEnd}`, answer);
