@@ -32,13 +32,18 @@ const parsedDates = new Map<string, CivilDate>();
 const dayNumbers = new Map<string, number>();
 const datesOfDayNumbers = new Map<number, LocalDate>();
 
-export function parseLocalDate(text: string): CivilDate {
-  const known = parsedDates.get(text);
+/** `compute(key)`, kept in `cache` (emptied when full); a computation that throws keeps nothing. */
+function remembered<K, V>(cache: Map<K, V>, key: K, compute: (key: K) => V): V {
+  const known = cache.get(key);
   if (known !== undefined) return known;
-  const parsed = Object.freeze(parseUncached(text));
-  if (parsedDates.size >= DATE_CACHE_LIMIT) parsedDates.clear();
-  parsedDates.set(text, parsed);
-  return parsed;
+  const value = compute(key);
+  if (cache.size >= DATE_CACHE_LIMIT) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
+export function parseLocalDate(text: string): CivilDate {
+  return remembered(parsedDates, text, (key) => Object.freeze(parseUncached(key)));
 }
 
 function parseUncached(text: string): CivilDate {
@@ -59,12 +64,7 @@ export function formatLocalDate({ year, month, day }: CivilDate): LocalDate {
 
 /** Days since 1970-01-01 (Howard Hinnant's days_from_civil), exact for any Gregorian date. */
 export function toDayNumber(date: LocalDate): number {
-  const known = dayNumbers.get(date);
-  if (known !== undefined) return known;
-  const dayNumber = dayNumberOf(parseLocalDate(date));
-  if (dayNumbers.size >= DATE_CACHE_LIMIT) dayNumbers.clear();
-  dayNumbers.set(date, dayNumber);
-  return dayNumber;
+  return remembered(dayNumbers, date, (key) => dayNumberOf(parseLocalDate(key)));
 }
 
 function dayNumberOf({ year, month, day }: CivilDate): number {
@@ -77,12 +77,7 @@ function dayNumberOf({ year, month, day }: CivilDate): number {
 }
 
 export function fromDayNumber(dayNumber: number): LocalDate {
-  const known = datesOfDayNumbers.get(dayNumber);
-  if (known !== undefined) return known;
-  const date = dateOfDayNumber(dayNumber);
-  if (datesOfDayNumbers.size >= DATE_CACHE_LIMIT) datesOfDayNumbers.clear();
-  datesOfDayNumbers.set(dayNumber, date);
-  return date;
+  return remembered(datesOfDayNumbers, dayNumber, dateOfDayNumber);
 }
 
 function dateOfDayNumber(dayNumber: number): LocalDate {
