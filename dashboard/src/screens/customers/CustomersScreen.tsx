@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Pagination, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
 import { dateTime, money } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
+import { Pages } from '../../components/Pages';
 import { QueryState } from '../../components/QueryState';
 import { CustomerForm } from './CustomerForm';
 
@@ -70,11 +71,7 @@ export default function CustomersScreen() {
                   { header: 'Created', render: (c) => dateTime(c.created_at) },
                 ]}
               />
-              {result.pagination_meta.total_pages > 1 && (
-                <Group justify="flex-end">
-                  <Pagination total={result.pagination_meta.total_pages} value={page + 1} onChange={(p) => setPage(p - 1)} getControlProps={(control) => ({ 'aria-label': `${control} page` })} getItemProps={(p) => ({ 'aria-label': `Page ${p}` })} />
-                </Group>
-              )}
+              <Pages total={result.pagination_meta.total_pages} page={page} onChange={setPage} />
             </>
           )}
         </QueryState>

@@ -9,7 +9,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { EInvoice } from './InvoiceScreen';
 import { Figure, Section } from '../../components/Section';
-import { ConfirmAction, percent, StatusBadge } from './parts';
+import { ConfirmAction, CreditNoteLines, percent, StatusBadge } from './parts';
 import { filenameOf, PdfDocument } from './PdfDocument';
 
 type CreditNote = GetCreditNoteResponse;
@@ -45,18 +45,7 @@ export default function CreditNoteScreen() {
               <Figure label={n.refund_status ? `Refunded (${n.refund_status.toLowerCase()})` : 'Refunded'} value={money(n.refunded_amount, n.currency)} />
             </SimpleGrid>
             <Section title="Lines">
-              <DataTable
-                caption={`Credited lines, amounts in ${n.currency}`}
-                rows={n.line_items}
-                rowKey={(l) => l.id}
-                columns={[
-                  { header: 'Line', render: (l) => l.name },
-                  { header: 'Net', numeric: true, render: (l) => money(l.taxable_amount) },
-                  { header: 'Tax rate', numeric: true, render: (l) => percent(l.tax_rate) },
-                  { header: 'Tax', numeric: true, render: (l) => money(l.tax_amount) },
-                  { header: 'Total', numeric: true, render: (l) => money(l.amount_total) },
-                ]}
-              />
+              <CreditNoteLines note={n} caption={`Credited lines, amounts in ${n.currency}`} />
             </Section>
             <Section title="Taxes">
               <DataTable

@@ -9,7 +9,8 @@ import { EmptyState } from '../../components/EmptyState';
 import { date, money } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
-import { CustomerFilter, Pages, StatusFilter } from './filters';
+import { Pages } from '../../components/Pages';
+import { CustomerFilter, StatusFilter } from './filters';
 import { StatusBadge, stillToPay } from './parts';
 
 const PER_PAGE = 25;

@@ -10,7 +10,7 @@ import { money } from '../../components/format';
 import { FormError, useApiForm } from '../../components/forms';
 import { ErrorAlert } from '../../components/QueryState';
 import type { Invoice } from './InvoiceScreen';
-import { BILLING_QUERIES, percent } from './parts';
+import { BILLING_QUERIES, CreditNoteLines, percent } from './parts';
 
 type CreditNote = GetCreditNoteResponse;
 
@@ -119,18 +119,7 @@ function ConfirmDraft({ draft, onDiscarded }: { draft: CreditNote; onDiscarded: 
         The draft computed the tax below. Finalize to number it and settle {money(draft.total, draft.currency)}: what the invoice still owes is cancelled first, the rest{' '}
         {draft.credit_type === 'REFUND' ? 'is recorded as a refund to pay back' : "goes to the customer's balance"}.
       </Text>
-      <DataTable
-        caption={`Credit note draft, in ${draft.currency}`}
-        rows={draft.line_items}
-        rowKey={(l) => l.id}
-        columns={[
-          { header: 'Line', render: (l) => l.name },
-          { header: 'Net', numeric: true, render: (l) => money(l.taxable_amount) },
-          { header: 'Tax rate', numeric: true, render: (l) => percent(l.tax_rate) },
-          { header: 'Tax', numeric: true, render: (l) => money(l.tax_amount) },
-          { header: 'Total', numeric: true, render: (l) => money(l.amount_total) },
-        ]}
-      />
+      <CreditNoteLines note={draft} caption={`Credit note draft, in ${draft.currency}`} />
       <Group justify="flex-end" gap="xl">
         <Text size="sm">Subtotal {money(draft.subtotal, draft.currency)}</Text>
         <Text size="sm" fw={700} data-testid="credit-note-tax">

@@ -1,4 +1,4 @@
-import { Group, MultiSelect, Pagination, Select } from '@mantine/core';
+import { MultiSelect, Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -54,15 +54,5 @@ export function StatusFilter({ statuses, value, onChange }: { statuses: string[]
       value={value}
       onChange={onChange}
     />
-  );
-}
-
-/** Page links under a list (0-based `page`, as the API counts). */
-export function Pages({ total, page, onChange }: { total: number; page: number; onChange: (page: number) => void }) {
-  if (total <= 1) return null;
-  return (
-    <Group justify="flex-end">
-      <Pagination total={total} value={page + 1} onChange={(p) => onChange(p - 1)} getControlProps={(control) => ({ 'aria-label': `${control} page` })} getItemProps={(p) => ({ 'aria-label': `Page ${p}` })} />
-    </Group>
   );
 }

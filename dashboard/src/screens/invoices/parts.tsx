@@ -3,6 +3,9 @@ import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import Decimal from 'decimal.js';
 import type { ReactNode } from 'react';
+import type { GetCreditNoteResponse } from '@tally-billing/sdk';
+import { DataTable } from '../../components/DataTable';
+import { money } from '../../components/format';
 import { ErrorAlert } from '../../components/QueryState';
 
 /** What the invoice and credit-note screens refetch after a write: the lists, the details and the customer's figures. */
@@ -93,5 +96,23 @@ export function ConfirmAction({ label, title, children, confirmLabel, color, run
         </Stack>
       </Modal>
     </>
+  );
+}
+
+/** A credit note's lines with their net, tax rate, tax and total (the note's detail and its draft's review). */
+export function CreditNoteLines({ note, caption }: { note: GetCreditNoteResponse; caption: string }) {
+  return (
+    <DataTable
+      caption={caption}
+      rows={note.line_items}
+      rowKey={(l) => l.id}
+      columns={[
+        { header: 'Line', render: (l) => l.name },
+        { header: 'Net', numeric: true, render: (l) => money(l.taxable_amount) },
+        { header: 'Tax rate', numeric: true, render: (l) => percent(l.tax_rate) },
+        { header: 'Tax', numeric: true, render: (l) => money(l.tax_amount) },
+        { header: 'Total', numeric: true, render: (l) => money(l.amount_total) },
+      ]}
+    />
   );
 }

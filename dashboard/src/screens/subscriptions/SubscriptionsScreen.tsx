@@ -1,4 +1,4 @@
-import { Button, Group, Pagination, Select, Stack, Text } from '@mantine/core';
+import { Button, Group, Select, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -8,6 +8,7 @@ import { DataTable } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
 import { date, money } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
+import { Pages } from '../../components/Pages';
 import { QueryState } from '../../components/QueryState';
 import { StatusBadge, STATUSES, statusText } from './parts';
 
@@ -83,11 +84,7 @@ export default function SubscriptionsScreen() {
                   { header: 'MRR', numeric: true, render: (s) => money(s.mrr, s.currency) },
                 ]}
               />
-              {result.pagination_meta.total_pages > 1 && (
-                <Group justify="flex-end">
-                  <Pagination total={result.pagination_meta.total_pages} value={page + 1} onChange={(p) => setPage(p - 1)} getControlProps={(control) => ({ 'aria-label': `${control} page` })} getItemProps={(p) => ({ 'aria-label': `Page ${p}` })} />
-                </Group>
-              )}
+              <Pages total={result.pagination_meta.total_pages} page={page} onChange={setPage} />
             </>
           )}
         </QueryState>
