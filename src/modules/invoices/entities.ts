@@ -1,7 +1,7 @@
 // Invoicing entities as stored: the sellers of a tenant's invoices, their number sequences, and
 // the reads other code needs (the use cases are in entities-service.ts).
 import type { Clock } from '../../kernel/clock.js';
-import { badRequest, conflict, notFound } from '../../kernel/errors.js';
+import { badRequest, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
@@ -125,17 +125,17 @@ export async function ensureDefaultEntity(db: Queryable, tenantId: string, clock
 /**
  * The entity a customer is put on, in the caller's transaction: the one named (it must be an
  * active entity of the tenant, held FOR SHARE so it cannot be archived before the caller
- * commits), or the tenant's default when none is named. The customers module calls this through
+ * commits), or the tenant's default when none is named (the entity lock held shared, so the
+ * default cannot be switched before the caller commits). The customers module calls this through
  * the composition root (customers come before invoices).
  */
 export async function entityForCustomer(db: Queryable, tenantId: string, clock: Clock, requested: string | null, field = 'invoicing_entity_id'): Promise<string> {
   if (requested === null) {
-    // the default read may be switched or archived meanwhile: hold it, then make sure it still is the default
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const current = await findEntity(db, tenantId, (await ensureDefaultEntity(db, tenantId, clock)).id, 'share');
-      if (current?.is_default && !current.archived_at) return current.id;
-    }
-    throw conflict('the default invoicing entity is being changed; try again');
+    // The entity lock, shared: a switch of the default or an archive in progress (which hold it
+    // exclusively) is waited out, and none starts before the caller commits, so the default read
+    // next stays the default. Customers created at once share it and do not wait for each other.
+    await lockTenantEntities(db, tenantId, 'shared');
+    return (await ensureDefaultEntity(db, tenantId, clock)).id;
   }
   const entity = await findEntity(db, tenantId, requested, 'share');
   if (!entity) throw badRequest(`${field} '${requested}' is not an invoicing entity of this tenant (GET /api/v1/invoicing-entities lists them, e.g. 'ive_01KKRNW4G00DCDSVX0Q959VSN7')`);
@@ -156,8 +156,9 @@ export async function listEntities(db: Queryable, tenantId: string, includeArchi
  * caller's transaction: two switches of the default at once would otherwise both clear the old
  * default and collide on the one-default index.
  */
-export async function lockTenantEntities(db: Queryable, tenantId: string): Promise<void> {
-  await scoped(db, tenantId).query(`SELECT pg_advisory_xact_lock(hashtextextended('invoicing-entities:' || $1, 0)) WHERE $1::text IS NOT NULL /* tenant_id */`);
+export async function lockTenantEntities(db: Queryable, tenantId: string, mode: 'exclusive' | 'shared' = 'exclusive'): Promise<void> {
+  const lock = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+  await scoped(db, tenantId).query(`SELECT ${lock}(hashtextextended('invoicing-entities:' || $1, 0)) WHERE $1::text IS NOT NULL /* tenant_id */`);
 }
 
 /** The editable columns of an entity, in the order of the INSERT and UPDATE below ($3...). */
