@@ -83,7 +83,7 @@ describe('EN 16931 rules', () => {
       currency: 'JPY',
       lines: [{ ...document().lines[1]!, quantity: '1', netPrice: '2233', netAmount: '2233', rate: '20' }],
       vat: [{ ...document().vat[0]!, taxableAmount: '2233', taxAmount }],
-      totals: { lineNet: '2233', allowances: '0', charges: '0', taxExclusive: '2233', tax: taxAmount, taxInclusive: String(2233 + Number(taxAmount)), prepaid: '0', rounding: '0', payable: String(2233 + Number(taxAmount)) },
+      totals: { lineNet: '2233', allowances: '0', charges: '0', taxExclusive: '2233', tax: taxAmount, taxInclusive: new Dec('2233').plus(taxAmount).toFixed(0), prepaid: '0', rounding: '0', payable: new Dec('2233').plus(taxAmount).toFixed(0) },
     });
     expect(validateEInvoice(yen('447'))).toEqual([]);
     expect(validateEInvoice(yen('446'))).toEqual([]);

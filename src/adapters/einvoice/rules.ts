@@ -6,7 +6,7 @@
 // BIS Billing 3.0 (PEPPOL-EN16931-..), which run on the documents that declare that specification.
 // It is not the whole standard (docs/einvoicing.md says what is left out).
 import type { Decimal } from 'decimal.js';
-import { Dec, currencyExponent } from '../../kernel/money.js';
+import { Dec, formatMinor, minorToDecimal, toMinor } from '../../kernel/money.js';
 import { PEPPOL_BIS_3_0, XRECHNUNG_3_0, type EInvoiceDocument, type EInvoiceLine, type EInvoiceVat, type RuleFailure, type VatCategory } from './model.js';
 
 /** EN16931: every document; XRECHNUNG, PEPPOL: the documents whose specification identifier (BT-24) names that CIUS. */
@@ -35,14 +35,11 @@ const sum = (values: (string | null | undefined)[]): Decimal => values.reduce((t
 const decimals = (value: string | null | undefined): number => (present(value) ? (value!.split('.')[1] ?? '').length : 0);
 const rateOf = (value: string | null): Decimal => num(value);
 /**
- * BR-CO-17 rounds to two decimals. A 0-decimal currency (JPY) cannot hold cents, so its tax is
- * rounded to its unit; a 3-decimal one (KWD, BHD) is rounded to its fils too, since BR-DEC
- * already reports those amounts (one failure, not two). An unreadable currency (BR-05) takes two.
+ * The currency BR-CO-17 rounds in: the document's, so a 0-decimal currency (JPY) is rounded to its
+ * unit and a 3-decimal one (KWD, BHD) to its fils (BR-DEC already reports those amounts: one
+ * failure, not two). An unreadable currency (BR-05) rounds to two decimals, as EUR does.
  */
-const taxDecimalsOf = (currency: string | null): number => {
-  if (currency === null || !/^[A-Z]{3}$/.test(currency)) return 2;
-  return currencyExponent(currency);
-};
+const taxCurrencyOf = (currency: string | null): string => (currency !== null && /^[A-Z]{3}$/.test(currency) ? currency : 'EUR');
 const sameRate = (a: string | null, b: string | null): boolean => (a === null || b === null ? a === b : rateOf(a).equals(rateOf(b)));
 /** BR-CO-09: a VAT identifier starts with its ISO 3166-1 country code (Greece: EL). */
 const VAT_PREFIX = /^[A-Z]{2}/;
@@ -181,14 +178,16 @@ export const RULES: readonly Rule[] = [
     text: 'VAT category tax amount (BT-117) = taxable amount (BT-116) × rate (BT-119) / 100, rounded to the currency\'s minor unit; within one currency unit, as the CEN schematron checks it, because tax is rounded per line.',
     check: (doc) => doc.vat.flatMap((row: EInvoiceVat) => {
       if (row.rate === null) return when(!num(row.taxAmount).isZero(), `VAT breakdown ${row.category} without a rate must have a tax amount of 0, got ${row.taxAmount}`);
-      const places = taxDecimalsOf(doc.currency);
-      const expected = num(row.taxableAmount).times(rateOf(row.rate)).div(100).toDecimalPlaces(places, Dec.ROUND_HALF_UP);
+      const currency = taxCurrencyOf(doc.currency);
+      // rounded by the money module's one rounding point, as the invoice's own tax is
+      const expectedMinor = toMinor(num(row.taxableAmount).times(rateOf(row.rate)).div(100), currency);
+      const expected = minorToDecimal(expectedMinor, currency);
       // Tax is rounded per invoice line (docs/billing-math.md), so a rate's tax is the sum of its
       // rounded lines and may differ from the rounded product by a few minor units. The CEN
       // schematron allows one currency unit for that reason; a stricter check would mark valid
       // invoices INVALID without any amount being wrong.
       return when(num(row.taxAmount).minus(expected).abs().greaterThan(1),
-        `VAT breakdown ${row.category} ${row.rate}%: tax amount (BT-117) ${row.taxAmount} is not ${row.taxableAmount} × ${row.rate}% = ${expected.toFixed(places)}`);
+        `VAT breakdown ${row.category} ${row.rate}%: tax amount (BT-117) ${row.taxAmount} is not ${row.taxableAmount} × ${row.rate}% = ${formatMinor(expectedMinor, currency)}`);
     }),
   },
   { id: 'BR-CO-18', text: 'An invoice has at least one VAT breakdown (BG-23).', check: (doc) => when(doc.vat.length === 0, 'the invoice has no VAT breakdown (BG-23)') },
