@@ -3,18 +3,16 @@
 // value is caught. Namespace prefixes are dropped (the element names of each syntax are distinct
 // enough); every value is kept as the text written.
 import type { XMLParser } from 'fast-xml-parser';
+import { atFirstUse } from '../../kernel/lazy.js';
 import type { EInvoiceAddress, EInvoiceDocument, EInvoiceLine, EInvoiceParty, EInvoiceVat, VatCategory } from './model.js';
 
 type Node = Record<string, unknown>;
 
-let parser: XMLParser | undefined;
 /** The parser, made at the first document: fast-xml-parser is imported then, not when the server starts (docs/performance.md, "Memory"). */
-async function xmlParser(): Promise<XMLParser> {
-  if (parser) return parser;
+const xmlParser = atFirstUse(async (): Promise<XMLParser> => {
   const { XMLParser } = await import('fast-xml-parser');
-  parser = new XMLParser(PARSER_OPTIONS);
-  return parser;
-}
+  return new XMLParser(PARSER_OPTIONS);
+});
 
 const PARSER_OPTIONS = {
   removeNSPrefix: true,

@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 // The SDK is a type here: it is imported, and its client built, at the provider's first call
 // (docs/performance.md, "Memory"), so a server that never talks to GoCardless never loads it.
 import type { Mandate, Payment } from 'gocardless-nodejs';
+import { atFirstUse } from '../../kernel/lazy.js';
 import {
   ProviderAuthenticationError, WebhookSignatureError,
   type ChargeRequest, type PaymentProvider, type ProviderEvent, type ProviderPayment, type ProviderPaymentStatus, type SetupResult,
@@ -84,15 +85,11 @@ const INACTIVE_MANDATE = new Set(['failed', 'cancelled', 'expired', 'consumed', 
 const REVOKING_MANDATE_ACTIONS = new Set(['cancelled', 'expired', 'failed', 'blocked', 'consumed']);
 
 export function createGoCardlessProvider(options: GoCardlessAdapterOptions): PaymentProvider {
-  let loaded: Promise<{ sdk: GoCardlessSdk; client: GoCardlessClient }> | undefined;
-  /** The SDK and the client, built once at the first call (a failed import is tried again at the next). */
-  function load(): Promise<{ sdk: GoCardlessSdk; client: GoCardlessClient }> {
-    loaded ??= import('gocardless-nodejs').then((sdk) => ({ sdk, client: clientFor(sdk, options.accessToken, options.apiBase) }), (error: unknown) => {
-      loaded = undefined;
-      throw error;
-    });
-    return loaded;
-  }
+  /** The SDK and the client, built once at the first call. */
+  const load = atFirstUse(async () => {
+    const sdk = await import('gocardless-nodejs');
+    return { sdk, client: clientFor(sdk, options.accessToken, options.apiBase) };
+  });
 
   /** Why a payment failed: GoCardless puts it on the payment's `failed`/`cancelled` event, not on the payment. */
   async function failureOf(payment: Payment): Promise<{ code: string; message: string }> {

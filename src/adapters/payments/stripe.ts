@@ -7,6 +7,7 @@
 // The SDK is a type here: it is imported, and its client built, at the provider's first call
 // (docs/performance.md, "Memory"), so a server that never talks to Stripe never loads it.
 import type Stripe from 'stripe';
+import { atFirstUse } from '../../kernel/lazy.js';
 import {
   ProviderAuthenticationError, WebhookSignatureError,
   type ChargeRequest, type PaymentProvider, type ProviderEvent, type ProviderPayment, type ProviderPaymentStatus, type SetupResult,
@@ -59,27 +60,21 @@ function toPayment(intent: Stripe.PaymentIntent): ProviderPayment {
 
 export function createStripeProvider(options: StripeAdapterOptions): PaymentProvider {
   const base = new URL(options.apiBase);
-  let loaded: Promise<{ Sdk: typeof Stripe; stripe: Stripe }> | undefined;
-  /** The SDK and the client, built once at the first call (a failed import is tried again at the next). */
-  function sdk(): Promise<{ Sdk: typeof Stripe; stripe: Stripe }> {
-    loaded ??= import('stripe').then(({ default: Sdk }) => ({
-      Sdk,
-      stripe: new Sdk(options.secretKey, {
-        apiVersion: STRIPE_API_VERSION as Stripe.LatestApiVersion,
-        host: base.hostname,
-        port: Number(base.port || (base.protocol === 'http:' ? 80 : 443)),
-        protocol: base.protocol === 'http:' ? 'http' : 'https',
-        // retries are ours (same idempotency key); the SDK's own would hide a crash window
-        maxNetworkRetries: 0,
-        telemetry: false,
-        timeout: 30_000,
-      }),
-    }), (error: unknown) => {
-      loaded = undefined;
-      throw error;
+  /** The SDK and the client, built once at the first call. */
+  const sdk = atFirstUse(async () => {
+    const { default: Sdk } = await import('stripe');
+    const stripe = new Sdk(options.secretKey, {
+      apiVersion: STRIPE_API_VERSION as Stripe.LatestApiVersion,
+      host: base.hostname,
+      port: Number(base.port || (base.protocol === 'http:' ? 80 : 443)),
+      protocol: base.protocol === 'http:' ? 'http' : 'https',
+      // retries are ours (same idempotency key); the SDK's own would hide a crash window
+      maxNetworkRetries: 0,
+      telemetry: false,
+      timeout: 30_000,
     });
-    return loaded;
-  }
+    return { Sdk, stripe };
+  });
 
   /**
    * Saves an IBAN: a sepa_debit PaymentMethod (Stripe requires the holder's name and e-mail), then a
