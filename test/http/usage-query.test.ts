@@ -97,6 +97,35 @@ describe('GET /api/v1/usage/customer/{customer_id}', () => {
     expect(byMetric(await usage('q-alias', '2026-03-01', '2026-04-01'))).toEqual(MARCH);
   });
 
+  it('counts only the events a segmentation matrix allows (single and linked), from raw events and again from rollups', async () => {
+    const h = harness();
+    const family = (await h.request('POST', '/api/v1/product_families', { body: { name: 'Segments' } })).json();
+    const single = await createMetric({ name: 'EU bytes', code: 'q_seg', aggregation_type: 'SUM', aggregation_key: 'bytes', segmentation_matrix: { type: 'SINGLE', key: 'region', values: ['eu'] } }, family.id);
+    const linked = await createMetric(
+      { name: 'Hot EU, cold US', code: 'q_seg', aggregation_type: 'COUNT', segmentation_matrix: { type: 'LINKED', dimension1_key: 'region', dimension2_key: 'tier', values: { eu: ['hot'], us: ['cold'] } } },
+      family.id,
+    );
+    const seg = (id: string, props: Record<string, string>) => ({ event_id: id, code: 'q_seg', customer_id: customerId, timestamp: '2026-03-04T10:00:00Z', properties: props });
+    await ingest([
+      seg('s1', { region: 'eu', tier: 'hot', bytes: '1' }),
+      seg('s2', { region: 'eu', tier: 'cold', bytes: '2' }),
+      seg('s3', { region: 'us', tier: 'cold', bytes: '4' }),
+      seg('s4', { region: 'us', tier: 'hot', bytes: '8' }),
+      seg('s5', { bytes: '16' }),
+    ]);
+    const totals = async () => {
+      const body = await usage(customerId, '2026-03-01', '2026-04-01');
+      return [single, linked].map((id) => body.usage.find((u) => u.metric_id === id)?.total_value);
+    };
+    expect(await totals()).toEqual(['3', '2']);
+    await h.drainJobs();
+    await expect.poll(async () => {
+      await h.service.tasks['usage.rollup']!({ tenant_id: h.tenant.id });
+      return (await h.db.pool.query(`SELECT count(DISTINCT metric_id)::int AS n FROM usage_rollups WHERE metric_id = ANY($1)`, [[single, linked]])).rows[0].n;
+    }, { timeout: 10_000, interval: 100 }).toBe(2);
+    expect(await totals()).toEqual(['3', '2']);
+  });
+
   it('puts a boundary event in one period only (half-open)', async () => {
     const feb = byMetric(await usage(customerId, '2026-02-01', '2026-03-01'));
     expect(feb.sum).toEqual({ total: '100', groups: { eu: '100' } });

@@ -5,7 +5,6 @@ import type { Queryable } from '../../db/pool.js';
 import { MS_PER_HOUR } from '../../kernel/clock.js';
 import { Dec } from '../../kernel/money.js';
 import {
-  aggregateEvents,
   emptyPartial,
   groupKeyOf,
   mergePartials,
@@ -69,10 +68,12 @@ function add(into: GroupsByKey, key: string, groupKey: string, partial: UsagePar
 /**
  * Usage of one metric over [from, to), split by answer key: `keyOf(customer_ref)` names the
  * answer a stored customer reference counts in (undefined: none). Whole hours come from the
- * rollups (up to their transaction watermark) plus the raw events written since, partial hours at
- * the edges from raw events. It is one statement (`readUsageRows`), so one round trip and one
- * snapshot: an event is counted once even while the rollup worker commits. Without valid rollups
- * (new or changed metric) it reads raw events only: slower, same figures.
+ * rollups (up to their transaction watermark) plus the events written since, partial hours at
+ * the edges from events; the database aggregates those events per customer reference and group as
+ * the fold does, so the service merges partial aggregates only. It is one statement
+ * (`readUsageRows`), so one round trip and one snapshot: an event is counted once even while the
+ * rollup worker commits. Without valid rollups (new or changed metric) every event of the window
+ * is aggregated that way: slower, same figures.
  */
 export async function aggregateByKey(pool: Queryable, tenantId: string, window: UsageWindow, keyOf: (customerRef: string) => string | undefined): Promise<KeyedUsage> {
   const { metric, customerRefs, from, to } = window;
@@ -82,9 +83,8 @@ export async function aggregateByKey(pool: Queryable, tenantId: string, window: 
   // no whole hour inside: the whole window is an edge
   if (!(fullFrom < fullTo)) fullFrom = fullTo = to;
   // an empty or inverted window reads no event: its edge [from, to) is empty
-  const rows = await readUsageRows(pool, tenantId, { metricId: metric.id, definitionHash: definitionHash(metric), code: metric.code, customerRefs, from, fullFrom, fullTo, to, distinct: metric.aggregation === 'COUNT_DISTINCT' });
+  const rows = await readUsageRows(pool, tenantId, { metric, definitionHash: definitionHash(metric), customerRefs, from, fullFrom, fullTo, to });
   let snapshot = '';
-  const eventsByKey = new Map<string, { eventId: string; timestamp: Date; properties: Record<string, string> }[]>();
   for (const row of rows) {
     if (row.kind === 's') {
       snapshot = row.snapshot;
@@ -97,14 +97,7 @@ export async function aggregateByKey(pool: Queryable, tenantId: string, window: 
       const partial = emptyPartial(row.dimensions);
       partial.distinct.add(row.distinct_value);
       add(out, key, keyOfDimensions(metric, row.dimensions), partial);
-    } else {
-      let list = eventsByKey.get(key);
-      if (!list) eventsByKey.set(key, (list = []));
-      list.push({ eventId: row.event_id, timestamp: row.ts, properties: row.properties });
     }
-  }
-  for (const [key, events] of eventsByKey) {
-    for (const [groupKey, partial] of aggregateEvents(metric, events)) add(out, key, groupKey, partial);
   }
   return { groups: out, snapshot };
 }

@@ -210,13 +210,6 @@ export async function ensurePartition(db: Queryable, at: Date): Promise<void> {
   }
 }
 
-export interface RawEventRow {
-  customer_ref: string;
-  event_id: string;
-  ts: Date;
-  properties: Record<string, string>;
-}
-
 export interface RollupState {
   definition_hash: string;
   watermark: string;
@@ -242,8 +235,12 @@ export interface RollupGroupRow {
 }
 
 /**
- * The metric's contribution rules as SQL over `usage_events e`, mirroring the domain's
- * `contributionOf`: filters, value validity and the group dimensions. Parameters start at
+ * What an event contributes to a metric, as SQL over `usage_events e`: the one definition, used by
+ * the fold and by the read of events not folded yet. An event counts when every filtered dimension
+ * holds an allowed value (a missing property is the empty string) and, for linked dimensions, its
+ * second value is allowed for its first; all but COUNT also need the property: non-empty for
+ * COUNT_DISTINCT, a plain decimal (the domain's `isPlainDecimal`) for the numeric aggregations. A
+ * missing group-by property groups under the empty string. Parameters start at
  * `firstParam`. Group keys only need to be consistent inside the database (a change of their form
  * is a change of `ROLLUP_FORMAT`): readers re-key by the dimensions.
  */
@@ -298,22 +295,48 @@ export function contributionSql(metric: UsageMetric, firstParam: number): { wher
  */
 const SERIAL_PLAN = 'pg_current_xact_id_if_assigned()';
 
-/** One row of `readUsageRows`: the state row ('s'), a rollup group ('r'), a distinct value ('d') or a raw event ('e'). */
+/**
+ * The rollup columns of a group of contributing events `e` (alias `e`, any GROUP BY), as the fold
+ * writes them and the read path computes them for events not folded yet: one definition, so a
+ * group aggregates the same whether it was folded or not. Numeric columns are `numeric`.
+ */
+export function groupAggregatesSql(metric: UsageMetric, c: { value: string }): string {
+  const numeric = metric.aggregation !== 'COUNT' && metric.aggregation !== 'COUNT_DISTINCT';
+  // Only LATEST reads the latest event of a group, and its three ordered aggregates sort every
+  // group: about a fifth of the fold's cost, which runs beside ingestion (see docs/usage.md).
+  const latest = metric.aggregation === 'LATEST';
+  const order = `ORDER BY e.ts DESC, e.event_id COLLATE "C" DESC`;
+  return [
+    `count(*)::int8 AS event_count`,
+    `${numeric ? `coalesce(sum((${c.value})::numeric), 0)` : '0::numeric'} AS value_sum`,
+    `${numeric ? `min((${c.value})::numeric)` : 'NULL::numeric'} AS value_min`,
+    `${numeric ? `max((${c.value})::numeric)` : 'NULL::numeric'} AS value_max`,
+    `${latest ? `(array_agg(e.ts ${order}))[1]` : 'NULL::timestamptz'} AS latest_ts`,
+    `${latest ? `(array_agg(e.event_id ${order}))[1]` : 'NULL::text'} AS latest_event_id`,
+    `${latest ? `(array_agg((${c.value})::numeric ${order}))[1]` : 'NULL::numeric'} AS latest_value`,
+  ].join(', ');
+}
+
+/** One row of `readUsageRows`: the state row ('s'), a group's aggregates ('r') or a distinct value ('d'). */
 export type UsageReadRow =
   | { kind: 's'; snapshot: string; rollups_valid: boolean }
   | ({ kind: 'r' } & RollupGroupRow)
-  | { kind: 'd'; customer_ref: string; dimensions: Record<string, string>; distinct_value: string }
-  | ({ kind: 'e' } & RawEventRow);
+  | { kind: 'd'; customer_ref: string; dimensions: Record<string, string>; distinct_value: string };
 
 /**
  * A window's usage in ONE statement, so in one snapshot and one round trip (docs/usage.md,
  * "Read path"): the statement's snapshot and whether the metric's rollups are valid (their
- * definition hash is `definitionHash`), the rollups of the whole hours [fullFrom, fullTo) merged
- * per customer reference and group, their distinct values when `distinct`, the raw events of those
- * hours written at or above the rollup watermark (all of them without valid rollups), and the raw
- * events of the partial hours [from, fullFrom) and [fullTo, to). Pass fullFrom = fullTo = to when
- * the window holds no whole hour. Each branch is gated by whether the rollups are valid, a
- * one-time condition: the branch not taken reads nothing.
+ * definition hash is `definitionHash(metric)`), the rollups of the whole hours [fullFrom, fullTo)
+ * merged per customer reference and group, their distinct values for COUNT_DISTINCT, and the
+ * events not in them, aggregated per customer reference and group the way the fold aggregates
+ * (`groupAggregatesSql`): those of the whole hours written at or above the rollup watermark (all of
+ * them without valid rollups), and those of the partial hours [from, fullFrom) and [fullTo, to).
+ * Pass fullFrom = fullTo = to when the window holds no whole hour. Each branch is gated by whether
+ * the rollups are valid, a one-time condition: the branch not taken reads nothing.
+ *
+ * Those events are aggregated here and not in the service: a usage alert round or a bill run reads
+ * thousands of customers at once, and shipping and parsing every event of the tail cost the
+ * service's one thread more than the database's aggregation (the alerts bench, docs/performance.md).
  *
  * The tail above the watermark is read through the (tenant_key, xid) index only: its cost is the
  * events written since the last fold, not the events stored. (The planner cannot see the
@@ -329,47 +352,63 @@ export type UsageReadRow =
 export async function readUsageRows(
   db: Queryable,
   tenantId: string,
-  read: { metricId: string; definitionHash: string; code: string; customerRefs: readonly string[] | null; from: Date; fullFrom: Date; fullTo: Date; to: Date; distinct: boolean },
+  read: { metric: UsageMetric; definitionHash: string; customerRefs: readonly string[] | null; from: Date; fullFrom: Date; fullTo: Date; to: Date },
 ): Promise<UsageReadRow[]> {
-  // $1 tenant, $2 metric, $3 definition hash, $4 code, $5 refs, $6 from, $7 fullFrom, $8 fullTo, $9 to
+  const { metric } = read;
+  const distinct = metric.aggregation === 'COUNT_DISTINCT';
+  // $1 tenant, $2 metric, $3 definition hash, $4 code, $5 refs, $6 from, $7 fullFrom, $8 fullTo, $9 to, $10.. contribution
+  const c = contributionSql(metric, 10);
   const refs = `($5::text[] IS NULL OR customer_ref = ANY($5::text[]))`;
   const rollupWindow = `tenant_id = $1 AND metric_id = $2 AND ${refs} AND hour >= $7 AND hour < $8 AND EXISTS (SELECT 1 FROM valid)`;
   // the first branch names and types the columns; later branches fill the ones they lack with NULL
   const rollupCols = ['dimensions jsonb', 'event_count int8', 'value_sum text', 'value_min text', 'value_max text', 'latest_ts timestamptz', 'latest_event_id text', 'latest_value text'];
-  const rawCols = ['event_id text', 'ts timestamptz', 'properties jsonb'];
-  const named = (columns: string[]) => columns.map((c) => c.split(' ')).map(([name, type]) => `NULL::${type} AS ${name}`).join(', ');
+  const named = (columns: string[]) => columns.map((col) => col.split(' ')).map(([name, type]) => `NULL::${type} AS ${name}`).join(', ');
   const none = (columns: string[]) => columns.map(() => 'NULL').join(', ');
+  // A metric without group-by has a constant key, which GROUP BY refuses.
+  const byGroup = metric.groupBy.length > 0 ? `, ${c.groupKey}` : '';
+  const rawColumns = `SELECT customer_ref, event_id, ts, properties FROM usage_events`;
   return scoped(db, tenantId).query<UsageReadRow>(
     `WITH state AS (
        SELECT pg_current_snapshot()::text AS snapshot, s.definition_hash, s.watermark, ${SERIAL_PLAN} AS serial_plan
        FROM (SELECT $1::text AS tenant_id) t LEFT JOIN usage_rollup_state s ON s.tenant_id = t.tenant_id AND s.metric_id = $2
      ), valid AS (
        SELECT watermark FROM state WHERE definition_hash = $3
+     ), unfolded AS (
+       ${rawColumns}
+       WHERE tenant_key = ${TENANT_KEY} AND xid >= (SELECT watermark FROM valid)
+         AND code = $4 AND ($5::text[] IS NULL OR customer_ref || '' = ANY($5::text[])) AND ts >= $7 AND ts < $8
+       UNION ALL
+       ${rawColumns}
+       WHERE NOT EXISTS (SELECT 1 FROM valid) AND tenant_key = ${TENANT_KEY} AND code = $4 AND ${refs} AND ts >= $7 AND ts < $8
+       UNION ALL
+       ${rawColumns}
+       WHERE tenant_key = ${TENANT_KEY} AND code = $4 AND ${refs} AND ((ts >= $6 AND ts < $7) OR (ts >= $8 AND ts < $9))
+     ), unfolded_groups AS (
+       SELECT e.customer_ref, (array_agg(${c.dimensions}))[1] AS dimensions, ${groupAggregatesSql(metric, c)}
+       FROM unfolded e WHERE ${c.where}
+       GROUP BY e.customer_ref${byGroup}
      )
      SELECT 's' AS kind, snapshot, EXISTS (SELECT 1 FROM valid) AS rollups_valid, NULL::text AS customer_ref,
-       ${named(rollupCols)}, NULL::text AS distinct_value, ${named(rawCols)}
+       ${named(rollupCols)}, NULL::text AS distinct_value
      FROM state
      UNION ALL
      SELECT 'r', NULL, NULL, customer_ref, (array_agg(dimensions))[1], sum(event_count)::int8, sum(value_sum)::text, min(value_min)::text, max(value_max)::text,
        (array_agg(latest_ts ORDER BY latest_ts DESC NULLS LAST, latest_event_id COLLATE "C" DESC NULLS LAST))[1],
        (array_agg(latest_event_id ORDER BY latest_ts DESC NULLS LAST, latest_event_id COLLATE "C" DESC NULLS LAST))[1],
        (array_agg(latest_value::text ORDER BY latest_ts DESC NULLS LAST, latest_event_id COLLATE "C" DESC NULLS LAST))[1],
-       NULL, ${none(rawCols)}
+       NULL
      FROM usage_rollups WHERE ${rollupWindow}
      GROUP BY customer_ref, group_key
-     ${read.distinct ? `UNION ALL
-     SELECT 'd', NULL, NULL, customer_ref, dimensions, ${none(rollupCols.slice(1))}, distinct_value, ${none(rawCols)}
-     FROM (SELECT DISTINCT ON (customer_ref, group_key, distinct_value) customer_ref, dimensions, distinct_value FROM usage_rollup_distinct WHERE ${rollupWindow}) d` : ''}
      UNION ALL
-     SELECT 'e', NULL, NULL, customer_ref, ${none(rollupCols)}, NULL, event_id, ts, properties FROM usage_events
-     WHERE tenant_key = ${TENANT_KEY} AND xid >= (SELECT watermark FROM valid)
-       AND code = $4 AND ($5::text[] IS NULL OR customer_ref || '' = ANY($5::text[])) AND ts >= $7 AND ts < $8
+     SELECT 'r', NULL, NULL, customer_ref, dimensions, event_count, value_sum::text, value_min::text, value_max::text, latest_ts, latest_event_id, latest_value::text, NULL
+     FROM unfolded_groups
+     ${distinct ? `UNION ALL
+     SELECT 'd', NULL, NULL, customer_ref, dimensions, ${none(rollupCols.slice(1))}, distinct_value
+     FROM (SELECT DISTINCT ON (customer_ref, group_key, distinct_value) customer_ref, dimensions, distinct_value FROM usage_rollup_distinct WHERE ${rollupWindow}) d
      UNION ALL
-     SELECT 'e', NULL, NULL, customer_ref, ${none(rollupCols)}, NULL, event_id, ts, properties FROM usage_events
-     WHERE NOT EXISTS (SELECT 1 FROM valid) AND tenant_key = ${TENANT_KEY} AND code = $4 AND ${refs} AND ts >= $7 AND ts < $8
-     UNION ALL
-     SELECT 'e', NULL, NULL, customer_ref, ${none(rollupCols)}, NULL, event_id, ts, properties FROM usage_events
-     WHERE tenant_key = ${TENANT_KEY} AND code = $4 AND ${refs} AND ((ts >= $6 AND ts < $7) OR (ts >= $8 AND ts < $9))`,
-    [read.metricId, read.definitionHash, read.code, read.customerRefs, read.from, read.fullFrom, read.fullTo, read.to],
+     SELECT 'd', NULL, NULL, e.customer_ref, (array_agg(${c.dimensions}))[1], ${none(rollupCols.slice(1))}, ${c.value}
+     FROM unfolded e WHERE ${c.where}
+     GROUP BY e.customer_ref${byGroup}, ${c.value}` : ''}`,
+    [metric.id, read.definitionHash, metric.code, read.customerRefs, read.from, read.fullFrom, read.fullTo, read.to, ...c.params],
   );
 }

@@ -5,7 +5,7 @@ import { withTx } from '../../db/tx.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { UsageMetric } from '../../domain/usage/index.js';
 import { lockUsageForFold } from './billed-periods.js';
-import { contributionSql, ensurePartition, findRollupState, TENANT_KEY } from './repository.js';
+import { contributionSql, ensurePartition, findRollupState, groupAggregatesSql, TENANT_KEY } from './repository.js';
 
 /** Version of how rollup rows are computed (2: single-key group keys are the value itself). */
 const ROLLUP_FORMAT = 2;
@@ -38,11 +38,6 @@ async function refreshMetric(db: TenantScope, metric: UsageMetric, now: Date, re
   const source = `FROM usage_events e
     WHERE e.tenant_key = ${TENANT_KEY} AND e.code = $3 AND e.xid >= $4::xid8 AND e.xid < $5::xid8 AND ${c.where}`;
   const params = [metric.id, metric.code, rebuild ? '0' : fromWatermark, xmin, ...c.params];
-  const numeric = metric.aggregation !== 'COUNT' && metric.aggregation !== 'COUNT_DISTINCT';
-  // Only LATEST reads the latest event of an hour, and its three ordered aggregates sort every
-  // group: about a fifth of the fold's cost, which runs beside ingestion (see docs/usage.md).
-  const latest = metric.aggregation === 'LATEST';
-  const order = `ORDER BY e.ts DESC, e.event_id COLLATE "C" DESC`;
   // A metric without group-by has a constant key, which GROUP BY refuses.
   const byGroup = metric.groupBy.length > 0 ? `, ${c.groupKey}` : '';
   const nowParam = `$${6 + c.params.length}`;
@@ -58,12 +53,7 @@ async function refreshMetric(db: TenantScope, metric: UsageMetric, now: Date, re
   const [written] = await db.query<{ rows: string }>(
     `WITH grouped AS (
        SELECT e.customer_ref, date_trunc('hour', e.ts, 'UTC') AS hour, ${c.groupKey} AS group_key, (array_agg(${c.dimensions}))[1] AS dimensions,
-         count(*) AS event_count,
-         ${numeric ? `coalesce(sum((${c.value})::numeric), 0)` : '0'} AS value_sum,
-         ${numeric ? `min((${c.value})::numeric)` : 'NULL::numeric'} AS value_min, ${numeric ? `max((${c.value})::numeric)` : 'NULL::numeric'} AS value_max,
-         ${latest ? `(array_agg(e.ts ${order}))[1]` : 'NULL::timestamptz'} AS latest_ts,
-         ${latest ? `(array_agg(e.event_id ${order}))[1]` : 'NULL::text'} AS latest_event_id,
-         ${latest ? `(array_agg((${c.value})::numeric ${order}))[1]` : 'NULL::numeric'} AS latest_value,
+         ${groupAggregatesSql(metric, c)},
          max(e.xid) AS max_xid
        ${source}
        GROUP BY e.customer_ref, date_trunc('hour', e.ts, 'UTC')${byGroup}

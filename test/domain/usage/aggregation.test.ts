@@ -1,45 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateEvents, checkEvent, mergeGroups, summarize, type UsageEvent, type UsageMetric } from '../../../src/domain/usage/index.js';
+import { checkEvent, emptyPartial, mergePartials, summarize, type UsagePartial } from '../../../src/domain/usage/index.js';
+import { Dec } from '../../../src/kernel/money.js';
 
-const metric = (aggregation: UsageMetric['aggregation'], extra: Partial<UsageMetric> = {}): UsageMetric => ({
-  id: 'bm_1', name: 'm', code: 'c', aggregation, property: aggregation === 'COUNT' ? null : 'v', groupBy: ['g'], ...extra,
-});
 const at = (iso: string) => new Date(iso);
-const events: UsageEvent[] = [
-  { eventId: 'a', timestamp: at('2026-01-01T00:00:00Z'), properties: { v: '1.5', g: 'x' } },
-  { eventId: 'b', timestamp: at('2026-01-02T00:00:00Z'), properties: { v: '-2', g: 'x' } },
-  { eventId: 'c', timestamp: at('2026-01-02T00:00:00Z'), properties: { v: '10', g: 'y' } },
-  { eventId: 'd', timestamp: at('2026-01-03T00:00:00Z'), properties: { v: 'n/a', g: 'y' } },
-  { eventId: 'e', timestamp: at('2026-01-01T00:00:00Z'), properties: { v: '1.5' } },
-];
 
 describe('usage aggregation', () => {
-  it.each([
-    ['COUNT', '5', { x: '2', y: '2', '': '1' }],
-    ['SUM', '11', { x: '-0.5', y: '10', '': '1.5' }],
-    ['MIN', '-2', { x: '-2', y: '10', '': '1.5' }],
-    ['MAX', '10', { x: '1.5', y: '10', '': '1.5' }],
-    ['MEAN', '2.75', { x: '-0.25', y: '10', '': '1.5' }],
-    ['LATEST', '10', { x: '-2', y: '10', '': '1.5' }],
-    ['COUNT_DISTINCT', '4', { x: '2', y: '2', '': '1' }],
-  ] as const)('%s', (aggregation, total, groups) => {
-    const result = summarize(aggregation, aggregateEvents(metric(aggregation), events));
-    expect(result.totalValue).toBe(total);
-    expect(Object.fromEntries(result.groups.map((g) => [g.dimensions.g, g.value]))).toEqual(groups);
+  const partial = (over: Partial<UsagePartial>): UsagePartial => ({ ...emptyPartial({ g: 'x' }), ...over });
+  const latest = (at: string, eventId: string, value: string) => ({ at: new Date(at), eventId, value: new Dec(value) });
+
+  it('merges partials (a rollup and the events not folded yet) into one figure per aggregation', () => {
+    const folded = partial({ count: 3n, sum: new Dec('1.5'), min: new Dec('-2'), max: new Dec('1.5'), latest: latest('2026-01-02T00:00:00Z', 'b', '-2'), distinct: new Set(['1.5', '-2']) });
+    const unfolded = partial({ count: 1n, sum: new Dec('10'), min: new Dec('10'), max: new Dec('10'), latest: latest('2026-01-02T00:00:00Z', 'c', '10'), distinct: new Set(['10', '-2']) });
+    const groups = new Map([['x', mergePartials(folded, unfolded)]]);
+    expect(summarize('COUNT', groups).totalValue).toBe('4');
+    expect(summarize('SUM', groups).totalValue).toBe('11.5');
+    expect(summarize('MIN', groups).totalValue).toBe('-2');
+    expect(summarize('MAX', groups).totalValue).toBe('10');
+    expect(summarize('MEAN', groups).totalValue).toBe('2.875');
+    // same timestamp: the greater event id is the latest
+    expect(summarize('LATEST', groups).totalValue).toBe('10');
+    expect(summarize('COUNT_DISTINCT', groups).totalValue).toBe('3');
   });
 
-  it('merging split partials gives the same figures as one pass (rollup + tail)', () => {
-    for (const aggregation of ['COUNT', 'SUM', 'MIN', 'MAX', 'MEAN', 'LATEST', 'COUNT_DISTINCT'] as const) {
-      const m = metric(aggregation);
-      const merged = mergeGroups(aggregateEvents(m, events.slice(0, 2)), aggregateEvents(m, events.slice(2)));
-      expect(summarize(aggregation, merged)).toEqual(summarize(aggregation, aggregateEvents(m, events)));
-    }
-  });
-
-  it('LATEST breaks timestamp ties by the greater event id; segmentation filters', () => {
-    expect(summarize('LATEST', aggregateEvents(metric('LATEST', { groupBy: [] }), events.slice(1, 3).reverse())).totalValue).toBe('10');
-    const filtered = metric('SUM', { filters: { g: ['y'] } });
-    expect(summarize('SUM', aggregateEvents(filtered, events)).totalValue).toBe('10');
+  it('rounds a mean half-even at 12 decimals, and totals over groups with the metric aggregation', () => {
+    const groups = new Map([
+      ['x', partial({ count: 3n, sum: new Dec('1'), max: new Dec('1') })],
+      ['y', partial({ dimensions: { g: 'y' }, count: 1n, sum: new Dec('7'), max: new Dec('7') })],
+    ]);
+    expect(summarize('MEAN', new Map([['x', groups.get('x')!]])).totalValue).toBe('0.333333333333');
+    expect(summarize('MAX', groups)).toEqual({ totalValue: '7', groups: [{ dimensions: { g: 'x' }, value: '1' }, { dimensions: { g: 'y' }, value: '7' }] });
   });
 
   it('checks the timestamp window', () => {
