@@ -147,6 +147,28 @@ describe('usage alerts', () => {
     }
   });
 
+  it("finds a crossing that two processes make only together, where neither one's own events can reach it, once", async () => {
+    const { h, metric, customer, events } = await setup('/together');
+    const second = await compose({ pool: h.db.pool, clock: h.clock, config: h.config });
+    try {
+      const alert = await post(h, '/api/v1/alerts', { kind: 'USAGE_UNITS', customer_id: customer.id, metric_id: metric.id, thresholds: ['8'] });
+      await settle(h);
+      expect(await second.alerts.evaluate(h.tenant.id, [alert.id])).toBe(0);
+      // each process measured 0 and is told 5 events: by its own count the alert cannot reach 8,
+      // so each holds it back from its rounds; together they stored 10
+      await ingest(h, events(5));
+      const res = await second.app.inject({ method: 'POST', url: '/api/v1/events/ingest', headers: { authorization: `Bearer ${h.tenant.apiKey}` }, payload: { events: events(5) } });
+      expect(res.statusCode, res.body).toBe(200);
+      // no further event and no direct evaluation: the held alerts are measured again by both processes
+      await Promise.all([h.service.alerts.idle(), second.alerts.idle()]);
+      await expect.poll(async () => (await settle(h), types('/together'))).toEqual(['alert.triggered 8']);
+      const history = (await h.request('GET', `/api/v1/alerts/${alert.id}/history`)).json();
+      expect(history.data.map((e: { transition: string; value: string }) => [e.transition, e.value])).toEqual([['TRIGGERED', '10']]);
+    } finally {
+      await second.app.close();
+    }
+  });
+
   it('fires a SPEND alert on the usage charges the upcoming invoice would bill, on a subscription', async () => {
     const h = harness();
     h.clock.set('2026-03-15T12:00:00.000Z');

@@ -8,6 +8,12 @@
 // crossing is never missed by it; a false alarm costs one small evaluation. It decides nothing:
 // the round measures through the one aggregation path and applies transitions as every round
 // does. An alert this process has not measured yet (base unknown) goes through the usual rounds.
+//
+// The same bound also says when a batch cannot have changed an alert's state at all: its value
+// cannot have reached the next threshold, and cannot have fallen (COUNT, COUNT_DISTINCT and MAX
+// never fall; SUM falls only by a negative value; MIN, MEAN and LATEST may fall with any event).
+// Such an alert is `QUIET`: trigger.ts holds it back from the usual round for a while instead of
+// measuring it again.
 import { Dec } from '../../kernel/money.js';
 import { isPlainDecimal, type Aggregation } from '../../domain/usage/index.js';
 
@@ -25,6 +31,30 @@ export interface ContributingEvent {
 
 /** Aggregations whose value grows by at most the events' count (COUNT, COUNT_DISTINCT) or their positive values (SUM); the others never exceed the largest value seen. */
 const additive = (aggregation: Aggregation) => aggregation === 'COUNT' || aggregation === 'COUNT_DISTINCT' || aggregation === 'SUM';
+
+/** Whether these events may lower the value: a negative SUM value, any event of MIN, MEAN and LATEST. */
+export function mayLower(metric: WatchedMetric, events: readonly ContributingEvent[]): boolean {
+  switch (metric.aggregation) {
+    case 'COUNT':
+    case 'COUNT_DISTINCT':
+    case 'MAX':
+      return false;
+    case 'SUM':
+      return events.some((event) => {
+        const raw = metric.property === null ? undefined : event.properties?.[metric.property];
+        return raw !== undefined && raw.startsWith('-') && isPlainDecimal(raw);
+      });
+    default:
+      return events.length > 0;
+  }
+}
+
+/**
+ * What a batch may have done to an alert, by this process's count: `MAY_CROSS` (its next
+ * threshold may be reached: evaluate now), `QUIET` (it can neither have reached the next threshold
+ * nor fallen), `UNKNOWN` (not measured here yet, or it may have fallen: the usual rounds).
+ */
+export type Told = 'MAY_CROSS' | 'QUIET' | 'UNKNOWN';
 
 /** How much these events may raise an additive value, or the largest value among them (the others); null when none counts. */
 export function contributionBound(metric: WatchedMetric, events: readonly ContributingEvent[]): Dec | null {
@@ -49,8 +79,10 @@ interface Estimate {
   next: Dec | null;
   /** Bound of what the events since base's evaluation started add (additive) or their largest value (the others). */
   added: Dec | null;
+  /** Whether an event told since base's evaluation started may have lowered the value (`mayLower`). */
+  lowered: boolean;
   /** An evaluation started and not finished yet: its number, and the bound of the events since it started. */
-  pending: { seq: number; added: Dec | null } | null;
+  pending: { seq: number; added: Dec | null; lowered: boolean } | null;
 }
 
 const merge = (aggregation: Aggregation, into: Dec | null, more: Dec): Dec => {
@@ -71,8 +103,8 @@ export function createEstimates() {
       seq += 1;
       for (const id of alertIds) {
         const estimate = byAlert.get(id);
-        if (estimate) estimate.pending = { seq, added: null };
-        else byAlert.set(id, { base: null, next: null, added: null, pending: { seq, added: null } });
+        if (estimate) estimate.pending = { seq, added: null, lowered: false };
+        else byAlert.set(id, { base: null, next: null, added: null, lowered: false, pending: { seq, added: null, lowered: false } });
       }
       return seq;
     },
@@ -95,7 +127,7 @@ export function createEstimates() {
         const threshold = new Dec(t);
         if (threshold.gt(base) && (next === null || threshold.lt(next))) next = threshold;
       }
-      byAlert.set(alertId, { base, next, added: estimate?.pending?.added ?? null, pending: null });
+      byAlert.set(alertId, { base, next, added: estimate?.pending?.added ?? null, lowered: estimate?.pending?.lowered ?? false, pending: null });
     },
     /** The evaluation did not measure this alert (not a usage alert, or it failed): the estimate keeps its base and everything told since. */
     failed(started: number, alertId: string): void {
@@ -104,17 +136,25 @@ export function createEstimates() {
       if (estimate.base === null) byAlert.delete(alertId);
       else estimate.pending = null;
     },
-    /** Events of an alert's customer and metric were stored: true when they may have crossed its next threshold. */
-    told(alertId: string, metric: WatchedMetric, events: readonly ContributingEvent[]): boolean {
+    /** Events of an alert's customer and metric were stored: what they may have done to it (`Told`). */
+    told(alertId: string, metric: WatchedMetric, events: readonly ContributingEvent[]): Told {
       const estimate = byAlert.get(alertId);
-      if (!estimate) return false;
+      if (!estimate) return 'UNKNOWN';
       const bound = contributionBound(metric, events);
-      if (bound === null) return false;
-      estimate.added = merge(metric.aggregation, estimate.added, bound);
-      if (estimate.pending) estimate.pending.added = merge(metric.aggregation, estimate.pending.added, bound);
-      if (estimate.base === null || estimate.next === null || estimate.added === null) return false;
-      const reach = additive(metric.aggregation) ? estimate.base.plus(estimate.added) : estimate.added;
-      return reach.gte(estimate.next);
+      if (bound !== null) {
+        estimate.added = merge(metric.aggregation, estimate.added, bound);
+        if (estimate.pending) estimate.pending.added = merge(metric.aggregation, estimate.pending.added, bound);
+      }
+      if (mayLower(metric, events)) {
+        estimate.lowered = true;
+        if (estimate.pending) estimate.pending.lowered = true;
+      }
+      if (estimate.base === null) return 'UNKNOWN';
+      if (estimate.next !== null && estimate.added !== null) {
+        const reach = additive(metric.aggregation) ? estimate.base.plus(estimate.added) : estimate.added;
+        if (reach.gte(estimate.next)) return 'MAY_CROSS';
+      }
+      return estimate.lowered ? 'UNKNOWN' : 'QUIET';
     },
     forget(alertId: string): void {
       byAlert.delete(alertId);

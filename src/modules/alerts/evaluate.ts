@@ -79,10 +79,16 @@ async function evaluateLocked(
   const states = await statesOf(tx, tenantId, alerts.map((a) => a.id));
   const now = clock.now();
   let written = 0;
+  const statesByAlert = new Map<string, typeof states>();
+  for (const state of states) {
+    const own = statesByAlert.get(state.alert_id);
+    if (own) own.push(state);
+    else statesByAlert.set(state.alert_id, [state]);
+  }
   for (const alert of alerts) {
     const measured = values.get(alert.id);
     if (!measured) continue;
-    const own = states.filter((s) => s.alert_id === alert.id);
+    const own = statesByAlert.get(alert.id) ?? [];
     const transitions = transitionsOf(alert.kind, own.map((s) => ({ threshold: s.threshold, triggered: s.triggered, periodStart: s.period_start })), measured);
     for (const t of transitions) {
       if (t.kind === 'RESOLVE') {

@@ -51,6 +51,11 @@ const MIN_ROUND_INTERVAL_MS = 500;
 const MAX_FAST_ROUNDS_IN_FLIGHT = 2;
 /** Alerts per fast round: the rest of a storm of crossings waits for the next fast round or the usual one. */
 const MAX_FAST_ROUND_ALERTS = 20;
+/**
+ * How long a held (quiet) alert waits before it is measured anyway. At 1,000 alerts touched by
+ * every batch, holding them halves what the usual rounds read (docs/credits-and-alerts.md).
+ */
+const RECHECK_MS = 1_000;
 
 interface TenantIndex {
   loadedAt: number;
@@ -94,6 +99,8 @@ export function createAlertTrigger(deps: TriggerDeps) {
   /** Per tenant: alerts that may have crossed, for the fast rounds. */
   const urgent = new Map<string, Set<string>>();
   const fastRunning = new Set<string>();
+  /** Per tenant: held alerts, marked dirty together RECHECK_MS after the first of them was held. */
+  const held = new Map<string, Set<string>>();
   let idleWaiters: (() => void)[] = [];
 
   async function load(tenantId: string): Promise<TenantIndex> {
@@ -136,16 +143,33 @@ export function createAlertTrigger(deps: TriggerDeps) {
     if (set) pump();
   }
 
+  function hold(tenantId: string, ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    let set = held.get(tenantId);
+    if (!set) {
+      const waiting = (set = new Set());
+      held.set(tenantId, waiting);
+      setTimeout(() => {
+        held.delete(tenantId);
+        markDirty(tenantId, waiting);
+      }, RECHECK_MS).unref();
+    }
+    for (const id of ids) set.add(id);
+  }
+
   function match(tenantId: string, index: TenantIndex, keys: Iterable<TouchedKey>): void {
     const ids: string[] = [];
     const crossing: string[] = [];
+    const quiet: string[] = [];
     for (const { customer, code, events } of keys) {
       const usage = index.usage.get(`${customer}\u0000${code}`);
       if (usage) {
-        ids.push(...usage);
         for (const id of usage) {
           const metric = index.metrics.get(id);
-          if (metric && deps.fastLane?.estimates.told(id, metric, events)) crossing.push(id);
+          const told = metric && deps.fastLane ? deps.fastLane.estimates.told(id, metric, events) : 'UNKNOWN';
+          if (told === 'QUIET') quiet.push(id);
+          else ids.push(id);
+          if (told === 'MAY_CROSS') crossing.push(id);
         }
       }
       const any = index.anyUsage.get(customer);
@@ -156,10 +180,12 @@ export function createAlertTrigger(deps: TriggerDeps) {
       if (!set) urgent.set(tenantId, (set = new Set()));
       for (const id of crossing) set.add(id);
     }
+    hold(tenantId, quiet);
     markDirty(tenantId, ids);
   }
 
-  const isIdle = () => running.size === 0 && dirty.size === 0 && loading.size === 0 && delayed.size === 0 && urgent.size === 0 && fastRunning.size === 0;
+  const isIdle = () =>
+    running.size === 0 && dirty.size === 0 && loading.size === 0 && delayed.size === 0 && urgent.size === 0 && fastRunning.size === 0 && held.size === 0;
 
   function settle(): void {
     if (!isIdle()) return;

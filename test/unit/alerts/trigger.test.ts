@@ -87,7 +87,8 @@ describe('alert trigger (the ingest hook)', () => {
   it('fast lane: an alert the batch may have pushed over its next threshold is evaluated at once in its own round, while the round of the others runs', async () => {
     const { pool } = fakePool([
       { id: 'alr_probe', kind: 'USAGE_UNITS', customer_id: 'cus_p', metric_code: 'calls', metric_id: 'bm_calls' },
-      { id: 'alr_busy', kind: 'USAGE_UNITS', customer_id: 'cus_b', metric_code: 'calls', metric_id: 'bm_calls' },
+      // LATEST may fall with any event: never held, so every batch of it takes a usual round
+      { id: 'alr_busy', kind: 'USAGE_UNITS', customer_id: 'cus_b', metric_code: 'calls', metric_id: 'bm_level' },
     ]);
     const estimates = createEstimates();
     const r = recorder();
@@ -98,14 +99,15 @@ describe('alert trigger (the ingest hook)', () => {
       for (const id of ids) estimates.measured(started, id, values.get(id)!, id === 'alr_probe' ? ['1'] : ['1000000']);
       await r.evaluate(tenantId, ids);
     };
-    const trigger = createAlertTrigger({ pool, evaluate, fastLane: { estimates, metricOf: async () => ({ aggregation: 'COUNT', property: null }) } });
+    const metricOf = async (_tenantId: string, metricId: string) => (metricId === 'bm_level' ? { aggregation: 'LATEST' as const, property: 'level' } : { aggregation: 'COUNT' as const, property: null });
+    const trigger = createAlertTrigger({ pool, evaluate, fastLane: { estimates, metricOf } });
     trigger.evaluateSoon('ten_1', ['alr_probe', 'alr_busy']);
     await trigger.idle();
     expect(r.rounds).toEqual([{ tenantId: 'ten_1', ids: ['alr_busy', 'alr_probe'] }]);
 
     // a usual round of the busy alert is running (blocked), and the probe's event comes in
     r.block();
-    trigger.eventsStored('ten_1', [{ customerRef: 'cus_b', code: 'calls' }]);
+    trigger.eventsStored('ten_1', [{ customerRef: 'cus_b', code: 'calls', properties: { level: '3' } }]);
     await expect.poll(() => r.rounds.length).toBe(2);
     trigger.eventsStored('ten_1', [{ customerRef: 'cus_p', code: 'calls' }]);
     await expect.poll(() => r.rounds.length).toBe(3);
@@ -117,8 +119,34 @@ describe('alert trigger (the ingest hook)', () => {
 
     // an event that cannot reach the busy alert's threshold takes the usual rounds only
     const before = r.rounds.length;
-    trigger.eventsStored('ten_1', [{ customerRef: 'cus_b', code: 'calls' }]);
+    trigger.eventsStored('ten_1', [{ customerRef: 'cus_b', code: 'calls', properties: { level: '3' } }]);
     await trigger.idle();
     expect(r.rounds.slice(before)).toEqual([{ tenantId: 'ten_1', ids: ['alr_busy'] }]);
+  });
+
+  it('holds quiet alerts back from the usual rounds, and measures them again together after a second', async () => {
+    const ids = ['alr_x', 'alr_y'];
+    const { pool } = fakePool(ids.map((id, i) => ({ id, kind: 'USAGE_UNITS', customer_id: `cus_${i}`, metric_code: 'calls', metric_id: 'bm_calls' })));
+    const estimates = createEstimates();
+    const r = recorder();
+    const evaluate = async (tenantId: string, evaluated: string[]) => {
+      const started = estimates.starts(evaluated);
+      for (const id of evaluated) estimates.measured(started, id, '0', ['1000']);
+      await r.evaluate(tenantId, evaluated);
+    };
+    const trigger = createAlertTrigger({ pool, evaluate, fastLane: { estimates, metricOf: async () => ({ aggregation: 'COUNT', property: null }) } });
+    trigger.evaluateSoon('ten_1', ids);
+    await trigger.idle();
+    expect(r.rounds).toHaveLength(1);
+
+    // 0 + 10 events cannot reach 1,000, and a count cannot fall: no round for now
+    const heldAt = Date.now();
+    for (let i = 0; i < 10; i++) trigger.eventsStored('ten_1', [{ customerRef: 'cus_0', code: 'calls' }, { customerRef: 'cus_1', code: 'calls' }]);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(r.rounds).toHaveLength(1);
+    // then both are measured again, in one round, about a second after they were first held
+    await trigger.idle();
+    expect(Date.now() - heldAt).toBeGreaterThanOrEqual(950);
+    expect(r.rounds.slice(1)).toEqual([{ tenantId: 'ten_1', ids }]);
   });
 });
