@@ -10,10 +10,10 @@
 //      usage query of the same customer and window (the aggregation the check reads through).
 // BENCH_PHASES (default "ingest,latency,check") picks phases. Each figure is printed with the
 // load average at its end: the machine may be shared.
+// The check phase is served with the shipped configuration and loaded from another process.
 // Run alone: `npm run bench alerts`. Benchmarks print figures and never fail on them.
 import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import autocannonModule from 'autocannon';
 import { loadConfig } from '../src/config/index.js';
 import { systemClock } from '../src/kernel/clock.js';
 import { compose } from '../src/main.js';
@@ -21,7 +21,6 @@ import { startWorker } from '../src/jobs/runtime.js';
 import { openBenchDatabase } from './database.js';
 
 interface Result { requests: { average: number }; latency: { p50: number; p99: number; p90: number }; non2xx: number; errors: number }
-const autocannon = autocannonModule as unknown as (options: Record<string, unknown>) => Promise<Result>;
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const ALERTS = env('BENCH_ALERTS', 1_000);
@@ -270,12 +269,21 @@ export async function run(): Promise<void> {
       const text = (await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${usageStatement.text}`, usageStatement.params)).rows.map((r) => r['QUERY PLAN']);
       lines.push(...text.map((l) => `  ${l}`));
     }
-    // the check and the plain usage query of the same customer and window, one after the other, at 1 then 4 connections
-    for (const connections of [1, 4]) {
-      for (const [name, url] of [['entitlement check', checkUrl], ['usage query     ', usageUrl]] as const) {
-        const result = await autocannon({ url, connections, duration: DURATION_S, headers: auth });
-        lines.push(`${name} (${fmt(CHECK_EVENTS)} events in tenant), ${connections} connection${connections > 1 ? 's' : ''}: p50 ${result.latency.p50} ms, p90 ${result.latency.p90} ms, p99 ${result.latency.p99} ms, ${fmt(result.requests.average)} req/s (${result.non2xx} non-2xx) (load ${load1()})`);
+    // The check and the plain usage query of the same customer and window, one after the other, at
+    // 1 then 4 connections: served by a process with the shipped configuration (read rate limit,
+    // access log), the load generator in a process of its own, so that it does not share the
+    // served process's one thread.
+    const shipped = await compose({ pool, clock: systemClock, config: loadConfig({ SECRET_KEY: 'bench-only-secret' }) });
+    try {
+      const shippedAddress = await shipped.app.listen({ port: 0, host: '127.0.0.1' });
+      for (const connections of [1, 4]) {
+        for (const [name, url] of [['entitlement check', checkUrl], ['usage query     ', usageUrl]] as const) {
+          const result = await load<Result>({ mode: 'get', url: url.replace(address, shippedAddress), headers: auth, connections, durationS: DURATION_S });
+          lines.push(`${name} (${fmt(CHECK_EVENTS)} events in tenant), ${connections} connection${connections > 1 ? 's' : ''}: p50 ${result.latency.p50} ms, p90 ${result.latency.p90} ms, p99 ${result.latency.p99} ms, ${fmt(result.requests.average)} req/s (${result.non2xx} non-2xx) (load ${load1()})`);
+        }
       }
+    } finally {
+      await shipped.app.close();
     }
     process.stdout.write([...lines, ''].join('\n'));
     await worker.stop();

@@ -9,6 +9,7 @@
 //     spec sends the same bodies, so a second run re-sends stored batches, as a retrying client does.
 //   {mode: 'single', url, headers, customers, connections, durationS}: autocannon, one event per
 //     request with a unique idempotency key.
+//   {mode: 'get', url, headers, connections, durationS}: autocannon, GET of one URL.
 //   {mode: 'paced', url, headers, customers, code, rate, batch, durationS, prefix}: posts batches
 //     of `batch` events (now-stamped) at `rate` events/s for `durationS`, as many in flight as
 //     needed; prints the rate achieved.
@@ -81,6 +82,11 @@ async function single({ url, headers, customers, connections, durationS }) {
   return { requests: { average: result.requests.average }, latency: { p50: result.latency.p50, p99: result.latency.p99 }, non2xx: result.non2xx, errors: result.errors };
 }
 
+async function get({ url, headers, connections, durationS }) {
+  const result = await autocannon({ url, connections, duration: durationS, headers });
+  return { requests: { average: result.requests.average }, latency: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99 }, non2xx: result.non2xx, errors: result.errors };
+}
+
 async function paced({ url, headers, customers, code, rate, batch, durationS, prefix }) {
   const every = (batch / rate) * 1000;
   const start = performance.now();
@@ -107,6 +113,7 @@ async function paced({ url, headers, customers, code, rate, batch, durationS, pr
 // Run as a program (not imported by usage.bench.ts for `eventTimestamp`).
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const spec = JSON.parse(process.argv[2]);
-  const result = spec.mode === 'bulk' ? await bulk(spec) : spec.mode === 'paced' ? await paced(spec) : await single(spec);
+  const modes = { bulk, paced, single, get };
+  const result = await modes[spec.mode](spec);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

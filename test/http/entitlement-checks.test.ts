@@ -62,6 +62,17 @@ describe('metered entitlement check', () => {
     expect(await check()).toMatchObject({ allowed: true, used: '0', remaining: '5', period_start: '2026-04-01T00:00:00.000Z', reset_at: '2026-05-01T00:00:00.000Z' });
   });
 
+  it("moves the customer's own due statuses before it answers: a subscription starting today entitles without waiting for the job", async () => {
+    const { h, plan, customer, check } = await setup();
+    const sub = await post(h, '/api/v1/subscriptions', { customer_id_or_alias: customer.id, plan_id: plan.planId, start_date: '2026-03-20' });
+    expect(sub.status).toBe('PENDING_ACTIVATION');
+    expect(await check()).toMatchObject({ allowed: false, reason: 'NOT_ENTITLED' });
+    // no job runs here: the check itself moves the status the clock made due
+    h.clock.set('2026-03-20T00:30:00.000Z');
+    expect(await check()).toMatchObject({ allowed: true, reason: 'WITHIN_LIMIT', source: 'PLAN_VERSION', period_start: '2026-03-20T00:00:00.000Z' });
+    expect((await h.request('GET', `/api/v1/subscriptions/${sub.id}`)).json().status).toBe('ACTIVE');
+  });
+
   it('allows over the limit under ALLOW_AND_BILL and reports the overage', async () => {
     const { h, plan, customer, ingest, check } = await setup({ type: 'METERED', enabled: true, limit: '5', reset_period: { type: 'BILLING_CYCLE' }, overage_policy: 'ALLOW_AND_BILL' });
     await post(h, '/api/v1/subscriptions', { customer_id_or_alias: customer.id, plan_id: plan.planId, start_date: '2026-03-01' });

@@ -181,24 +181,34 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
    * rollups plus the events written since, so its cost does not grow with the events stored.
    * Its latency is its longest chain of round trips, so reads that do not depend on each other
    * run side by side: the usage of the window this customer and feature were last checked with
-   * (usage-hints.ts), the customer, due status moves, the features and (for a customer id) the
-   * serving subscriptions with their add-on rows and overrides (one statement) and the
-   * customer's own overrides; then the plan versions' and add-ons' values (one statement).
+   * (usage-hints.ts), the customer, the features and (for a customer id) the customer's serving
+   * subscriptions with their add-on rows and overrides (one statement) and the customer's own
+   * overrides; then the plan versions' and add-ons' values (one statement). Statuses move with
+   * the clock: the subscription statement also returns the customer's subscriptions whose status is
+   * due to move today, and only when there is one are the due moves made before it is read again.
+   * The tenant's other due moves are the periodic job's (they do not change this answer).
    */
   async function check(tenantId: string, idOrAlias: string, featureIdOrCode: string): Promise<EntitlementCheck> {
     const early = usageHints.start(tenantId, `${idOrAlias}\u0000${featureIdOrCode}`);
     const byId = isIdOf('customer', idOrAlias);
-    const [customer, moved, features, guessed, guessedOwn] = await Promise.all([
+    const todayDate = today(clock);
+    const sourcesOf = (customerId: string) => entitlementSourcesOf(pool, tenantId, { customerId, statuses: SERVING, orDueBy: todayDate });
+    const [customer, features, guessed, guessedOwn] = await Promise.all([
       findCustomer(pool, tenantId, idOrAlias),
-      deps.advanceDue(tenantId),
       catalog.features(pool, tenantId),
-      byId ? entitlementSourcesOf(pool, tenantId, { customerId: idOrAlias, statuses: SERVING }) : undefined,
+      byId ? sourcesOf(idOrAlias) : undefined,
       byId ? customerOverridesOf(pool, tenantId, [idOrAlias]) : undefined,
     ]);
     if (!customer) throw notFound('customer');
-    // read beside the status moves: kept unless one moved, or the id is (oddly) another customer's alias
+    // read beside the customer: kept unless the id is (oddly) another customer's alias
     const sameCustomer = customer.id === idOrAlias;
-    const subs = guessed && moved === 0 && sameCustomer ? guessed : await entitlementSourcesOf(pool, tenantId, { customerId: customer.id, statuses: SERVING });
+    let rows = guessed && sameCustomer ? guessed : await sourcesOf(customer.id);
+    // this service moves the statuses of customers on no test clock (a test clock moves its own)
+    if (customer.test_clock_id === null && rows.some((r) => r.next_transition_on !== null && r.next_transition_on <= todayDate)) {
+      await deps.advanceDue(tenantId);
+      rows = await sourcesOf(customer.id);
+    }
+    const subs = rows.filter((r) => (SERVING as readonly string[]).includes(r.status));
     const feature = features.find((f) => f.code === featureIdOrCode || f.id === featureIdOrCode);
     if (!feature) throw notFound('feature');
     const ref = { id: feature.id, code: feature.code, name: feature.name };

@@ -387,10 +387,11 @@ export type EntitlementSourceRow = SubscriptionView & { entitlement_add_ons: Ent
 export async function entitlementSourcesOf(
   db: Queryable,
   tenantId: string,
-  filter: { ids: readonly string[] } | { customerId: string; statuses?: readonly string[] },
+  filter: { ids: readonly string[] } | { customerId: string; statuses?: readonly string[]; orDueBy?: string },
 ): Promise<EntitlementSourceRow[]> {
-  const where = 'ids' in filter ? 's.id = ANY($2::text[])' : 's.customer_id = $2 AND ($3::text[] IS NULL OR s.status = ANY($3))';
-  const params = 'ids' in filter ? [[...filter.ids]] : [filter.customerId, filter.statuses?.length ? [...filter.statuses] : null];
+  // `orDueBy`: also the subscriptions whose status is due to move by that date, whatever it is now
+  const where = 'ids' in filter ? 's.id = ANY($2::text[])' : 's.customer_id = $2 AND ($3::text[] IS NULL OR s.status = ANY($3) OR s.next_transition_on <= $4::date)';
+  const params = 'ids' in filter ? [[...filter.ids]] : [filter.customerId, filter.statuses?.length ? [...filter.statuses] : null, filter.orDueBy ?? null];
   return scoped(db, tenantId).query<EntitlementSourceRow>(
     `SELECT ${COLUMNS},
        coalesce((SELECT jsonb_agg(jsonb_build_object('add_on_id', a.add_on_id, 'effective_from', a.effective_from, 'effective_to', a.effective_to) ORDER BY a.effective_from, a.created_at, a.id)
