@@ -202,8 +202,13 @@ export async function subscriptionsPage(db: Queryable, tenantId: string, testClo
   // condition, so every page read the tenant's subscriptions from the first (a bill run's pages
   // cost more the further they were; docs/performance.md, "Bill run").
   const keyset = after === null ? '' : 'AND (s.created_at, s.id) > (SELECT a.created_at, a.id FROM subscriptions a WHERE a.tenant_id = $1 AND a.id = $4)';
+  // `IS NULL` or `=`, not `IS NOT DISTINCT FROM $2`: the planner estimated one customer for the
+  // latter, joined every subscription of the tenant to its customer and sorted them all for each
+  // page (190 ms a page at 30,000 subscriptions, a quadratic bill run); from the customers'
+  // statistics it reads the subscriptions in order and stops at the page's end.
+  const population = testClockId === null ? 'c.test_clock_id IS NULL AND $2::text IS NULL' : 'c.test_clock_id = $2::text';
   return scoped(db, tenantId).query<SubscriptionView>(
-    `SELECT ${COLUMNS} FROM ${FROM} WHERE s.tenant_id = $1 AND c.test_clock_id IS NOT DISTINCT FROM $2::text ${keyset}
+    `SELECT ${COLUMNS} FROM ${FROM} WHERE s.tenant_id = $1 AND ${population} ${keyset}
      ORDER BY s.created_at, s.id LIMIT $3`,
     after === null ? [testClockId, limit] : [testClockId, limit, after],
   );
