@@ -18,6 +18,7 @@ import { REDACTED, redactUrl, registerObservability, requestIdFrom } from './obs
 import { registerOpenApi } from './openapi.js';
 import { registerTextGuard } from './text-guard.js';
 import { registerUnknownQueryCheck, validatorCompiler } from './validation.js';
+import { buildSerializer } from './serialization.js';
 import { registerContentTypes } from './content-types.js';
 import { dashboardServing } from './dashboard.js';
 
@@ -59,6 +60,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     bodyLimit: options.bodyLimitBytes,
     genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
     ajv: { customOptions: { coerceTypes: false } },
+    // Response serializers compiled at each route's first response (serialization.ts).
+    schemaController: { compilersFactory: { buildSerializer } },
     routerOptions: { ignoreTrailingSlash: true },
     // Errors raised before routing (a URL that does not decode) get the contract's body too.
     frameworkErrors: (error, request, reply) => {

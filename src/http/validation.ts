@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { parseLocalDate } from '../domain/dates.js';
 import { AppError } from '../kernel/errors.js';
+import { atFirstCall } from '../kernel/lazy.js';
 import { parseDecimal } from '../kernel/money.js';
 import { isJsonApiRoute } from './content-types.js';
 import { INT32_MAX, INT32_MIN } from './schemas.js';
@@ -40,9 +41,30 @@ function isDecimalText(text: string): boolean {
 const strictAjv = makeAjv(false);
 const coercingAjv = makeAjv(true);
 
+/**
+ * Fastify calls this for every route part with a schema when the route is registered. Compiling
+ * them all then kept ajv's generated code for some 380 validators on the heap (about 5 MB), most
+ * of them for routes an instance rarely or never serves (docs/performance.md, "Memory"); each is
+ * now compiled at its route's first request and kept. An error in a schema therefore shows at
+ * that request (a 500) instead of at start: test/http/route-schemas.test.ts compiles every
+ * route's schemas to catch it before.
+ *
+ * Fastify reads a failed validation's errors from the function's `errors`, as ajv's own
+ * functions carry them. It hands ajv's functions the request as parent too (so that a coerced
+ * root value could replace it); that does not arise here: query strings and path parameters are
+ * objects, and bodies are not coerced.
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
-  return ajv.compile(withIntegerBounds(schema) as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const compiled = atFirstCall(() => ajv.compile(withIntegerBounds(schema) as object));
+  const validate = (data: unknown): boolean => {
+    const check = compiled();
+    const valid = check(data);
+    validate.errors = check.errors;
+    return valid;
+  };
+  validate.errors = undefined as ErrorObject[] | null | undefined;
+  return validate;
 };
 
 

@@ -13,3 +13,13 @@ export function atFirstUse<T>(make: () => Promise<T>): () => Promise<T> {
     return made;
   };
 }
+
+/**
+ * The synchronous form, for work most processes never need: the validators and serializers of
+ * routes that are never called (src/http/validation.ts, serialization.ts). The value is kept once
+ * made; a failure is not, so the next call tries again.
+ */
+export function atFirstCall<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}

@@ -1,7 +1,8 @@
 // File formats of an export: Parquet through hyparquet-writer, CSV through csv-stringify
 // (docs/export.md, "What we picked").
 import { stringify } from 'csv-stringify/sync';
-import { parquetWriteBuffer, type ColumnSource } from 'hyparquet-writer';
+import type { ColumnSource } from 'hyparquet-writer';
+import { atFirstUse } from '../../kernel/lazy.js';
 import type { Column, ColumnType, ExportRecord, Value } from './datasets.js';
 
 export const FORMATS = ['PARQUET', 'CSV'] as const;
@@ -12,7 +13,11 @@ export const EXTENSION: Record<ExportFormat, string> = { PARQUET: 'parquet', CSV
 /** Parquet type of each column type: decimals stay strings (the currency decides the digits, so one column has no single scale). */
 const PARQUET_TYPE: Record<ColumnType, ColumnSource['type']> = { string: 'STRING', decimal: 'STRING', integer: 'INT64', boolean: 'BOOLEAN', timestamp: 'TIMESTAMP' };
 
-function parquet(columns: Column[], records: ExportRecord[]): Buffer {
+/** hyparquet-writer (and the hyparquet reader it loads, about 1.3 MB of heap) is imported at the first Parquet file, not at start (docs/performance.md, "Memory"). */
+const parquetWriter = atFirstUse(async () => (await import('hyparquet-writer')).parquetWriteBuffer);
+
+async function parquet(columns: Column[], records: ExportRecord[]): Promise<Buffer> {
+  const parquetWriteBuffer = await parquetWriter();
   const columnData: ColumnSource[] = columns.map((column) => ({
     name: column.name,
     type: PARQUET_TYPE[column.type],
@@ -34,6 +39,6 @@ function csv(columns: Column[], records: ExportRecord[]): Buffer {
 }
 
 /** The file content of one dataset's records. */
-export function encode(format: ExportFormat, columns: Column[], records: ExportRecord[]): Buffer {
+export async function encode(format: ExportFormat, columns: Column[], records: ExportRecord[]): Promise<Buffer> {
   return format === 'PARQUET' ? parquet(columns, records) : csv(columns, records);
 }

@@ -110,7 +110,7 @@ export function createExportRuns(deps: { pool: Pool; clock: Clock; folderRoot: s
       for (const window of run.windows) {
         const dataset = byName.get(window.dataset)!;
         const records = await dataset.read(tenantId, { after: window.after ? new Date(window.after) : null, upTo: new Date(window.up_to) });
-        const body = encode(run.format, dataset.columns, records);
+        const body = await encode(run.format, dataset.columns, records);
         const location = await destination.put(fileKey(run, window), body, CONTENT_TYPE[run.format]);
         files.push({ dataset: dataset.name, location, row_count: records.length, size_bytes: body.length });
       }

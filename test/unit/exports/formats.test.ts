@@ -18,7 +18,7 @@ const records: ExportRecord[] = [
 
 describe('export formats', () => {
   it('writes Parquet with typed columns that a reader gets back as written', async () => {
-    const body = encode('PARQUET', columns, records);
+    const body = await encode('PARQUET', columns, records);
     const file = body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer;
     expect(await parquetReadObjects({ file })).toEqual([
       { id: 'inv_1', total: '144.00', count: 3n, paid: true, at: new Date('2026-03-15T12:00:00.000Z') },
@@ -29,19 +29,19 @@ describe('export formats', () => {
   });
 
   it('writes an empty Parquet file for no rows, with its columns', async () => {
-    const body = encode('PARQUET', columns, []);
+    const body = await encode('PARQUET', columns, []);
     const file = body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer;
     expect(await parquetReadObjects({ file })).toEqual([]);
     expect(parquetSchema(parquetMetadata(file)).children).toHaveLength(5);
   });
 
-  it('writes CSV with a header, RFC 3339 instants, empty cells for null and quoting', () => {
-    const text = encode('CSV', columns, records).toString('utf8');
+  it('writes CSV with a header, RFC 3339 instants, empty cells for null and quoting', async () => {
+    const text = (await encode('CSV', columns, records)).toString('utf8');
     expect(text.split('\n')[0]).toBe('id,total,count,paid,at');
     expect(parse(text, { columns: true })).toEqual([
       { id: 'inv_1', total: '144.00', count: '3', paid: 'true', at: '2026-03-15T12:00:00.000Z' },
       { id: 'inv_2, "quoted"', total: '-0.50', count: '0', paid: 'false', at: '' },
     ]);
-    expect(encode('CSV', columns, []).toString('utf8')).toBe('id,total,count,paid,at\n');
+    expect((await encode('CSV', columns, [])).toString('utf8')).toBe('id,total,count,paid,at\n');
   });
 });
