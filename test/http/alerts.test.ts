@@ -56,6 +56,16 @@ async function settle(h: Harness) {
   await h.drainJobs();
 }
 
+/** A second process on the same database (its own ingestion, alert index and evaluation rounds), closed after `run`. */
+async function withSecondProcess(h: Harness, run: (second: Awaited<ReturnType<typeof compose>>) => Promise<void>) {
+  const second = await compose({ pool: h.db.pool, clock: h.clock, config: h.config });
+  try {
+    await run(second);
+  } finally {
+    await second.app.close();
+  }
+}
+
 const types = (path: string) => receiver.at(path).map((r) => `${r.json.type} ${r.json.threshold}`);
 
 describe('usage alerts', () => {
@@ -123,9 +133,7 @@ describe('usage alerts', () => {
 
   it('gives one trigger when batches crossing one threshold race through two processes', async () => {
     const { h, metric, customer, events } = await setup('/race');
-    // a second process on the same database: its own ingestion, alert index and evaluation rounds
-    const second = await compose({ pool: h.db.pool, clock: h.clock, config: h.config });
-    try {
+    await withSecondProcess(h, async (second) => {
       const alert = await post(h, '/api/v1/alerts', { kind: 'USAGE_UNITS', customer_id: customer.id, metric_id: metric.id, thresholds: ['5'] });
       await settle(h);
       // both processes have measured the alert (0): each crossing batch takes its process's fast lane (a round of its own)
@@ -142,15 +150,12 @@ describe('usage alerts', () => {
       await expect.poll(async () => (await settle(h), types('/race'))).toEqual(['alert.triggered 5']);
       const history = (await h.request('GET', `/api/v1/alerts/${alert.id}/history`)).json();
       expect(history.data.map((e: { transition: string }) => e.transition)).toEqual(['TRIGGERED']);
-    } finally {
-      await second.app.close();
-    }
+    });
   });
 
   it("finds a crossing that two processes make only together, where neither one's own events can reach it, once", async () => {
     const { h, metric, customer, events } = await setup('/together');
-    const second = await compose({ pool: h.db.pool, clock: h.clock, config: h.config });
-    try {
+    await withSecondProcess(h, async (second) => {
       const alert = await post(h, '/api/v1/alerts', { kind: 'USAGE_UNITS', customer_id: customer.id, metric_id: metric.id, thresholds: ['8'] });
       await settle(h);
       expect(await second.alerts.evaluate(h.tenant.id, [alert.id])).toBe(0);
@@ -164,9 +169,7 @@ describe('usage alerts', () => {
       await expect.poll(async () => (await settle(h), types('/together'))).toEqual(['alert.triggered 8']);
       const history = (await h.request('GET', `/api/v1/alerts/${alert.id}/history`)).json();
       expect(history.data.map((e: { transition: string; value: string }) => [e.transition, e.value])).toEqual([['TRIGGERED', '10']]);
-    } finally {
-      await second.app.close();
-    }
+    });
   });
 
   it('fires a SPEND alert on the usage charges the upcoming invoice would bill, on a subscription', async () => {

@@ -6,6 +6,7 @@ import { writeOutboxEvent } from '../../db/outbox.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { withTx, type Tx } from '../../db/tx.js';
 import type { Clock } from '../../kernel/clock.js';
+import { groupBy } from '../../kernel/collections.js';
 import type { Estimates } from './estimate.js';
 import type { Measurer } from './measure.js';
 import { activeAlertsByIds, insertHistory, markResolved, markTriggered, statesOf, type AlertRow } from './repository.js';
@@ -79,12 +80,7 @@ async function evaluateLocked(
   const states = await statesOf(tx, tenantId, alerts.map((a) => a.id));
   const now = clock.now();
   let written = 0;
-  const statesByAlert = new Map<string, typeof states>();
-  for (const state of states) {
-    const own = statesByAlert.get(state.alert_id);
-    if (own) own.push(state);
-    else statesByAlert.set(state.alert_id, [state]);
-  }
+  const statesByAlert = groupBy(states, (state) => state.alert_id);
   for (const alert of alerts) {
     const measured = values.get(alert.id);
     if (!measured) continue;

@@ -28,6 +28,7 @@ import { lateWindowsOf } from './late-usage.js';
 import { lockUsageForBilling, recordBilledPeriods } from '../../usage/index.js';
 import { loadCustomers, planTermsOf } from './context.js';
 import { toEngineSnapshot, type PlanTerms } from './mapping.js';
+import { groupBy } from '../../../kernel/collections.js';
 
 /** Fingerprint of a computed draft's content (lines, details, coupons, tax). */
 export function contentHash(input: DraftInvoiceInput): string {
@@ -45,16 +46,6 @@ export interface RunResult {
   invoicesCreated: number;
   /** Subscriptions the engine refused (invalid data); the others are billed. */
   failures: { subscriptionId: string; message: string }[];
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = out.get(k) ?? out.set(k, []).get(k)!;
-    list.push(item);
-  }
-  return out;
 }
 
 /**
