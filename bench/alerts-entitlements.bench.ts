@@ -13,12 +13,14 @@
 // The check phase is served with the shipped configuration and loaded from another process.
 // Run alone: `npm run bench alerts`. Benchmarks print figures and never fail on them.
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { loadConfig } from '../src/config/index.js';
 import { systemClock } from '../src/kernel/clock.js';
 import { compose } from '../src/main.js';
 import { startWorker } from '../src/jobs/runtime.js';
 import { openBenchDatabase } from './database.js';
+import { profiled, summariseProfile } from './profile.js';
 
 interface Result { requests: { average: number }; latency: { p50: number; p99: number; p90: number }; non2xx: number; errors: number }
 
@@ -31,6 +33,8 @@ const PROBES = env('BENCH_ALERT_PROBES', 20);
 const CHECK_EVENTS = env('BENCH_CHECK_EVENTS', 10_000_000);
 const DURATION_S = env('BENCH_SECONDS', 10);
 const RUNS = env('BENCH_ALERT_RUNS', 6);
+/** Write a CPU profile of the check phase (1 connection) to this file, and print where its time goes. */
+const PROFILE = process.env.BENCH_PROFILE;
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'ingest,latency,check').split(',').map((p) => p.trim()));
 
 function load<T>(spec: Record<string, unknown>): Promise<T> {
@@ -224,6 +228,8 @@ export async function run(): Promise<void> {
     // Load-independent cost of one check and one usage query: round trips to PostgreSQL (every
     // query and every connection taken from the pool) and the process's CPU time, over 50 calls.
     let usageStatement: { text: string; params: unknown[] } | undefined;
+    // every statement a check sends (text -> its last parameters), explained below
+    let checkStatements: Map<string, unknown[]> | undefined;
     let counting = false;
     let trips = 0;
     const wrapped = new WeakSet<object>();
@@ -234,6 +240,11 @@ export async function run(): Promise<void> {
       target.query = (...args: unknown[]) => {
         if (counting) trips += 1;
         if (counting && typeof args[0] === 'string' && args[0].includes('WITH state AS')) usageStatement = { text: args[0], params: args[1] as unknown[] };
+        if (counting && checkStatements) {
+          // a named statement comes as {name, text, values}
+          const named = typeof args[0] === 'string' ? undefined : (args[0] as { text: string; values: unknown[] });
+          checkStatements.set(named?.text ?? (args[0] as string), named?.values ?? (args[1] as unknown[]));
+        }
         return original(...args);
       };
     };
@@ -261,7 +272,17 @@ export async function run(): Promise<void> {
       const used = process.cpuUsage(cpu);
       return `${(trips / calls).toFixed(1)} statements, ${((used.user + used.system) / 1000 / calls).toFixed(2)} ms of server-process CPU per call`;
     };
-    lines.push(`entitlement check: ${await counted(checkUrl)}; usage query: ${await counted(usageUrl)} (load ${load1()})`);
+    checkStatements = new Map();
+    const checkCost = await counted(checkUrl);
+    const explained = checkStatements;
+    checkStatements = undefined;
+    lines.push(`entitlement check: ${checkCost}; usage query: ${await counted(usageUrl)} (load ${load1()})`);
+    // each statement of a check as PostgreSQL ran it: planning and execution time, buffers
+    for (const [text, params] of explained) {
+      type Explained = { 'Planning Time': number; 'Execution Time': number; Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } };
+      const plan = (await pool.query<{ 'QUERY PLAN': [Explained] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${text}`, params)).rows[0]!['QUERY PLAN'][0];
+      lines.push(`  check statement ${JSON.stringify(text.replace(/\s+/g, ' ').slice(0, 60))}...: planning ${plan['Planning Time'].toFixed(2)} ms, execution ${plan['Execution Time'].toFixed(2)} ms, ${plan.Plan['Shared Hit Blocks'] + plan.Plan['Shared Read Blocks']} buffers`);
+    }
     if (usageStatement) {
       // the usage statement of a check, as PostgreSQL ran it: buffers touched and time (the plan's own figures)
       const plan = (await pool.query<{ 'QUERY PLAN': [{ 'Execution Time': number; Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${usageStatement.text}`, usageStatement.params)).rows[0]!['QUERY PLAN'][0];
@@ -278,7 +299,13 @@ export async function run(): Promise<void> {
       const shippedAddress = await shipped.app.listen({ port: 0, host: '127.0.0.1' });
       for (const connections of [1, 4]) {
         for (const [name, url] of [['entitlement check', checkUrl], ['usage query     ', usageUrl]] as const) {
-          const result = await load<Result>({ mode: 'get', url: url.replace(address, shippedAddress), headers: auth, connections, durationS: DURATION_S });
+          // BENCH_PROFILE: a CPU profile of the served process during the check at 1 connection
+          const profile = name.startsWith('entitlement') && connections === 1 ? PROFILE : undefined;
+          const { result, profile: taken } = await profiled(profile, () => load<Result>({ mode: 'get', url: url.replace(address, shippedAddress), headers: auth, connections, durationS: DURATION_S }));
+          if (taken) {
+            writeFileSync(profile!, JSON.stringify(taken));
+            lines.push(`profile of the check at 1 connection written to ${profile}; server CPU per check:`, ...summariseProfile(taken, result.requests.average * DURATION_S, 25, 'check'));
+          }
           lines.push(`${name} (${fmt(CHECK_EVENTS)} events in tenant), ${connections} connection${connections > 1 ? 's' : ''}: p50 ${result.latency.p50} ms, p90 ${result.latency.p90} ms, p99 ${result.latency.p99} ms, ${fmt(result.requests.average)} req/s (${result.non2xx} non-2xx) (load ${load1()})`);
         }
       }

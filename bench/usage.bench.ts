@@ -6,7 +6,6 @@
 // service's log lines (shipped level) to standard output: `npm run bench usage > service-log.jsonl`.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannonModule from 'autocannon';
@@ -16,7 +15,7 @@ import { compose } from '../src/main.js';
 import { openBenchDatabase } from './database.js';
 // @ts-expect-error plain JavaScript module, no types
 import { eventProperties, eventTimestamp } from './load.mjs';
-import { summariseProfile } from './profile.js';
+import { profiled, summariseProfile } from './profile.js';
 
 interface Result { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }
 const autocannon = autocannonModule as unknown as (options: Record<string, unknown>) => Promise<Result>;
@@ -142,21 +141,6 @@ async function peakRss<T>(work: () => Promise<T>): Promise<{ result: T; peakMb: 
   }
 }
 
-async function profiled<T>(work: () => Promise<T>): Promise<{ result: T; profile?: object }> {
-  if (!PROFILE) return { result: await work() };
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-  try {
-    const result = await work();
-    const { profile } = await session.post('Profiler.stop');
-    return { result, profile };
-  } finally {
-    session.disconnect();
-  }
-}
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -191,7 +175,7 @@ async function runOn(label: string, server: string | null): Promise<string[]> {
     // 1. Bulk ingestion: CLIENTS connections posting BATCH-event batches, from another process.
     const nowMs = Date.now();
     const spec = { mode: 'bulk', url: `${address}/api/v1/events/ingest`, headers: auth, customers, batch: BATCH, clients: CLIENTS, nowMs, spanMs: SPAN_MS, property: 'tokens', backfill: true };
-    const bulkRun = await peakRss(() => profiled(() => costsOf(pool, () => load<{ events: number; seconds: number; loadCores: number }>({ ...spec, total: BULK_EVENTS }))));
+    const bulkRun = await peakRss(() => profiled(PROFILE, () => costsOf(pool, () => load<{ events: number; seconds: number; loadCores: number }>({ ...spec, total: BULK_EVENTS }))));
     const bulk = bulkRun.result.result.result;
     const bulkCosts = bulkRun.result.result.costs;
     const bulkRate = bulk.events / bulk.seconds;
@@ -218,7 +202,7 @@ async function runOn(label: string, server: string | null): Promise<string[]> {
 
     // 4. Single events at 50 connections (unique idempotency key per request), from another process.
     await settle();
-    const singleRun = await profiled(() => costsOf(pool, () => load<Result>({ mode: 'single', url: `${address}/api/v1/events`, connections: 50, durationS: DURATION_S, headers: auth, customers })));
+    const singleRun = await profiled(PROFILE, () => costsOf(pool, () => load<Result>({ mode: 'single', url: `${address}/api/v1/events`, connections: 50, durationS: DURATION_S, headers: auth, customers })));
     const { result: single, costs: singleCosts } = singleRun.result;
 
     // 5. A tenant with QUERY_EVENTS (BENCH_QUERY_EVENTS=0 skips this phase) events over the last 3 months; rollups folded, then queries.

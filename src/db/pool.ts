@@ -9,7 +9,14 @@ export type PoolClient = pg.PoolClient;
 
 /** Anything that can run a query: the pool or a client inside a transaction. */
 export interface Queryable {
-  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>>;
+  /** `statement` may be a named statement, prepared once per connection (see TenantScope.query). */
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(statement: string | NamedStatement, params?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
+export interface NamedStatement {
+  name: string;
+  text: string;
+  values: unknown[];
 }
 
 export function createPool(url: string, max = 20): Pool {

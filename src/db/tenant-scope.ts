@@ -17,11 +17,19 @@ export class TenantScope {
     readonly tenantId: string,
   ) {}
 
-  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<R[]> {
+  /**
+   * `options.name` makes it a named statement: each connection parses it once, and PostgreSQL
+   * may plan it once for all parameters (after five runs, when that plan costs no more than those
+   * made for the parameters). For a fixed text read on a hot path whose plan does not depend on
+   * the parameters' values (its planning can cost more than its execution); never for a text
+   * built from data, which would prepare without bound on every connection.
+   */
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params: unknown[] = [], options: { name?: string } = {}): Promise<R[]> {
     if (!MENTIONS_TENANT.test(text) || !USES_FIRST_PARAM.test(text)) {
       throw new Error('tenant-scoped SQL must filter or insert tenant_id = $1');
     }
-    const result = await this.db.query<R>(text, [this.tenantId, ...params]);
+    const values = [this.tenantId, ...params];
+    const result = await this.db.query<R>(options.name ? { name: options.name, text, values } : text, options.name ? undefined : values);
     return result.rows;
   }
 

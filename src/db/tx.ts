@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Pool, PoolClient, Queryable } from './pool.js';
+import type { NamedStatement, Pool, PoolClient, Queryable } from './pool.js';
 
 /** A connection inside a transaction. Only `query` is offered: the transaction owns the rest. */
 export type Tx = Queryable;
@@ -12,8 +12,8 @@ export type Tx = Queryable;
 function serialized(client: PoolClient): Tx {
   let tail: Promise<unknown> = Promise.resolve();
   return {
-    query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params?: unknown[]) {
-      const run = tail.then(() => client.query<R>(text, params));
+    query<R extends pg.QueryResultRow = pg.QueryResultRow>(statement: string | NamedStatement, params?: unknown[]) {
+      const run = tail.then(() => (typeof statement === 'string' ? client.query<R>(statement, params) : client.query<R>(statement)));
       tail = run.catch(() => undefined);
       return run;
     },

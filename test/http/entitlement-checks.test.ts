@@ -144,6 +144,35 @@ describe('metered entitlement check', () => {
     expect(await check()).toMatchObject({ used: '1' });
   });
 
+  it("reads again when the metric's definition changed since the last check (the early usage read is of the remembered definition)", async () => {
+    const { h, metric, plan, customer, check } = await setup({ type: 'METERED', enabled: true, limit: '100', reset_period: { type: 'BILLING_CYCLE' } });
+    await post(h, '/api/v1/subscriptions', { customer_id_or_alias: customer.id, plan_id: plan.planId, start_date: '2026-03-01' });
+    const events = ['eu', 'eu', 'us'].map((region, i) => ({ event_id: `seg-${seq}-${i}`, code: metric.code, customer_id: customer.alias, timestamp: h.clock.now().toISOString(), properties: { region } }));
+    const res = await h.request('POST', '/api/v1/events/ingest', { body: { events } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await check()).toMatchObject({ used: '3' });
+    expect(await check()).toMatchObject({ used: '3' });
+    const patched = await h.request('PATCH', `/api/v1/metrics/${metric.id}`, { body: { segmentation_matrix: { type: 'SINGLE', key: 'region', values: ['eu'] } } });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(await check()).toMatchObject({ used: '2', limit: '100' });
+    expect(await check()).toMatchObject({ used: '2' });
+  });
+
+  it("takes a trial's value from the trialing plan's version, and the plan's own after the trial", async () => {
+    const { h, api, sso, customer, check } = await setup();
+    const trialing = await seedPlan(h, h.tenant.id, h.tenant.apiKey);
+    await grantPlanEntitlements(h, h.tenant.id, trialing.versionId, [{ featureId: api.id, value: { type: 'METERED', enabled: true, limit: '7', reset_period: { type: 'BILLING_CYCLE' } } }]);
+    const plan = await seedPlan(h, h.tenant.id, h.tenant.apiKey, { trialDays: 14, trialIsFree: true, trialingPlanId: trialing.planId });
+    await grantPlanEntitlements(h, h.tenant.id, plan.versionId, [{ featureId: sso.id, value: { type: 'BOOLEAN', enabled: true } }]);
+    const sub = await post(h, '/api/v1/subscriptions', { customer_id_or_alias: customer.id, plan_id: plan.planId, start_date: '2026-03-10' });
+    expect(sub.status).toBe('TRIAL_ACTIVE');
+    expect(await check()).toMatchObject({ allowed: true, reason: 'WITHIN_LIMIT', source: 'PLAN_VERSION', limit: '7' });
+    expect(await check(sso.code)).toMatchObject({ allowed: false, reason: 'NOT_ENTITLED' });
+    h.clock.set('2026-03-25T00:00:00.000Z');
+    expect(await check()).toMatchObject({ allowed: false, reason: 'NOT_ENTITLED' });
+    expect(await check(sso.code)).toMatchObject({ allowed: true, source: 'PLAN_VERSION' });
+  });
+
   it('counts events below the rollup watermark (from the rollups) and above it (raw) once each, as the billing aggregation does', async () => {
     const { h, metric, plan, customer, ingest, check } = await setup({ type: 'METERED', enabled: true, limit: '100', reset_period: { type: 'BILLING_CYCLE' } });
     await post(h, '/api/v1/subscriptions', { customer_id_or_alias: customer.id, plan_id: plan.planId, start_date: '2026-03-01' });

@@ -7,7 +7,7 @@ import type { CustomerRow } from './repository.js';
 export type { CustomersService, CustomerSubscriptionCheck, CustomerEntityCheck } from './service.js';
 export { createCustomersModule } from './module.js';
 export type { CustomerRow, Address, ShippingAddress, CustomTax } from './repository.js';
-export { CUSTOMER_NAMES_RELATION, inTestClockPopulationSql, onTestClockSql } from './repository.js';
+export { CUSTOMER_NAMES_RELATION, customerOfRefSql, inTestClockPopulationSql, onTestClockSql } from './repository.js';
 export { clockOfCustomer } from './test-clocks.js';
 export type { TestClockTime } from './test-clocks.js';
 

@@ -143,11 +143,16 @@ export async function updateCustomer(db: Queryable, tenantId: string, row: Custo
 
 /** By id first, then by alias (an alias may never shadow another customer's id). */
 export async function findCustomer(db: Queryable, tenantId: string, idOrAlias: string, lock = false): Promise<CustomerRow | undefined> {
-  return scoped(db, tenantId).one<CustomerRow>(
-    `SELECT ${COLUMNS} FROM customers WHERE tenant_id = $1 AND (id = $2 OR alias = $2)
-     ORDER BY (id = $2) DESC LIMIT 1${lock ? ' FOR UPDATE' : ''}`,
-    [idOrAlias],
-  );
+  return scoped(db, tenantId).one<CustomerRow>(`${customerOfRefSql('$2', COLUMNS)}${lock ? ' FOR UPDATE' : ''}`, [idOrAlias]);
+}
+
+/**
+ * The statement reading the customer a reference (the parameter `refParam`, an id or an alias)
+ * names, an id match first, as `findCustomer` matches it: for statements of other modules that
+ * read a customer with their own rows in one round trip. Binds the tenant as $1.
+ */
+export function customerOfRefSql(refParam: string, columns: string): string {
+  return `SELECT ${columns} FROM customers WHERE tenant_id = $1 AND (id = ${refParam} OR alias = ${refParam}) ORDER BY (id = ${refParam}) DESC LIMIT 1`;
 }
 
 /**

@@ -5,7 +5,7 @@
 // bills through) with the customer's references already known, started early (usage-hints.ts).
 import { today, type Clock } from '../../kernel/clock.js';
 import { badRequest, notFound } from '../../kernel/errors.js';
-import { isIdOf, newId } from '../../kernel/ids.js';
+import { newId } from '../../kernel/ids.js';
 import type { Pool, Queryable } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
@@ -13,9 +13,10 @@ import { scoped } from '../../db/tenant-scope.js';
 import { isInForce } from '../../domain/index.js';
 import { findCustomer } from '../customers/index.js';
 import { findFeature, parseEntitlementValue, type OveragePolicy } from '../features/index.js';
-import { customerOverridesOf, deleteCustomerOverride, upsertCustomerOverride, type CustomerOverrideRow } from './repository.js';
+import { checkSourcesOf, customerOverridesOf, deleteCustomerOverride, upsertCustomerOverride, type CheckSources, type CustomerOverrideRow } from './repository.js';
 import { Dec, parseDecimal } from '../../kernel/money.js';
 import {
+  catalogFeatureOf,
   currentPeriodOf,
   deleteEntitlementOverride,
   entitlementOverridesOf,
@@ -46,6 +47,15 @@ export interface EffectiveEntitlement {
 }
 
 const SERVING = ['TRIAL_ACTIVE', 'ACTIVE'] as const;
+
+/** Plan versions' and add-ons' values: owner id -> feature id -> value (the catalog's `entitlementsOf`). */
+type CatalogValues = Awaited<ReturnType<SubscriptionCatalog['entitlementsOf']>>;
+
+/** What `levelMapsOf` need not read again: the customer's own overrides, and some owners' catalog values. */
+interface KnownValues {
+  own: Map<string, EntitlementValue>;
+  catalog: { planVersionIds: ReadonlySet<string>; addOnIds: ReadonlySet<string>; values: CatalogValues };
+}
 
 /** Where an effective value came from, lowest priority first. */
 export const ENTITLEMENT_SOURCES = ['FEATURE_DEFAULT', 'PLAN_VERSION', 'ADD_ON', 'SUBSCRIPTION_OVERRIDE', 'CUSTOMER_OVERRIDE'] as const;
@@ -99,24 +109,43 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
 
   /**
    * Levels (low -> high, ENTITLEMENT_SOURCES) of several subscriptions of one customer, each level
-   * merged across them, the customer's own overrides on top (`own`: already read, or read here).
-   * The subscriptions come with their add-on rows and overrides (`entitlementSourcesOf`); the plan
-   * versions' and add-ons' values are then one statement, beside the customer's overrides.
+   * merged across them, the customer's own overrides on top. The subscriptions come with their
+   * add-on rows and overrides (`entitlementSourcesOf`); the plan versions' and add-ons' values are
+   * then one statement, beside the customer's overrides, unless `known` already holds them (a
+   * check's one statement; a trial's trialing plan version is not among them and is read here).
    */
-  async function levelMapsOf(db: Queryable, tenantId: string, customerId: string, subs: EntitlementSourceRow[], features: CatalogFeature[], own?: CustomerOverrideRow[]): Promise<Map<string, EntitlementValue>[]> {
+  async function levelMapsOf(db: Queryable, tenantId: string, customerId: string, subs: EntitlementSourceRow[], features: CatalogFeature[], known?: KnownValues): Promise<Map<string, EntitlementValue>[]> {
     const todayDate = today(clock);
     const versionIds = await Promise.all(subs.map((s) => entitlementVersionId(db, tenantId, s)));
     const addOnIds = subs.flatMap((s) => s.entitlement_add_ons.filter((a) => isInForce(a.effective_from, a.effective_to, todayDate)).map((a) => a.add_on_id));
-    const [catalogValues, customerOverrides] = await Promise.all([
-      catalog.entitlementsOf(db, tenantId, { planVersionIds: [...new Set(versionIds)], addOnIds: [...new Set(addOnIds)] }),
-      own ?? customerOverridesOf(db, tenantId, [customerId]),
+    const owners = { planVersionIds: [...new Set(versionIds)], addOnIds: [...new Set(addOnIds)] };
+    const knownOwners = known && owners.planVersionIds.every((id) => known.catalog.planVersionIds.has(id)) && owners.addOnIds.every((id) => known.catalog.addOnIds.has(id));
+    const [catalogValues, ownOverrides] = await Promise.all([
+      knownOwners ? known.catalog.values : catalog.entitlementsOf(db, tenantId, owners),
+      known ? known.own : customerOverridesOf(db, tenantId, [customerId]).then((rows) => new Map(rows.map((o) => [o.feature_id, o.value]))),
     ]);
     const defaults = new Map(features.filter((f) => f.defaultValue).map((f) => [f.id, f.defaultValue as EntitlementValue]));
     const plan = mergeSameLevel(versionIds.map((id) => (catalogValues.planVersions.get(id) ?? new Map()) as Map<string, EntitlementValue>));
     const addOns = mergeSameLevel(addOnIds.map((id) => (catalogValues.addOns.get(id) ?? new Map()) as Map<string, EntitlementValue>));
     const overridden = mergeSameLevel(subs.map((s) => new Map(s.entitlement_overrides.map((o) => [o.feature_id, o.value as EntitlementValue]))));
-    const ownOverrides = new Map(customerOverrides.map((o) => [o.feature_id, o.value]));
     return [defaults, plan, addOns, overridden, ownOverrides];
+  }
+
+  /** The values a check's one statement read (`checkSourcesOf`), in the shapes `levelMapsOf` uses. */
+  function knownValuesOf(sources: CheckSources, feature: CatalogFeature): KnownValues {
+    const values: CatalogValues = { planVersions: new Map(), addOns: new Map() };
+    for (const row of sources.catalogValues) {
+      const [byOwner, ownerId] = row.plan_version_id !== null ? [values.planVersions, row.plan_version_id] : [values.addOns, row.add_on_id!];
+      byOwner.set(ownerId, new Map([[feature.id, row.value]]));
+    }
+    return {
+      own: new Map(sources.ownValue ? [[feature.id, sources.ownValue]] : []),
+      catalog: {
+        planVersionIds: new Set(sources.subscriptions.map((s) => s.plan_version_id)),
+        addOnIds: new Set(sources.subscriptions.flatMap((s) => s.entitlement_add_ons.map((a) => a.add_on_id))),
+        values,
+      },
+    };
   }
 
   async function levelsOf(db: Queryable, tenantId: string, customerId: string, subs: EntitlementSourceRow[], features: CatalogFeature[]) {
@@ -179,42 +208,34 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
    * usage is read through the usage module's aggregation over the window [start, reset_at)
    * (the billing period for BILLING_CYCLE: the window its invoice bills), from the hourly
    * rollups plus the events written since, so its cost does not grow with the events stored.
-   * Its latency is its longest chain of round trips, so reads that do not depend on each other
-   * run side by side: the usage of the window this customer and feature were last checked with
-   * (usage-hints.ts), the customer, the features and (for a customer id) the customer's serving
-   * subscriptions with their add-on rows and overrides (one statement) and the customer's own
-   * overrides; then the plan versions' and add-ons' values (one statement). Statuses move with
-   * the clock: the subscription statement also returns the customer's subscriptions whose status is
-   * due to move today, and only when there is one are the due moves made before it is read again.
-   * The tenant's other due moves are the periodic job's (they do not change this answer).
+   * Its latency and its cost are its round trips (each costs more CPU than the rest of a check),
+   * so a check is two statements, side by side: the one that reads everything the value is
+   * resolved from (`checkSourcesOf`), and the usage read of the window and metric definition this
+   * customer and feature were last checked with (usage-hints.ts), used when they are still the
+   * resolved ones. Statuses move with the clock: the statement also returns the customer's
+   * subscriptions whose status is due to move today, and only when there is one are the due moves
+   * made before it is read again. The tenant's other due moves are the periodic job's (they do
+   * not change this answer).
    */
   async function check(tenantId: string, idOrAlias: string, featureIdOrCode: string): Promise<EntitlementCheck> {
     const early = usageHints.start(tenantId, `${idOrAlias}\u0000${featureIdOrCode}`);
-    const byId = isIdOf('customer', idOrAlias);
     const todayDate = today(clock);
-    const sourcesOf = (customerId: string) => entitlementSourcesOf(pool, tenantId, { customerId, statuses: SERVING, orDueBy: todayDate });
-    const [customer, features, guessed, guessedOwn] = await Promise.all([
-      findCustomer(pool, tenantId, idOrAlias),
-      catalog.features(pool, tenantId),
-      byId ? sourcesOf(idOrAlias) : undefined,
-      byId ? customerOverridesOf(pool, tenantId, [idOrAlias]) : undefined,
-    ]);
-    if (!customer) throw notFound('customer');
-    // read beside the customer: kept unless the id is (oddly) another customer's alias
-    const sameCustomer = customer.id === idOrAlias;
-    let rows = guessed && sameCustomer ? guessed : await sourcesOf(customer.id);
+    const read = () => checkSourcesOf(pool, tenantId, { customerRef: idOrAlias, featureRef: featureIdOrCode, statuses: SERVING, dueBy: todayDate });
+    let sources = await read();
+    if (!sources.customer) throw notFound('customer');
     // this service moves the statuses of customers on no test clock (a test clock moves its own)
-    if (customer.test_clock_id === null && rows.some((r) => r.next_transition_on !== null && r.next_transition_on <= todayDate)) {
+    if (sources.customer.test_clock_id === null && sources.subscriptions.some((r) => r.next_transition_on !== null && r.next_transition_on <= todayDate)) {
       await deps.advanceDue(tenantId);
-      rows = await sourcesOf(customer.id);
+      sources = await read();
     }
-    const subs = rows.filter((r) => (SERVING as readonly string[]).includes(r.status));
-    const feature = features.find((f) => f.code === featureIdOrCode || f.id === featureIdOrCode);
-    if (!feature) throw notFound('feature');
+    const customer = sources.customer!;
+    if (!sources.feature) throw notFound('feature');
+    const feature = catalogFeatureOf(sources.feature);
+    const subs = sources.subscriptions.filter((r) => (SERVING as readonly string[]).includes(r.status));
     const ref = { id: feature.id, code: feature.code, name: feature.name };
     const type = feature.metricId === null ? 'BOOLEAN' as const : 'METERED' as const;
     const base = { customer_id: customer.id, feature: ref, type, metric_id: feature.metricId, used: null, limit: null, remaining: null, overage: null, overage_policy: null, period_start: null, reset_at: null };
-    const levels = subs.length > 0 ? await levelMapsOf(pool, tenantId, customer.id, subs, [feature], sameCustomer ? guessedOwn : undefined) : [];
+    const levels = subs.length > 0 ? await levelMapsOf(pool, tenantId, customer.id, subs, [feature], knownValuesOf(sources, feature)) : [];
     let at = levels.length - 1;
     while (at >= 0 && !levels[at]!.has(feature.id)) at -= 1;
     const value = at >= 0 ? levels[at]!.get(feature.id)! : undefined;
@@ -222,12 +243,12 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
     const source = ENTITLEMENT_SOURCES[at]!;
     if (value.type === 'BOOLEAN' || feature.metricId === null) return { ...base, allowed: value.enabled, reason: value.enabled ? 'WITHIN_LIMIT' : 'DISABLED', source, enabled: value.enabled };
     const sub = subs[0]!;
-    const period = currentPeriodOf(sub, today(clock));
+    const period = currentPeriodOf(sub, todayDate);
     const midnight = (date: string) => new Date(`${date}T00:00:00.000Z`);
     const now = clock.now();
     const win = usageWindow(value.reset_period, { periodStart: midnight(period.start), periodEnd: period.end ? midnight(period.end) : null, subscriptionStart: midnight(sub.start_date) }, now);
     const refs = customer.alias ? [customer.id, customer.alias] : [customer.id];
-    const used = await early.settle({ customerId: customer.id, refs, metricId: feature.metricId, from: win.from, to: win.resetAt ?? now }, { remember: win.resetAt !== null });
+    const used = sources.metric ? await early.settle({ customerId: customer.id, refs, metric: sources.metric, from: win.from, to: win.resetAt ?? now }, { remember: win.resetAt !== null }) : null;
     const policy: OveragePolicy = value.overage_policy ?? 'BLOCK';
     const metered = { ...base, source, enabled: value.enabled, used, limit: value.limit, remaining: remainingOf(value.limit, used), overage_policy: policy, period_start: win.from.toISOString(), reset_at: win.resetAt ? win.resetAt.toISOString() : null };
     if (!value.enabled) return { ...metered, allowed: false, reason: 'DISABLED' };

@@ -1,19 +1,21 @@
-// The check's usage read started early. The usage read (rollups plus the raw tail) is the longest
-// chain of round trips of a check, and it needs the usage window, which is known only once the
-// customer, its subscriptions and the feature's value are read. Each process remembers the last
-// window each (customer reference, feature) was checked with, and the next check starts reading
-// that window's usage at once, side by side with the reads that resolve the value. When the
-// resolved window is the remembered one (the usual case: the same billing period), the early
-// reading is used; when it is not (a new period, a changed plan or override), it is dropped and
-// the resolved window is read. So a remembered window never decides an answer: it only saves time.
+// The check's usage read started early. A check is two statements: the one resolving the value
+// (repository.ts `checkSourcesOf`) and the usage read (rollups plus the raw tail), which needs the
+// usage window and the metric's definition, known only once the first has answered. Each process
+// remembers the last read each (customer reference, feature) was checked with, window and
+// definition, and the next check starts that read at once, side by side with the statement that
+// resolves the value. When the resolved read is the remembered one (the usual case: the same
+// billing period, the same metric definition), the early reading is used; when it is not (a new
+// period, a changed plan, override or metric), it is dropped and the resolved read is made. So a
+// remembered read never decides an answer: it only saves a round trip.
 import type { Pool } from '../../db/pool.js';
-import { customersMetricUsage } from '../usage/index.js';
+import type { MetricDefinition } from '../metrics/index.js';
+import { definedMetricUsage } from '../usage/index.js';
 
-/** A usage read: one customer (its stored references), one metric, over [from, to). */
+/** A usage read: one customer (its stored references), one metric as defined when read, over [from, to). */
 export interface UsageRead {
   customerId: string;
   refs: readonly string[];
-  metricId: string;
+  metric: MetricDefinition;
   from: Date;
   to: Date;
 }
@@ -22,12 +24,17 @@ export interface UsageRead {
 const MAX_HINTS = 10_000;
 
 const sameRead = (a: UsageRead, b: UsageRead) =>
-  a.customerId === b.customerId && a.metricId === b.metricId && a.from.getTime() === b.from.getTime() && a.to.getTime() === b.to.getTime() && a.refs.join('\u0000') === b.refs.join('\u0000');
+  a.customerId === b.customerId &&
+  a.from.getTime() === b.from.getTime() &&
+  a.to.getTime() === b.to.getTime() &&
+  a.refs.join('\u0000') === b.refs.join('\u0000') &&
+  // the same definition (both are built by one mapper, so their keys come in one order)
+  JSON.stringify(a.metric) === JSON.stringify(b.metric);
 
 /** The customer's total of the metric in the window, through the usage module's one aggregation path (what invoicing bills). */
 export async function readUsage(pool: Pool, tenantId: string, read: UsageRead): Promise<string | null> {
-  const usage = await customersMetricUsage(pool, tenantId, { customers: [{ key: read.customerId, refs: read.refs }], metricId: read.metricId, periodStart: read.from, periodEnd: read.to });
-  return usage?.byCustomer.get(read.customerId)?.totalValue ?? null;
+  const usage = await definedMetricUsage(pool, tenantId, read.metric, { customers: [{ key: read.customerId, refs: read.refs }], periodStart: read.from, periodEnd: read.to });
+  return usage.byCustomer.get(read.customerId)?.totalValue ?? null;
 }
 
 export function createUsageHints(pool: Pool) {

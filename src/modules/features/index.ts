@@ -1,8 +1,8 @@
 export type { FeaturesService } from './service.js';
 export { createFeaturesModule } from './module.js';
 // In the caller's transaction: add-ons list a product's features, subscriptions read the active ones.
-export { findFeature, listActiveFeatures } from './lookup.js';
-export { featureIdsOfProduct } from './repository.js';
+export { featureRefOfJson, findFeature, listActiveFeatures } from './lookup.js';
+export { activeFeatureOfRefSql, featureIdsOfProduct } from './repository.js';
 export type { FeatureRow } from './repository.js';
 export type { FeatureRef } from './lookup.js';
 export { parseEntitlementValue, parseResetPeriod, FEATURE_STATUSES, FEATURE_TYPES, RESET_PERIOD_TYPES, CALENDAR_UNITS, OVERAGE_POLICIES } from './values.js';

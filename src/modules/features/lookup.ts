@@ -26,6 +26,11 @@ export async function listActiveFeatures(db: Queryable, tenantId: string): Promi
   return (await repo.listActiveFeatures(db, tenantId)).map(featureRefOf);
 }
 
+/** The feature of `activeFeatureOfRefSql`'s row, read as `to_jsonb` of it. */
+export function featureRefOfJson(json: Record<string, unknown>): FeatureRef {
+  return featureRefOf(repo.featureRowOfJson(json));
+}
+
 /** A stored feature with its type, product and default entitlement as tagged values (the wire shape's). */
 export function featureRefOf(row: FeatureRow): FeatureRef {
   return {

@@ -97,6 +97,28 @@ export async function updateFeature(db: Queryable, tenantId: string, row: Featur
 }
 
 /** The tenant's ACTIVE features, by code. */
+/**
+ * The statement reading the active feature a reference (the parameter `refParam`, a code or an
+ * id) names, a code match first: for statements of other modules that read it with their own
+ * rows in one round trip. Its row is a `FeatureRow`; `featureRowOfJson` reads it back from JSON.
+ */
+export function activeFeatureOfRefSql(refParam: string): string {
+  return `${SELECT} WHERE f.tenant_id = $1 AND f.status = 'ACTIVE' AND (f.code = ${refParam} OR f.id = ${refParam}) ORDER BY (f.code = ${refParam}) DESC LIMIT 1`;
+}
+
+/** A `FeatureRow` read as `to_jsonb` of its row: its instants come as text. */
+export function featureRowOfJson(json: Record<string, unknown>): FeatureRow {
+  const instant = (value: unknown) => (value === null ? null : new Date(value as string));
+  const row = json as unknown as FeatureRow;
+  return {
+    ...row,
+    default_entitlement_created_at: instant(json.default_entitlement_created_at),
+    default_entitlement_updated_at: instant(json.default_entitlement_updated_at),
+    created_at: new Date(json.created_at as string),
+    updated_at: new Date(json.updated_at as string),
+  };
+}
+
 export async function listActiveFeatures(db: Queryable, tenantId: string): Promise<FeatureRow[]> {
   return scoped(db, tenantId).query<FeatureRow>(`${SELECT} WHERE f.tenant_id = $1 AND f.status = 'ACTIVE' ORDER BY f.code`);
 }

@@ -55,6 +55,11 @@ export async function loadMetricDefinition(db: Queryable, tenantId: string, metr
   return row ? toDefinition(row) : undefined;
 }
 
+/** The definition of `metricOfIdSql`'s row, read as `to_jsonb` of it. */
+export function metricDefinitionOfJson(json: Record<string, unknown>): MetricDefinition {
+  return toDefinition(repo.metricRowOfJson(json));
+}
+
 /** Every metric that reads events of `code` (several may aggregate the same events). */
 export async function loadMetricDefinitionsByCode(
   db: Queryable,

@@ -55,6 +55,21 @@ export async function findMetric(db: Queryable, tenantId: string, metricId: stri
   );
 }
 
+/**
+ * The statement reading one metric of the tenant by id (the SQL expression `idSql`): for statements
+ * of other modules that read a metric's definition with their own rows in one round trip. Its row
+ * is a `MetricRow`; `metricRowOfJson` reads it back from JSON.
+ */
+export function metricOfIdSql(idSql: string): string {
+  return `SELECT ${COLUMNS} FROM billable_metrics WHERE tenant_id = $1 AND id = ${idSql}`;
+}
+
+/** A `MetricRow` read as `to_jsonb` of its row: its instants come as text (its one number is an integer). */
+export function metricRowOfJson(json: Record<string, unknown>): MetricRow {
+  const row = json as unknown as MetricRow;
+  return { ...row, created_at: new Date(json.created_at as string), archived_at: json.archived_at === null ? null : new Date(json.archived_at as string) };
+}
+
 /** Every metric reading events of `code` (several may aggregate the same events differently). */
 export async function findMetricsByCode(db: Queryable, tenantId: string, code: string, includeArchived: boolean): Promise<MetricRow[]> {
   return scoped(db, tenantId).query<MetricRow>(

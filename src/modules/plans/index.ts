@@ -24,6 +24,6 @@ export type { MinimumCommitment, PlanStatus, PlanType } from './repository.js';
 export { parseUsageThresholds, UsageThresholdsSchema, type UsageThreshold } from './thresholds.js';
 // Entitlement rows of plan versions and add-ons share one table (catalog_entitlements); the
 // add-ons module writes its own through these.
-export { insertEntitlements, deleteEntitlements, entitlementsOf, entitlementsOfOwners } from './repository.js';
+export { insertEntitlements, deleteEntitlements, entitlementsOf, entitlementsOfOwners, entitlementsOfOwnersSql } from './repository.js';
 // Wire schemas shared with the add-ons module.
 export { FeeSchema, ResolvedEntitlementList, EntitlementInputSchema, Entitlement as EntitlementWireSchema } from './schemas.js';

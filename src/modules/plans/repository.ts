@@ -269,8 +269,18 @@ export async function entitlementsOfOwners(
 ): Promise<(EntitlementRow & { plan_version_id: string | null; add_on_id: string | null })[]> {
   if (owners.planVersionIds.length === 0 && owners.addOnIds.length === 0) return [];
   return scoped(db, tenantId).query<EntitlementRow & { plan_version_id: string | null; add_on_id: string | null }>(
-    `SELECT id, feature_id, value, created_at, updated_at, plan_version_id, add_on_id FROM catalog_entitlements
-     WHERE tenant_id = $1 AND (plan_version_id = ANY($2::text[]) OR add_on_id = ANY($3::text[])) ORDER BY position, created_at, id`,
+    entitlementsOfOwnersSql('id, feature_id, value, created_at, updated_at, plan_version_id, add_on_id', { planVersionIds: '$2::text[]', addOnIds: '$3::text[]' }),
     [[...owners.planVersionIds], [...owners.addOnIds]],
   );
+}
+
+/**
+ * The statement reading the entitlements of some plan versions and add-ons (SQL arrays of their
+ * ids), in the order `entitlementsOfOwners` gives, optionally of one feature only: for statements
+ * of other modules that read them with their own rows in one round trip. Binds the tenant as $1.
+ */
+export function entitlementsOfOwnersSql(columns: string, owners: { planVersionIds: string; addOnIds: string }, featureIdSql?: string): string {
+  return `SELECT ${columns} FROM catalog_entitlements
+     WHERE tenant_id = $1 AND (plan_version_id = ANY(${owners.planVersionIds}) OR add_on_id = ANY(${owners.addOnIds}))${featureIdSql ? ` AND feature_id = ${featureIdSql}` : ''}
+     ORDER BY position, created_at, id`;
 }

@@ -2,7 +2,7 @@
 // their entitlements from plans, an add-on with its price from add-ons, the tenant's active
 // features with their default entitlement from features. All run in the caller's transaction.
 import { findAddOnWithPrice } from '../addons/index.js';
-import { listActiveFeatures } from '../features/index.js';
+import { listActiveFeatures, type FeatureRef } from '../features/index.js';
 import { entitlementsOfOwners, loadPlanVersionSnapshot, resolvePublishedVersionId, type PlanVersionSnapshot } from '../plans/index.js';
 import type { CatalogAddOn, CatalogFeature, CatalogPlanVersion, EntitlementValue, SubscriptionCatalog } from './catalog.js';
 
@@ -63,15 +63,19 @@ export const plansCatalog: SubscriptionCatalog = {
   },
 
   async features(db, tenantId): Promise<CatalogFeature[]> {
-    const features = await listActiveFeatures(db, tenantId);
-    return features.map((f) => ({
-      id: f.id,
-      code: f.code,
-      name: f.name,
-      status: f.status,
-      metricId: f.feature_type.type === 'METERED' ? f.feature_type.metric_id : null,
-      product: f.product,
-      defaultValue: f.default_entitlement?.value ?? null,
-    }));
+    return (await listActiveFeatures(db, tenantId)).map(catalogFeatureOf);
   },
 };
+
+/** A feature as the catalog gives it. */
+export function catalogFeatureOf(f: FeatureRef): CatalogFeature {
+  return {
+    id: f.id,
+    code: f.code,
+    name: f.name,
+    status: f.status,
+    metricId: f.feature_type.type === 'METERED' ? f.feature_type.metric_id : null,
+    product: f.product,
+    defaultValue: f.default_entitlement?.value ?? null,
+  };
+}

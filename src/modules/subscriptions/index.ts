@@ -10,7 +10,7 @@ export { AddOnRequest, PriceComponentsRequest, PaymentMethodsConfig } from './sc
 /** Request schemas of creation and plan change, shared with their invoice previews (invoices). */
 export { SubscriptionCreateRequest, ChangePlanRequest } from './schemas.js';
 export { subscriptionCreateExample, changePlanExample } from './examples.js';
-export { plansCatalog } from './catalog-plans.js';
+export { catalogFeatureOf, plansCatalog } from './catalog-plans.js';
 export { createSubscriptionInTx, prepareSubscription, preparedRecord, writePreparedSubscription, pricedFingerprint } from './create.js';
 export type { CreateSubscriptionInput, PreparedSubscription, RequestFields } from './create.js';
 export type { ChangePlanInput } from './changes.js';
@@ -25,7 +25,7 @@ export { overridesOf as entitlementOverridesOf, upsertOverride as upsertEntitlem
 export { deleteSubscriptionsOfCustomers } from './repository.js';
 export type { OverrideRow as EntitlementOverrideRow, EntitlementSourceRow, EntitlementAddOn } from './repository.js';
 /** Subscriptions with their add-on rows and entitlement overrides in one statement (entitlements). */
-export { entitlementSourcesOf } from './repository.js';
+export { customerEntitlementSourcesWhere, entitlementSourcesOf, entitlementSourcesSql } from './repository.js';
 export { loadSubscriptionRecords, loadSubscriptionRecord } from './records.js';
 export type { SubscriptionRecord } from './records.js';
 /** Dunning (payments) marks a subscription past due, paid up, or cancels it for non-payment. */

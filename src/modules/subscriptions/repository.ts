@@ -395,17 +395,34 @@ export async function entitlementSourcesOf(
   filter: { ids: readonly string[] } | { customerId: string; statuses?: readonly string[]; orDueBy?: string },
 ): Promise<EntitlementSourceRow[]> {
   // `orDueBy`: also the subscriptions whose status is due to move by that date, whatever it is now
-  const where = 'ids' in filter ? 's.id = ANY($2::text[])' : 's.customer_id = $2 AND ($3::text[] IS NULL OR s.status = ANY($3) OR s.next_transition_on <= $4::date)';
-  const params = 'ids' in filter ? [[...filter.ids]] : [filter.customerId, filter.statuses?.length ? [...filter.statuses] : null, filter.orDueBy ?? null];
-  return scoped(db, tenantId).query<EntitlementSourceRow>(
-    `SELECT ${COLUMNS},
+  if ('ids' in filter) return scoped(db, tenantId).query<EntitlementSourceRow>(entitlementSourcesSql('s.id = ANY($2::text[])'), [[...filter.ids]]);
+  return scoped(db, tenantId).query<EntitlementSourceRow>(entitlementSourcesSql(customerEntitlementSourcesWhere('$2', '$3', '$4')), [
+    filter.customerId,
+    filter.statuses?.length ? [...filter.statuses] : null,
+    filter.orDueBy ?? null,
+  ]);
+}
+
+/**
+ * The condition on `s` of one customer's subscriptions (SQL expressions: the customer id, the
+ * statuses as a text array or null for all, and a date by which a status move makes a subscription
+ * count whatever its status, or null).
+ */
+export function customerEntitlementSourcesWhere(customerIdSql: string, statusesSql: string, dueBySql: string): string {
+  return `s.customer_id = ${customerIdSql} AND (${statusesSql}::text[] IS NULL OR s.status = ANY(${statusesSql}::text[]) OR s.next_transition_on <= ${dueBySql}::date)`;
+}
+
+/**
+ * The statement of `entitlementSourcesOf` for a condition on `s`, oldest first: for statements of
+ * other modules that read these rows with their own in one round trip. Binds the tenant as $1.
+ */
+export function entitlementSourcesSql(whereSql: string): string {
+  return `SELECT ${COLUMNS},
        coalesce((SELECT jsonb_agg(jsonb_build_object('add_on_id', a.add_on_id, 'effective_from', a.effective_from, 'effective_to', a.effective_to) ORDER BY a.effective_from, a.created_at, a.id)
          FROM subscription_add_ons a WHERE a.tenant_id = s.tenant_id AND a.subscription_id = s.id), '[]'::jsonb) AS entitlement_add_ons,
        coalesce((SELECT jsonb_agg(jsonb_build_object('feature_id', o.feature_id, 'value', o.value) ORDER BY o.created_at, o.feature_id)
          FROM subscription_entitlement_overrides o WHERE o.tenant_id = s.tenant_id AND o.subscription_id = s.id), '[]'::jsonb) AS entitlement_overrides
-     FROM ${FROM} WHERE s.tenant_id = $1 AND ${where} ORDER BY s.created_at, s.id`,
-    params,
-  );
+     FROM ${FROM} WHERE s.tenant_id = $1 AND ${whereSql} ORDER BY s.created_at, s.id`;
 }
 
 /** Sets the override of one feature (one per subscription and feature); returns the row. */

@@ -1,6 +1,6 @@
 import type { Pool } from '../../db/pool.js';
 import { summarize } from '../../domain/usage/index.js';
-import { loadMetricDefinition } from '../metrics/index.js';
+import { loadMetricDefinition, type MetricDefinition } from '../metrics/index.js';
 import { aggregateByKey } from './aggregate.js';
 import { toUsageMetric } from './metrics.js';
 import { customerRefsOf, type MetricUsageResult } from './query-service.js';
@@ -31,7 +31,16 @@ export async function customersMetricUsage(
   query: { customers: readonly BulkUsageCustomer[]; metricId: string; periodStart: Date; periodEnd: Date },
 ): Promise<CustomersUsage | undefined> {
   const def = await loadMetricDefinition(pool, tenantId, query.metricId);
-  if (!def) return undefined;
+  return def ? definedMetricUsage(pool, tenantId, def, query) : undefined;
+}
+
+/** `customersMetricUsage` with the metric's definition already read (by a statement of the caller's). */
+export async function definedMetricUsage(
+  pool: Pool,
+  tenantId: string,
+  def: MetricDefinition,
+  query: { customers: readonly BulkUsageCustomer[]; periodStart: Date; periodEnd: Date },
+): Promise<CustomersUsage> {
   const metric = toUsageMetric(def);
   const keyByRef = new Map<string, string>();
   for (const customer of query.customers) for (const ref of customer.refs) keyByRef.set(ref, customer.key);
