@@ -159,6 +159,10 @@ export async function insertAllNewEvents(db: Queryable, tenantId: string, rows: 
        )${counted ? countUnresolved('input', LEDGER_FIRST) : ''}
        SELECT i.event_id FROM input i WHERE ${inBilledPeriod('i')}`,
       [...eventArrays(inEventIdOrder(rows), ingestedAt), ...(counted ? [unresolved] : [])],
+      // Named: parsed once per connection and planned once for all batches (its plan does not depend
+      // on the rows). For single events, grouped a few to a statement, planning was about a third
+      // of PostgreSQL's CPU per event (117 -> 82 µs per request measured; docs/performance.md).
+      { name: counted ? 'usage_insert_new_counted' : 'usage_insert_new' },
     );
     return { late: late.map((r) => r.event_id) };
   } catch (error) {
