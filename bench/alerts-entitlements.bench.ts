@@ -238,12 +238,14 @@ export async function run(): Promise<void> {
       wrapped.add(target);
       const original = (target.query as (...a: unknown[]) => unknown).bind(target);
       target.query = (...args: unknown[]) => {
-        if (counting) trips += 1;
-        if (counting && typeof args[0] === 'string' && args[0].includes('WITH state AS')) usageStatement = { text: args[0], params: args[1] as unknown[] };
-        if (counting && checkStatements) {
+        if (counting) {
+          trips += 1;
           // a named statement comes as {name, text, values}
           const named = typeof args[0] === 'string' ? undefined : (args[0] as { text: string; values: unknown[] });
-          checkStatements.set(named?.text ?? (args[0] as string), named?.values ?? (args[1] as unknown[]));
+          const text = named?.text ?? (args[0] as string);
+          const params = named?.values ?? (args[1] as unknown[]);
+          if (text.includes('WITH state AS')) usageStatement = { text, params };
+          checkStatements?.set(text, params);
         }
         return original(...args);
       };
