@@ -159,11 +159,16 @@ export async function withCurrentSeller(db: Queryable, tenantId: string, rows: r
   if (drafts.length === 0) return { rows: [...rows], changed: new Set() };
   const entities = await findEntities(db, tenantId, drafts.map((row) => row.invoicing_entity_id));
   const changed = new Set<string>();
-  const out = rows.map((row) => {
-    const entity = row.status === 'DRAFT' ? entities.get(row.invoicing_entity_id) : undefined;
-    if (!entity) return row;
+  // each entity's details once, not once per draft (a finalizer batch holds 500 drafts of one entity)
+  const sellers = new Map([...entities].map(([id, entity]) => {
     const seller = sellerDetails(entity);
-    if (canonicalJson(seller) === canonicalJson(row.seller_details)) return row;
+    return [id, { seller, canonical: canonicalJson(seller) }];
+  }));
+  const out = rows.map((row) => {
+    const current = row.status === 'DRAFT' ? sellers.get(row.invoicing_entity_id) : undefined;
+    if (!current) return row;
+    const { seller, canonical } = current;
+    if (canonical === canonicalJson(row.seller_details)) return row;
     changed.add(row.id);
     return { ...row, seller_details: seller };
   });
