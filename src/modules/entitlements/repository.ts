@@ -49,7 +49,7 @@ export interface CheckSources {
   /** The subscriptions in the statuses asked for, or due to move by the date asked for, oldest first. */
   subscriptions: EntitlementSourceRow[];
   /** The feature's values of those subscriptions' plan versions and add-ons. */
-  catalogValues: { plan_version_id: string | null; add_on_id: string | null; value: EntitlementValue }[];
+  catalogValues: { plan_version_id: string | null; add_on_id: string | null; feature_id: string; value: EntitlementValue }[];
   /** The customer's own override of the feature. */
   ownValue: EntitlementValue | undefined;
 }
@@ -81,7 +81,7 @@ export async function checkSourcesOf(db: Queryable, tenantId: string, query: { c
        (SELECT to_jsonb(feature) FROM feature) AS check_feature,
        (SELECT to_jsonb(m) FROM (${metricOfIdSql('(SELECT metric_id FROM feature)')}) m) AS check_metric,
        (SELECT o.value FROM customer_entitlement_overrides o WHERE o.tenant_id = $1 AND o.customer_id = (SELECT id FROM customer) AND o.feature_id = (SELECT id FROM feature)) AS check_own_value,
-       (SELECT coalesce(jsonb_agg(to_jsonb(e)), '[]'::jsonb) FROM (${entitlementsOfOwnersSql('plan_version_id, add_on_id, value', { planVersionIds: 'ARRAY(SELECT plan_version_id FROM src)', addOnIds }, '(SELECT id FROM feature)')}) e) AS check_catalog_values
+       (SELECT coalesce(jsonb_agg(to_jsonb(e)), '[]'::jsonb) FROM (${entitlementsOfOwnersSql('plan_version_id, add_on_id, feature_id, value', { planVersionIds: 'ARRAY(SELECT plan_version_id FROM src)', addOnIds }, '(SELECT id FROM feature)')}) e) AS check_catalog_values
      FROM (SELECT 1) AS one LEFT JOIN src ON true
      ORDER BY src.created_at, src.id`,
     [query.customerRef, query.featureRef, [...query.statuses], query.dueBy],

@@ -17,6 +17,7 @@ import { checkSourcesOf, customerOverridesOf, deleteCustomerOverride, upsertCust
 import { Dec, parseDecimal } from '../../kernel/money.js';
 import {
   catalogFeatureOf,
+  catalogValuesOf,
   currentPeriodOf,
   deleteEntitlementOverride,
   entitlementOverridesOf,
@@ -24,6 +25,7 @@ import {
   loadSubscriptionRecord,
   upsertEntitlementOverride,
   type CatalogFeature,
+  type CatalogValues,
   type EntitlementOverrideRow,
   type EntitlementSourceRow,
   type SubscriptionCatalog,
@@ -47,9 +49,6 @@ export interface EffectiveEntitlement {
 }
 
 const SERVING = ['TRIAL_ACTIVE', 'ACTIVE'] as const;
-
-/** Plan versions' and add-ons' values: owner id -> feature id -> value (the catalog's `entitlementsOf`). */
-type CatalogValues = Awaited<ReturnType<SubscriptionCatalog['entitlementsOf']>>;
 
 /** What `levelMapsOf` need not read again: the customer's own overrides, and some owners' catalog values. */
 interface KnownValues {
@@ -133,17 +132,12 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
 
   /** The values a check's one statement read (`checkSourcesOf`), in the shapes `levelMapsOf` uses. */
   function knownValuesOf(sources: CheckSources, feature: CatalogFeature): KnownValues {
-    const values: CatalogValues = { planVersions: new Map(), addOns: new Map() };
-    for (const row of sources.catalogValues) {
-      const [byOwner, ownerId] = row.plan_version_id !== null ? [values.planVersions, row.plan_version_id] : [values.addOns, row.add_on_id!];
-      byOwner.set(ownerId, new Map([[feature.id, row.value]]));
-    }
     return {
       own: new Map(sources.ownValue ? [[feature.id, sources.ownValue]] : []),
       catalog: {
         planVersionIds: new Set(sources.subscriptions.map((s) => s.plan_version_id)),
         addOnIds: new Set(sources.subscriptions.flatMap((s) => s.entitlement_add_ons.map((a) => a.add_on_id))),
-        values,
+        values: catalogValuesOf(sources.catalogValues),
       },
     };
   }

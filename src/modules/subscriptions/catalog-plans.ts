@@ -6,6 +6,9 @@ import { listActiveFeatures, type FeatureRef } from '../features/index.js';
 import { entitlementsOfOwners, loadPlanVersionSnapshot, resolvePublishedVersionId, type PlanVersionSnapshot } from '../plans/index.js';
 import type { CatalogAddOn, CatalogFeature, CatalogPlanVersion, EntitlementValue, SubscriptionCatalog } from './catalog.js';
 
+/** Plan versions' and add-ons' entitlement values: owner id -> feature id -> value. */
+export type CatalogValues = Awaited<ReturnType<SubscriptionCatalog['entitlementsOf']>>;
+
 function fromSnapshot(s: PlanVersionSnapshot): CatalogPlanVersion {
   return {
     planId: s.plan.id,
@@ -52,20 +55,24 @@ export const plansCatalog: SubscriptionCatalog = {
   },
 
   async entitlementsOf(db, tenantId, owners) {
-    const planVersions = new Map<string, Map<string, EntitlementValue>>();
-    const addOns = new Map<string, Map<string, EntitlementValue>>();
-    for (const row of await entitlementsOfOwners(db, tenantId, owners)) {
-      const [byOwner, ownerId] = row.plan_version_id !== null ? [planVersions, row.plan_version_id] : [addOns, row.add_on_id!];
-      if (!byOwner.has(ownerId)) byOwner.set(ownerId, new Map());
-      byOwner.get(ownerId)!.set(row.feature_id, row.value as EntitlementValue);
-    }
-    return { planVersions, addOns };
+    return catalogValuesOf(await entitlementsOfOwners(db, tenantId, owners));
   },
 
   async features(db, tenantId): Promise<CatalogFeature[]> {
     return (await listActiveFeatures(db, tenantId)).map(catalogFeatureOf);
   },
 };
+
+/** Catalog entitlement rows (each of a plan version or an add-on) as `entitlementsOf` gives them: owner id -> feature id -> value. */
+export function catalogValuesOf(rows: Iterable<{ plan_version_id: string | null; add_on_id: string | null; feature_id: string; value: unknown }>): CatalogValues {
+  const values: CatalogValues = { planVersions: new Map(), addOns: new Map() };
+  for (const row of rows) {
+    const [byOwner, ownerId] = row.plan_version_id !== null ? [values.planVersions, row.plan_version_id] : [values.addOns, row.add_on_id!];
+    if (!byOwner.has(ownerId)) byOwner.set(ownerId, new Map());
+    byOwner.get(ownerId)!.set(row.feature_id, row.value as EntitlementValue);
+  }
+  return values;
+}
 
 /** A feature as the catalog gives it. */
 export function catalogFeatureOf(f: FeatureRef): CatalogFeature {

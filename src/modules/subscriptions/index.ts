@@ -10,7 +10,8 @@ export { AddOnRequest, PriceComponentsRequest, PaymentMethodsConfig } from './sc
 /** Request schemas of creation and plan change, shared with their invoice previews (invoices). */
 export { SubscriptionCreateRequest, ChangePlanRequest } from './schemas.js';
 export { subscriptionCreateExample, changePlanExample } from './examples.js';
-export { catalogFeatureOf, plansCatalog } from './catalog-plans.js';
+export { catalogFeatureOf, catalogValuesOf, plansCatalog } from './catalog-plans.js';
+export type { CatalogValues } from './catalog-plans.js';
 export { createSubscriptionInTx, prepareSubscription, preparedRecord, writePreparedSubscription, pricedFingerprint } from './create.js';
 export type { CreateSubscriptionInput, PreparedSubscription, RequestFields } from './create.js';
 export type { ChangePlanInput } from './changes.js';

@@ -394,11 +394,11 @@ export async function entitlementSourcesOf(
   tenantId: string,
   filter: { ids: readonly string[] } | { customerId: string; statuses?: readonly string[]; orDueBy?: string },
 ): Promise<EntitlementSourceRow[]> {
-  // `orDueBy`: also the subscriptions whose status is due to move by that date, whatever it is now
   if ('ids' in filter) return scoped(db, tenantId).query<EntitlementSourceRow>(entitlementSourcesSql('s.id = ANY($2::text[])'), [[...filter.ids]]);
   return scoped(db, tenantId).query<EntitlementSourceRow>(entitlementSourcesSql(customerEntitlementSourcesWhere('$2', '$3', '$4')), [
     filter.customerId,
     filter.statuses?.length ? [...filter.statuses] : null,
+    // `orDueBy`: also the subscriptions whose status is due to move by that date, whatever it is now
     filter.orDueBy ?? null,
   ]);
 }
