@@ -7,7 +7,8 @@
 //      in the outbox, while BENCH_ALERT_RATE (10,000) events/s are ingested;
 //   3. the entitlement check (GET /api/v1/customers/{id}/entitlements/{feature}) with
 //      BENCH_CHECK_EVENTS (10,000,000) events in the tenant, rollups folded, beside the plain
-//      usage query of the same customer and window (the aggregation the check reads through).
+//      usage query of the same customer and window (the aggregation the check reads through),
+//      at 1 then 4 connections, BENCH_CHECK_RUNS (1) rounds.
 // BENCH_PHASES (default "ingest,latency,check") picks phases. Each figure is printed with the
 // load average at its end: the machine may be shared.
 // The check phase is served with the shipped configuration and loaded from another process.
@@ -33,6 +34,7 @@ const PROBES = env('BENCH_ALERT_PROBES', 20);
 const CHECK_EVENTS = env('BENCH_CHECK_EVENTS', 10_000_000);
 const DURATION_S = env('BENCH_SECONDS', 10);
 const RUNS = env('BENCH_ALERT_RUNS', 6);
+const CHECK_RUNS = env('BENCH_CHECK_RUNS', 1);
 /** Write a CPU profile of the check phase (1 connection) to this file, and print where its time goes. */
 const PROFILE = process.env.BENCH_PROFILE;
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'ingest,latency,check').split(',').map((p) => p.trim()));
@@ -210,6 +212,8 @@ export async function run(): Promise<void> {
     const foldStart = performance.now();
     await service.tasks['usage.rollup']!({ tenant_id: tenant.id });
     const foldS = (performance.now() - foldStart) / 1000;
+    // autovacuum would otherwise visit the ten million new rows during the measurement
+    await settle();
     // How much a read must still take raw: events above the rollup watermark.
     const tail = await pool.query<{ tail: string }>(
       `SELECT (SELECT count(*) FROM usage_events e WHERE e.tenant_key = $3 AND e.xid >= s.watermark)::text AS tail FROM usage_rollup_state s WHERE s.tenant_id = $1 AND s.metric_id = $2`,
@@ -227,7 +231,6 @@ export async function run(): Promise<void> {
     );
     // Load-independent cost of one check and one usage query: round trips to PostgreSQL (every
     // query and every connection taken from the pool) and the process's CPU time, over 50 calls.
-    let usageStatement: { text: string; params: unknown[] } | undefined;
     // every statement a check sends (text -> its last parameters), explained below
     let checkStatements: Map<string, unknown[]> | undefined;
     let counting = false;
@@ -242,25 +245,25 @@ export async function run(): Promise<void> {
           trips += 1;
           // a named statement comes as {name, text, values}
           const named = typeof args[0] === 'string' ? undefined : (args[0] as { text: string; values: unknown[] });
-          const text = named?.text ?? (args[0] as string);
-          const params = named?.values ?? (args[1] as unknown[]);
-          if (text.includes('WITH state AS')) usageStatement = { text, params };
-          checkStatements?.set(text, params);
+          checkStatements?.set(named?.text ?? (args[0] as string), named?.values ?? (args[1] as unknown[]));
         }
         return original(...args);
       };
     };
-    // pool.query takes a client through pool.connect(callback) too: every statement is a client's
-    const originalConnect = (pool.connect as (...a: unknown[]) => unknown).bind(pool);
-    (pool as { connect: unknown }).connect = (callback?: (err: Error | undefined, client?: { query: unknown }, done?: unknown) => void) => {
-      if (callback) {
-        return originalConnect((err: Error | undefined, client?: { query: unknown }, done?: unknown) => {
-          if (client) countQueries(client);
-          callback(err, client, done);
-        });
-      }
-      return (originalConnect() as Promise<{ query: unknown }>).then((client) => (countQueries(client), client));
-    };
+    // pool.query takes a client through pool.connect(callback) too: every statement is a client's.
+    // The check's reads go through the connections that plan them once (service.plannedOnce).
+    for (const counted of [pool, service.plannedOnce.pool]) {
+      const originalConnect = (counted.connect as (...a: unknown[]) => unknown).bind(counted);
+      (counted as { connect: unknown }).connect = (callback?: (err: Error | undefined, client?: { query: unknown }, done?: unknown) => void) => {
+        if (callback) {
+          return originalConnect((err: Error | undefined, client?: { query: unknown }, done?: unknown) => {
+            if (client) countQueries(client);
+            callback(err, client, done);
+          });
+        }
+        return (originalConnect() as Promise<{ query: unknown }>).then((client) => (countQueries(client), client));
+      };
+    }
     const counted = async (url: string) => {
       const calls = 50;
       trips = 0;
@@ -279,18 +282,30 @@ export async function run(): Promise<void> {
     const explained = checkStatements;
     checkStatements = undefined;
     lines.push(`entitlement check: ${checkCost}; usage query: ${await counted(usageUrl)} (load ${load1()})`);
-    // each statement of a check as PostgreSQL ran it: planning and execution time, buffers
-    for (const [text, params] of explained) {
-      type Explained = { 'Planning Time': number; 'Execution Time': number; Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } };
-      const plan = (await pool.query<{ 'QUERY PLAN': [Explained] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${text}`, params)).rows[0]!['QUERY PLAN'][0];
-      lines.push(`  check statement ${JSON.stringify(text.replace(/\s+/g, ' ').slice(0, 60))}...: planning ${plan['Planning Time'].toFixed(2)} ms, execution ${plan['Execution Time'].toFixed(2)} ms, ${plan.Plan['Shared Hit Blocks'] + plan.Plan['Shared Read Blocks']} buffers`);
-    }
-    if (usageStatement) {
-      // the usage statement of a check, as PostgreSQL ran it: buffers touched and time (the plan's own figures)
-      const plan = (await pool.query<{ 'QUERY PLAN': [{ 'Execution Time': number; Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${usageStatement.text}`, usageStatement.params)).rows[0]!['QUERY PLAN'][0];
-      lines.push(`the check's usage statement: ${plan.Plan['Shared Hit Blocks'] + plan.Plan['Shared Read Blocks']} buffers (${plan.Plan['Shared Read Blocks']} read), execution ${plan['Execution Time'].toFixed(2)} ms (load ${load1()})`);
-      const text = (await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${usageStatement.text}`, usageStatement.params)).rows.map((r) => r['QUERY PLAN']);
-      lines.push(...text.map((l) => `  ${l}`));
+    // Each statement of a check as its connections run it: prepared, planned once for all values
+    // (the second EXECUTE reuses the plan), with the check's last parameters as literals.
+    const explainer = await pool.connect();
+    try {
+      await explainer.query('SET plan_cache_mode = force_generic_plan');
+      const literal = (v: unknown): string =>
+        v === null || v === undefined ? 'NULL'
+        : Array.isArray(v) ? explainer.escapeLiteral(`{${v.map((x) => `"${String(x).replace(/(["\\])/g, '\\$1')}"`).join(',')}}`)
+        : explainer.escapeLiteral(v instanceof Date ? v.toISOString() : String(v));
+      for (const [text, params] of explained) {
+        type Explained = { 'Planning Time': number; 'Execution Time': number; Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } };
+        await explainer.query(`PREPARE bench_check AS ${text}`);
+        const execute = `EXECUTE bench_check(${params.map(literal).join(', ')})`;
+        await explainer.query(execute);
+        const plan = (await explainer.query<{ 'QUERY PLAN': [Explained] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${execute}`)).rows[0]!['QUERY PLAN'][0];
+        lines.push(`  check statement ${JSON.stringify(text.replace(/\s+/g, ' ').slice(0, 60))}...: planning ${plan['Planning Time'].toFixed(2)} ms, execution ${plan['Execution Time'].toFixed(2)} ms, ${plan.Plan['Shared Hit Blocks'] + plan.Plan['Shared Read Blocks']} buffers (${plan.Plan['Shared Read Blocks']} read)`);
+        if (text.includes('WITH state AS')) {
+          const shown = (await explainer.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${execute}`)).rows.map((r) => r['QUERY PLAN']);
+          lines.push(...shown.map((l) => `    ${l}`));
+        }
+        await explainer.query('DEALLOCATE bench_check');
+      }
+    } finally {
+      explainer.release(true);
     }
     // The check and the plain usage query of the same customer and window, one after the other, at
     // 1 then 4 connections: served by a process with the shipped configuration (read rate limit,
@@ -299,16 +314,17 @@ export async function run(): Promise<void> {
     const shipped = await compose({ pool, clock: systemClock, config: loadConfig({ SECRET_KEY: 'bench-only-secret' }) });
     try {
       const shippedAddress = await shipped.app.listen({ port: 0, host: '127.0.0.1' });
-      for (const connections of [1, 4]) {
+      // BENCH_CHECK_RUNS rounds of both, for the spread from run to run on a shared machine
+      for (let round = 1; round <= CHECK_RUNS; round++) for (const connections of [1, 4]) {
         for (const [name, url] of [['entitlement check', checkUrl], ['usage query     ', usageUrl]] as const) {
           // BENCH_PROFILE: a CPU profile of the served process during the check at 1 connection
-          const profile = name.startsWith('entitlement') && connections === 1 ? PROFILE : undefined;
+          const profile = name.startsWith('entitlement') && connections === 1 && round === 1 ? PROFILE : undefined;
           const { result, profile: taken } = await profiled(profile, () => load<Result>({ mode: 'get', url: url.replace(address, shippedAddress), headers: auth, connections, durationS: DURATION_S }));
           if (taken) {
             writeFileSync(profile!, JSON.stringify(taken));
             lines.push(`profile of the check at 1 connection written to ${profile}; server CPU per check:`, ...summariseProfile(taken, result.requests.average * DURATION_S, 25, 'check'));
           }
-          lines.push(`${name} (${fmt(CHECK_EVENTS)} events in tenant), ${connections} connection${connections > 1 ? 's' : ''}: p50 ${result.latency.p50} ms, p90 ${result.latency.p90} ms, p99 ${result.latency.p99} ms, ${fmt(result.requests.average)} req/s (${result.non2xx} non-2xx) (load ${load1()})`);
+          lines.push(`${CHECK_RUNS > 1 ? `round ${round}: ` : ''}${name} (${fmt(CHECK_EVENTS)} events in tenant), ${connections} connection${connections > 1 ? 's' : ''}: p50 ${result.latency.p50} ms, p90 ${result.latency.p90} ms, p99 ${result.latency.p99} ms, ${fmt(result.requests.average)} req/s (${result.non2xx} non-2xx) (load ${load1()})`);
         }
       }
     } finally {

@@ -1,7 +1,7 @@
 import type { Config } from './config/index.js';
 import type { Clock } from './kernel/clock.js';
 import { StartupError } from './kernel/errors.js';
-import type { Pool } from './db/pool.js';
+import { createPlannedOncePool, type PlannedOncePool, type Pool } from './db/pool.js';
 import { minorToDecimal, type CurrencyCode } from './kernel/money.js';
 import { buildApp, type App } from './http/app.js';
 import type { Authenticator } from './http/auth.js';
@@ -50,7 +50,12 @@ export interface Composition {
   alerts: AlertsApi;
   /** Data export: configurations and runs (tests run a run's steps one by one). */
   exports: ExportsApi;
+  /** The entitlement check's connections (the bench counts and explains their statements). */
+  plannedOnce: PlannedOncePool;
 }
+
+/** Connections of the entitlement check's planned-once reads: four checks at once without waiting. */
+const PLANNED_ONCE_CONNECTIONS = 8;
 
 export interface CompositionDeps {
   pool: Pool;
@@ -113,7 +118,9 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const batchJobs = createBatchJobsModule({
     ...base, ports: { ingestEvents: usage.api.ingest.ingest, createCustomer: customers.api.createCustomer, recordBankPayment: (tenantId, line) => invoices.api.bankTransfers.record(tenantId, line) },
   });
-  const entitlements = createEntitlementsModule({ ...base, catalog: plansCatalog, advanceDue: subscriptions.api.advanceDue, consumed: usage.api.consumed });
+  // The entitlement check's reads, planned once per connection (db/pool.ts); a check uses two at once.
+  const plannedOnce = createPlannedOncePool(pool, PLANNED_ONCE_CONNECTIONS);
+  const entitlements = createEntitlementsModule({ ...base, catalog: plansCatalog, advanceDue: subscriptions.api.advanceDue, consumed: usage.api.consumed, plannedOnce });
   // Usage alerts (docs/credits-and-alerts.md): spend is the upcoming invoice's usage charges (invoices, a later module).
   // CREDIT_BALANCE alerts watch the credits module's projected balance (a later module; called once composed).
   const alerts = createAlertsModule({
@@ -236,6 +243,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   await accounts.api.startKeyCache();
   app.addHook('onClose', async () => {
     await accounts.api.stopKeyCache();
+    await plannedOnce.end();
   });
-  return { app, tasks, accounts: accounts.api, webhooks: webhooks.api.delivery, invoicing: invoices.api, payments: payments.api, alerts: alerts.api, exports: exportsModule.api };
+  return { app, tasks, accounts: accounts.api, webhooks: webhooks.api.delivery, invoicing: invoices.api, payments: payments.api, alerts: alerts.api, exports: exportsModule.api, plannedOnce };
 }

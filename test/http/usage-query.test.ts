@@ -194,6 +194,40 @@ describe('GET /api/v1/usage/customer/{customer_id}', () => {
     }
   });
 
+  it('reads one customer by index also in a plan made once for all values (the entitlement check\'s connections)', async () => {
+    const h = harness();
+    const statements: { text: string; params: unknown[] }[] = [];
+    const spy = new Proxy(h.db.pool, {
+      get: (target, name) =>
+        name === 'query'
+          ? (text: string, params: unknown[]) => {
+              if (text.includes('WITH state AS')) statements.push({ text, params });
+              return target.query(text, params);
+            }
+          : Reflect.get(target, name),
+    });
+    const period = { periodStart: new Date('2026-03-01'), periodEnd: new Date('2026-04-01') };
+    for (const metricId of [metrics.sum, metrics.distinct]) {
+      await customersMetricUsage(spy, h.tenant.id, { customers: [{ key: customerId, refs: [customerId, 'q-alias'] }], metricId, ...period });
+    }
+    expect(statements).toHaveLength(2);
+    const client = await h.db.pool.connect();
+    try {
+      // the tables are tiny here: without this the planner would scan them whatever the conditions
+      await client.query('SET enable_seqscan = off');
+      for (const { text } of statements) {
+        const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (GENERIC_PLAN, COSTS OFF) ${text}`)).rows.map((r) => r['QUERY PLAN']);
+        const conditions = plan.filter((line) => line.includes('Index Cond'));
+        // the rollups (and, for COUNT_DISTINCT, their distinct values) by customer; events not folded by customer
+        expect(conditions.filter((line) => /tenant_id = \$1\) AND \(metric_id = \$2\) AND \(customer_ref = ANY/.test(line)).length, plan.join('\n')).toBeGreaterThanOrEqual(1);
+        expect(conditions.some((line) => /customer_ref = ANY/.test(line) && /tenant_key/.test(line)), plan.join('\n')).toBe(true);
+        expect(plan.join('\n')).not.toMatch(/IS NULL\) OR/);
+      }
+    } finally {
+      client.release(true);
+    }
+  });
+
   it('gives a billing batch (many customers at once) the figures of each customer alone, for every aggregation', async () => {
     const h = harness();
     await h.drainJobs();

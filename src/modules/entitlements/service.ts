@@ -6,7 +6,7 @@
 import { today, type Clock } from '../../kernel/clock.js';
 import { badRequest, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
-import type { Pool, Queryable } from '../../db/pool.js';
+import type { PlannedOncePool, Pool, Queryable } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
 import { writeOutboxEvent } from '../../db/outbox.js';
 import { scoped } from '../../db/tenant-scope.js';
@@ -91,11 +91,13 @@ export interface EntitlementsDeps {
   /** Moves subscription statuses with the clock before reading (subscriptions service). */
   advanceDue: (tenantId: string) => Promise<unknown>;
   consumed?: ConsumedUsage;
+  /** Connections that plan the check's two reads once (db/pool.ts `createPlannedOncePool`). */
+  plannedOnce: PlannedOncePool;
 }
 
 export function createEntitlementsService(deps: EntitlementsDeps) {
-  const { pool, clock, catalog } = deps;
-  const usageHints = createUsageHints(pool);
+  const { pool, clock, catalog, plannedOnce } = deps;
+  const usageHints = createUsageHints(plannedOnce);
 
   /** The plan version whose entitlements apply: the trialing plan's during a trial that names one. */
   async function entitlementVersionId(db: Queryable, tenantId: string, sub: EntitlementSourceRow): Promise<string> {
@@ -214,7 +216,7 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
   async function check(tenantId: string, idOrAlias: string, featureIdOrCode: string): Promise<EntitlementCheck> {
     const early = usageHints.start(tenantId, `${idOrAlias}\u0000${featureIdOrCode}`);
     const todayDate = today(clock);
-    const read = () => checkSourcesOf(pool, tenantId, { customerRef: idOrAlias, featureRef: featureIdOrCode, statuses: SERVING, dueBy: todayDate });
+    const read = () => checkSourcesOf(plannedOnce, tenantId, { customerRef: idOrAlias, featureRef: featureIdOrCode, statuses: SERVING, dueBy: todayDate });
     let sources = await read();
     if (!sources.customer) throw notFound('customer');
     // this service moves the statuses of customers on no test clock (a test clock moves its own)

@@ -7,7 +7,7 @@
 // billing period, the same metric definition), the early reading is used; when it is not (a new
 // period, a changed plan, override or metric), it is dropped and the resolved read is made. So a
 // remembered read never decides an answer: it only saves a round trip.
-import type { Pool } from '../../db/pool.js';
+import type { Queryable } from '../../db/pool.js';
 import type { MetricDefinition } from '../metrics/index.js';
 import { definedMetricUsage } from '../usage/index.js';
 
@@ -32,12 +32,12 @@ const sameRead = (a: UsageRead, b: UsageRead) =>
   JSON.stringify(a.metric) === JSON.stringify(b.metric);
 
 /** The customer's total of the metric in the window, through the usage module's one aggregation path (what invoicing bills). */
-export async function readUsage(pool: Pool, tenantId: string, read: UsageRead): Promise<string | null> {
+export async function readUsage(pool: Queryable, tenantId: string, read: UsageRead): Promise<string | null> {
   const usage = await definedMetricUsage(pool, tenantId, read.metric, { customers: [{ key: read.customerId, refs: read.refs }], periodStart: read.from, periodEnd: read.to });
   return usage.byCustomer.get(read.customerId)?.totalValue ?? null;
 }
 
-export function createUsageHints(pool: Pool) {
+export function createUsageHints(pool: Queryable) {
   const hints = new Map<string, UsageRead>();
   return {
     /**

@@ -1,4 +1,4 @@
-import type { Pool } from '../../db/pool.js';
+import type { Pool, Queryable } from '../../db/pool.js';
 import { summarize } from '../../domain/usage/index.js';
 import { loadMetricDefinition, type MetricDefinition } from '../metrics/index.js';
 import { aggregateByKey } from './aggregate.js';
@@ -36,7 +36,7 @@ export async function customersMetricUsage(
 
 /** `customersMetricUsage` with the metric's definition already read (by a statement of the caller's). */
 export async function definedMetricUsage(
-  pool: Pool,
+  pool: Queryable,
   tenantId: string,
   def: MetricDefinition,
   query: { customers: readonly BulkUsageCustomer[]; periodStart: Date; periodEnd: Date },

@@ -360,10 +360,16 @@ export async function readUsageRows(
 ): Promise<UsageReadRow[]> {
   const { metric } = read;
   const distinct = metric.aggregation === 'COUNT_DISTINCT';
-  // $1 tenant, $2 metric, $3 definition hash, $4 code, $5 refs, $6 from, $7 fullFrom, $8 fullTo, $9 to, $10.. contribution
-  const c = contributionSql(metric, 10);
-  const refs = `($5::text[] IS NULL OR customer_ref = ANY($5::text[]))`;
-  const rollupWindow = `tenant_id = $1 AND metric_id = $2 AND ${refs} AND hour >= $7 AND hour < $8 AND EXISTS (SELECT 1 FROM valid)`;
+  // $1 tenant, $2 metric, $3 definition hash, $4 code, $5 from, $6 fullFrom, $7 fullTo, $8 to, $9.. contribution, then the refs
+  const c = contributionSql(metric, 9);
+  // Two texts, with and without the customers' condition, rather than `($n IS NULL OR ...)`: a
+  // plan made once for all values cannot use that as an index condition (planned-once reads,
+  // `createPlannedOncePool`).
+  const refsParam = `$${9 + c.params.length}::text[]`;
+  const refs = read.customerRefs ? `customer_ref = ANY(${refsParam})` : 'true';
+  // the tail is read through the xid index; the customer index must not look cheaper to the planner
+  const tailRefs = read.customerRefs ? `customer_ref || '' = ANY(${refsParam})` : 'true';
+  const rollupWindow = `tenant_id = $1 AND metric_id = $2 AND ${refs} AND hour >= $6 AND hour < $7 AND EXISTS (SELECT 1 FROM valid)`;
   // the first branch names and types the columns; later branches fill the ones they lack with NULL
   const rollupCols = ['dimensions jsonb', 'event_count int8', 'value_sum text', 'value_min text', 'value_max text', 'latest_ts timestamptz', 'latest_event_id text', 'latest_value text'];
   const named = (columns: string[]) => columns.map((col) => col.split(' ')).map(([name, type]) => `NULL::${type} AS ${name}`).join(', ');
@@ -387,13 +393,13 @@ export async function readUsageRows(
      ), unfolded AS (
        ${rawColumns}
        WHERE tenant_key = ${TENANT_KEY} AND xid >= (SELECT watermark FROM valid)
-         AND code = $4 AND ($5::text[] IS NULL OR customer_ref || '' = ANY($5::text[])) AND ts >= $7 AND ts < $8
+         AND code = $4 AND ${tailRefs} AND ts >= $6 AND ts < $7
        UNION ALL
        ${rawColumns}
-       WHERE NOT EXISTS (SELECT 1 FROM valid) AND tenant_key = ${TENANT_KEY} AND code = $4 AND ${refs} AND ts >= $7 AND ts < $8
+       WHERE NOT EXISTS (SELECT 1 FROM valid) AND tenant_key = ${TENANT_KEY} AND code = $4 AND ${refs} AND ts >= $6 AND ts < $7
        UNION ALL
        ${rawColumns}
-       WHERE tenant_key = ${TENANT_KEY} AND code = $4 AND ${refs} AND ((ts >= $6 AND ts < $7) OR (ts >= $8 AND ts < $9))
+       WHERE tenant_key = ${TENANT_KEY} AND code = $4 AND ${refs} AND ((ts >= $5 AND ts < $6) OR (ts >= $7 AND ts < $8))
      ), unfolded_groups AS (
        SELECT e.customer_ref, (array_agg(${c.dimensions}))[1] AS dimensions, ${groupAggregatesSql(metric, c)}
        FROM unfolded e WHERE ${c.where}
@@ -417,6 +423,6 @@ export async function readUsageRows(
      SELECT 'd', NULL, NULL, e.customer_ref, (array_agg(${c.dimensions}))[1], ${none(rollupCols.slice(1))}, ${c.value}
      FROM unfolded e WHERE ${c.where}
      GROUP BY e.customer_ref${byGroup}, ${c.value}` : ''}`,
-    [metric.id, read.definitionHash, metric.code, read.customerRefs, read.from, read.fullFrom, read.fullTo, read.to, ...c.params],
+    [metric.id, read.definitionHash, metric.code, read.from, read.fullFrom, read.fullTo, read.to, ...c.params, ...(read.customerRefs ? [read.customerRefs] : [])],
   );
 }
