@@ -43,6 +43,7 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   usage_event_ids: { owner: 'usage', why: 'the dedup ledger of event ids' },
   usage_events: { owner: 'usage', why: 'raw usage events, partitioned by month' },
   usage_rollups: { owner: 'usage', why: 'hourly aggregates of usage events' },
+  usage_rollups_daily: { owner: 'usage', why: 'daily merges of the hourly aggregates' },
   usage_rollup_distinct: { owner: 'usage', why: 'the values behind COUNT_DISTINCT rollups' },
   usage_rollup_state: { owner: 'usage', why: 'per metric: the definition rolled up and the transaction watermark covered' },
   usage_billed_periods: { owner: 'usage', why: 'usage periods invoices billed, with the snapshot billed and late-usage flags; invoicing records them through usage (recordBilledPeriods)' },

@@ -2,7 +2,7 @@
 // customers of a billing batch at once) and metered entitlements all read through
 // `aggregateByKey`. One customer, or every customer together, is the case of one answer key.
 import type { Queryable } from '../../db/pool.js';
-import { MS_PER_HOUR } from '../../kernel/clock.js';
+import { MS_PER_DAY, MS_PER_HOUR } from '../../kernel/clock.js';
 import { Dec } from '../../kernel/money.js';
 import {
   emptyPartial,
@@ -52,6 +52,9 @@ export interface KeyedUsage {
 
 const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / MS_PER_HOUR) * MS_PER_HOUR);
 const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / MS_PER_HOUR) * MS_PER_HOUR);
+// UTC days, as the fold cuts them (date_trunc('day', hour, 'UTC'))
+const ceilDay = (at: Date) => new Date(Math.ceil(at.getTime() / MS_PER_DAY) * MS_PER_DAY);
+const floorDay = (at: Date) => new Date(Math.floor(at.getTime() / MS_PER_DAY) * MS_PER_DAY);
 
 /** The domain's group key of a rollup row's dimensions. */
 function keyOfDimensions(metric: UsageMetric, dimensions: Record<string, string>): string {
@@ -83,7 +86,11 @@ export async function aggregateByKey(pool: Queryable, tenantId: string, window: 
   // no whole hour inside: the whole window is an edge
   if (!(fullFrom < fullTo)) fullFrom = fullTo = to;
   // an empty or inverted window reads no event: its edge [from, to) is empty
-  const rows = await readUsageRows(pool, tenantId, { metric, definitionHash: definitionHash(metric), customerRefs, from, fullFrom, fullTo, to });
+  let dayFrom = ceilDay(fullFrom);
+  let dayTo = floorDay(fullTo);
+  // no whole day inside: the whole hours are all read hourly
+  if (!(dayFrom < dayTo)) dayFrom = dayTo = fullTo;
+  const rows = await readUsageRows(pool, tenantId, { metric, definitionHash: definitionHash(metric), customerRefs, from, fullFrom, dayFrom, dayTo, fullTo, to });
   let snapshot = '';
   for (const row of rows) {
     if (row.kind === 's') {

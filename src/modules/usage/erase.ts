@@ -18,5 +18,6 @@ export async function deleteUsageOfCustomers(db: Queryable, tenantId: string, cu
     [customerRefs],
   );
   await s.query(`DELETE FROM usage_rollups WHERE tenant_id = $1 AND customer_ref = ANY($2::text[])`, [customerRefs]);
+  await s.query(`DELETE FROM usage_rollups_daily WHERE tenant_id = $1 AND customer_ref = ANY($2::text[])`, [customerRefs]);
   await s.query(`DELETE FROM usage_rollup_distinct WHERE tenant_id = $1 AND customer_ref = ANY($2::text[])`, [customerRefs]);
 }

@@ -321,6 +321,22 @@ export function groupAggregatesSql(metric: UsageMetric, c: { value: string }): s
   ].join(', ');
 }
 
+/**
+ * Rollup rows (hourly or daily, any GROUP BY) merged into one, in native types: dimensions,
+ * event_count, value_sum, value_min, value_max, latest_ts, latest_event_id, latest_value. The
+ * fold merges hours into days with it and reads merge a window's rows with it: one definition.
+ */
+export function mergedRollupsSql(metric: UsageMetric): string[] {
+  // Only LATEST needs the latest row's event; its ordered aggregates sort every group's rows,
+  // which the other aggregations need not pay.
+  const latestOrder = `ORDER BY latest_ts DESC NULLS LAST, latest_event_id COLLATE "C" DESC NULLS LAST`;
+  const latest =
+    metric.aggregation === 'LATEST'
+      ? [`(array_agg(latest_ts ${latestOrder}))[1]`, `(array_agg(latest_event_id ${latestOrder}))[1]`, `(array_agg(latest_value ${latestOrder}))[1]`]
+      : ['NULL::timestamptz', 'NULL::text', 'NULL::numeric'];
+  return ['(array_agg(dimensions))[1]', 'sum(event_count)::int8', 'sum(value_sum)', 'min(value_min)', 'max(value_max)', ...latest];
+}
+
 /** One row of `readUsageRows`: the state row ('s'), a group's aggregates ('r') or a distinct value ('d'). */
 export type UsageReadRow =
   | { kind: 's'; snapshot: string; rollups_valid: boolean }
@@ -331,7 +347,9 @@ export type UsageReadRow =
  * A window's usage in ONE statement, so in one snapshot and one round trip (docs/usage.md,
  * "Read path"): the statement's snapshot and whether the metric's rollups are valid (their
  * definition hash is `definitionHash(metric)`), the rollups of the whole hours [fullFrom, fullTo)
- * merged per customer reference and group, their distinct values for COUNT_DISTINCT, and the
+ * merged per customer reference and group (the whole days [dayFrom, dayTo) inside them from the
+ * daily rollups, the hours around them from the hourly ones; pass dayFrom = dayTo = fullTo when
+ * they hold no whole day), their distinct values for COUNT_DISTINCT (hourly), and the
  * events not in them, aggregated per customer reference and group the way the fold aggregates
  * (`groupAggregatesSql`): those of the whole hours written at or above the rollup watermark (all of
  * them without valid rollups), and those of the partial hours [from, fullFrom) and [fullTo, to).
@@ -356,20 +374,28 @@ export type UsageReadRow =
 export async function readUsageRows(
   db: Queryable,
   tenantId: string,
-  read: { metric: UsageMetric; definitionHash: string; customerRefs: readonly string[] | null; from: Date; fullFrom: Date; fullTo: Date; to: Date },
+  read: { metric: UsageMetric; definitionHash: string; customerRefs: readonly string[] | null; from: Date; fullFrom: Date; dayFrom: Date; dayTo: Date; fullTo: Date; to: Date },
 ): Promise<UsageReadRow[]> {
   const { metric } = read;
   const distinct = metric.aggregation === 'COUNT_DISTINCT';
-  // $1 tenant, $2 metric, $3 definition hash, $4 code, $5 from, $6 fullFrom, $7 fullTo, $8 to, $9.. contribution, then the refs
-  const c = contributionSql(metric, 9);
+  // $1 tenant, $2 metric, $3 definition hash, $4 code, $5 from, $6 fullFrom, $7 fullTo, $8 to,
+  // $9 dayFrom, $10 dayTo, $11.. contribution, then the refs
+  const c = contributionSql(metric, 11);
   // Two texts, with and without the customers' condition, rather than `($n IS NULL OR ...)`: a
   // plan made once for all values cannot use that as an index condition (planned-once reads,
   // `createPlannedOncePool`).
-  const refsParam = `$${9 + c.params.length}::text[]`;
+  const refsParam = `$${11 + c.params.length}::text[]`;
   const refs = read.customerRefs ? `customer_ref = ANY(${refsParam})` : 'true';
   // the tail is read through the xid index; the customer index must not look cheaper to the planner
   const tailRefs = read.customerRefs ? `customer_ref || '' = ANY(${refsParam})` : 'true';
-  const rollupWindow = `tenant_id = $1 AND metric_id = $2 AND ${refs} AND hour >= $6 AND hour < $7 AND EXISTS (SELECT 1 FROM valid)`;
+  const rollupsOf = (range: string) => `tenant_id = $1 AND metric_id = $2 AND ${refs} AND ${range} AND EXISTS (SELECT 1 FROM valid)`;
+  const rollupWindow = rollupsOf('hour >= $6 AND hour < $7');
+  // the whole days from the daily rollups, the whole hours around them from the hourly ones
+  const rollupColumns = 'customer_ref, group_key, dimensions, event_count, value_sum, value_min, value_max, latest_ts, latest_event_id, latest_value';
+  const rollupRows = `SELECT ${rollupColumns} FROM usage_rollups WHERE ${rollupsOf('hour >= $6 AND hour < $9')}
+       UNION ALL SELECT ${rollupColumns} FROM usage_rollups_daily WHERE ${rollupsOf('day >= $9 AND day < $10')}
+       UNION ALL SELECT ${rollupColumns} FROM usage_rollups WHERE ${rollupsOf('hour >= $10 AND hour < $7')}`;
+  const [mDimensions, mCount, mSum, mMin, mMax, mLatestTs, mLatestId, mLatestValue] = mergedRollupsSql(metric);
   // the first branch names and types the columns; later branches fill the ones they lack with NULL
   const rollupCols = ['dimensions jsonb', 'event_count int8', 'value_sum text', 'value_min text', 'value_max text', 'latest_ts timestamptz', 'latest_event_id text', 'latest_value text'];
   const named = (columns: string[]) => columns.map((col) => col.split(' ')).map(([name, type]) => `NULL::${type} AS ${name}`).join(', ');
@@ -377,13 +403,6 @@ export async function readUsageRows(
   // A metric without group-by has a constant key, which GROUP BY refuses.
   const byGroup = metric.groupBy.length > 0 ? `, ${c.groupKey}` : '';
   const rawColumns = `SELECT customer_ref, event_id, ts, properties FROM usage_events`;
-  // Only LATEST reads the latest hour's latest event; its ordered aggregates sort every group's
-  // hours (a month of one customer: about 700 rows), which the other aggregations need not pay.
-  const latestOrder = `ORDER BY latest_ts DESC NULLS LAST, latest_event_id COLLATE "C" DESC NULLS LAST`;
-  const latestOfRollups =
-    metric.aggregation === 'LATEST'
-      ? `(array_agg(latest_ts ${latestOrder}))[1], (array_agg(latest_event_id ${latestOrder}))[1], (array_agg(latest_value::text ${latestOrder}))[1]`
-      : 'NULL, NULL, NULL';
   return scoped(db, tenantId).query<UsageReadRow>(
     `WITH state AS (
        SELECT pg_current_snapshot()::text AS snapshot, s.definition_hash, s.watermark, ${SERIAL_PLAN} AS serial_plan
@@ -409,9 +428,9 @@ export async function readUsageRows(
        ${named(rollupCols)}, NULL::text AS distinct_value
      FROM state
      UNION ALL
-     SELECT 'r', NULL, NULL, customer_ref, (array_agg(dimensions))[1], sum(event_count)::int8, sum(value_sum)::text, min(value_min)::text, max(value_max)::text,
-       ${latestOfRollups}, NULL
-     FROM usage_rollups WHERE ${rollupWindow}
+     SELECT 'r', NULL, NULL, customer_ref, ${mDimensions}, ${mCount}, (${mSum})::text, (${mMin})::text, (${mMax})::text,
+       ${mLatestTs}, ${mLatestId}, (${mLatestValue})::text, NULL
+     FROM (${rollupRows}) rolled
      GROUP BY customer_ref, group_key
      UNION ALL
      SELECT 'r', NULL, NULL, customer_ref, dimensions, event_count, value_sum::text, value_min::text, value_max::text, latest_ts, latest_event_id, latest_value::text, NULL
@@ -423,6 +442,6 @@ export async function readUsageRows(
      SELECT 'd', NULL, NULL, e.customer_ref, (array_agg(${c.dimensions}))[1], ${none(rollupCols.slice(1))}, ${c.value}
      FROM unfolded e WHERE ${c.where}
      GROUP BY e.customer_ref${byGroup}, ${c.value}` : ''}`,
-    [metric.id, read.definitionHash, metric.code, read.from, read.fullFrom, read.fullTo, read.to, ...c.params, ...(read.customerRefs ? [read.customerRefs] : [])],
+    [metric.id, read.definitionHash, metric.code, read.from, read.fullFrom, read.fullTo, read.to, read.dayFrom, read.dayTo, ...c.params, ...(read.customerRefs ? [read.customerRefs] : [])],
   );
 }

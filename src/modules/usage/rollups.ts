@@ -5,10 +5,10 @@ import { withTx } from '../../db/tx.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { UsageMetric } from '../../domain/usage/index.js';
 import { lockUsageForFold } from './billed-periods.js';
-import { contributionSql, ensurePartition, findRollupState, groupAggregatesSql, TENANT_KEY } from './repository.js';
+import { contributionSql, ensurePartition, findRollupState, groupAggregatesSql, mergedRollupsSql, TENANT_KEY } from './repository.js';
 
-/** Version of how rollup rows are computed (2: single-key group keys are the value itself). */
-const ROLLUP_FORMAT = 2;
+/** Version of how rollup rows are computed (2: single-key group keys are the value itself; 3: daily rollups beside the hourly ones). */
+const ROLLUP_FORMAT = 3;
 
 /** Fingerprint of what the rollups of a metric depend on; a change rebuilds them. */
 export function definitionHash(metric: UsageMetric): string {
@@ -17,11 +17,22 @@ export function definitionHash(metric: UsageMetric): string {
     .digest('hex');
 }
 
+/** An upsert's merge of new rollup figures (EXCLUDED) into the stored row `r`: exact for every aggregation. */
+const MERGE_INTO_STORED = `
+  event_count = r.event_count + EXCLUDED.event_count,
+  value_sum = r.value_sum + EXCLUDED.value_sum,
+  value_min = LEAST(r.value_min, EXCLUDED.value_min),
+  value_max = GREATEST(r.value_max, EXCLUDED.value_max),
+  latest_ts = CASE WHEN r.latest_ts IS NULL OR (EXCLUDED.latest_ts, EXCLUDED.latest_event_id COLLATE "C") > (r.latest_ts, r.latest_event_id COLLATE "C") THEN EXCLUDED.latest_ts ELSE r.latest_ts END,
+  latest_value = CASE WHEN r.latest_ts IS NULL OR (EXCLUDED.latest_ts, EXCLUDED.latest_event_id COLLATE "C") > (r.latest_ts, r.latest_event_id COLLATE "C") THEN EXCLUDED.latest_value ELSE r.latest_value END,
+  latest_event_id = CASE WHEN r.latest_ts IS NULL OR (EXCLUDED.latest_ts, EXCLUDED.latest_event_id COLLATE "C") > (r.latest_ts, r.latest_event_id COLLATE "C") THEN EXCLUDED.latest_event_id ELSE r.latest_event_id END`;
+
 // Different from the partition lock and the migration lock.
 const ROLLUP_LOCK_NAMESPACE = 727_301;
 
 /**
- * Folds the events of finished transactions into one metric's hourly rollups. The new watermark
+ * Folds the events of finished transactions into one metric's hourly and daily rollups (a day's
+ * row merges its hours, written by the same statement). The new watermark
  * is the oldest transaction still running: every event below it is final and visible, so it is
  * counted exactly once, either here (below the watermark) or by the query's raw tail (above).
  * A metric seen for the first time, or whose definition changed, is rebuilt from all its events.
@@ -32,6 +43,7 @@ async function refreshMetric(db: TenantScope, metric: UsageMetric, now: Date, re
   const c = contributionSql(metric, 6);
   if (rebuild) {
     await db.query(`DELETE FROM usage_rollups WHERE tenant_id = $1 AND metric_id = $2`, [metric.id]);
+    await db.query(`DELETE FROM usage_rollups_daily WHERE tenant_id = $1 AND metric_id = $2`, [metric.id]);
     await db.query(`DELETE FROM usage_rollup_distinct WHERE tenant_id = $1 AND metric_id = $2`, [metric.id]);
   }
   // $1 tenant, $2 metric, $3 code, $4 watermark from, $5 watermark to, $6.. contribution params
@@ -50,7 +62,7 @@ async function refreshMetric(db: TenantScope, metric: UsageMetric, now: Date, re
   // Lock order: the upserts below touch rollup rows in hash-aggregate order, which is not
   // canonical; that is safe only because every fold of a tenant holds its exclusive fold lock
   // (lockUsageForFold), so no two transactions ever write a tenant's rollup rows at once.
-  const [written] = await db.query<{ rows: string }>(
+  const [written] = await db.query<{ rows: string; days: string }>(
     `WITH grouped AS (
        SELECT e.customer_ref, date_trunc('hour', e.ts, 'UTC') AS hour, ${c.groupKey} AS group_key, (array_agg(${c.dimensions}))[1] AS dimensions,
          ${groupAggregatesSql(metric, c)},
@@ -62,14 +74,15 @@ async function refreshMetric(db: TenantScope, metric: UsageMetric, now: Date, re
          value_min, value_max, latest_ts, latest_event_id, latest_value)
        SELECT $1, $2, customer_ref, hour, group_key, dimensions, event_count, value_sum, value_min, value_max, latest_ts, latest_event_id, latest_value
        FROM grouped
-       ON CONFLICT (tenant_id, metric_id, customer_ref, hour, group_key) DO UPDATE SET
-         event_count = r.event_count + EXCLUDED.event_count,
-         value_sum = r.value_sum + EXCLUDED.value_sum,
-         value_min = LEAST(r.value_min, EXCLUDED.value_min),
-         value_max = GREATEST(r.value_max, EXCLUDED.value_max),
-         latest_ts = CASE WHEN r.latest_ts IS NULL OR (EXCLUDED.latest_ts, EXCLUDED.latest_event_id COLLATE "C") > (r.latest_ts, r.latest_event_id COLLATE "C") THEN EXCLUDED.latest_ts ELSE r.latest_ts END,
-         latest_value = CASE WHEN r.latest_ts IS NULL OR (EXCLUDED.latest_ts, EXCLUDED.latest_event_id COLLATE "C") > (r.latest_ts, r.latest_event_id COLLATE "C") THEN EXCLUDED.latest_value ELSE r.latest_value END,
-         latest_event_id = CASE WHEN r.latest_ts IS NULL OR (EXCLUDED.latest_ts, EXCLUDED.latest_event_id COLLATE "C") > (r.latest_ts, r.latest_event_id COLLATE "C") THEN EXCLUDED.latest_event_id ELSE r.latest_event_id END
+       ON CONFLICT (tenant_id, metric_id, customer_ref, hour, group_key) DO UPDATE SET ${MERGE_INTO_STORED}
+       RETURNING 1
+     ), daily AS (
+       INSERT INTO usage_rollups_daily AS r (tenant_id, metric_id, customer_ref, day, group_key, dimensions, event_count, value_sum,
+         value_min, value_max, latest_ts, latest_event_id, latest_value)
+       SELECT $1, $2, customer_ref, date_trunc('day', hour, 'UTC'), group_key, ${mergedRollupsSql(metric).join(', ')}
+       FROM grouped
+       GROUP BY customer_ref, date_trunc('day', hour, 'UTC'), group_key
+       ON CONFLICT (tenant_id, metric_id, customer_ref, day, group_key) DO UPDATE SET ${MERGE_INTO_STORED}
        RETURNING 1
      ), late AS (
        UPDATE usage_billed_periods b SET late_since = ${nowParam}
@@ -80,7 +93,7 @@ async function refreshMetric(db: TenantScope, metric: UsageMetric, now: Date, re
        WHERE b.tenant_id = $1 AND b.owner_id = l.owner_id AND b.window_key = l.window_key AND b.late_since IS NULL
        RETURNING 1
      )
-     SELECT (SELECT count(*) FROM folded)::text AS rows, (SELECT count(*) FROM late)::text AS late`,
+     SELECT (SELECT count(*) FROM folded)::text AS rows, (SELECT count(*) FROM daily)::text AS days, (SELECT count(*) FROM late)::text AS late`,
     [...params, now],
   );
   if (metric.aggregation === 'COUNT_DISTINCT') {
@@ -98,7 +111,7 @@ async function refreshMetric(db: TenantScope, metric: UsageMetric, now: Date, re
      ON CONFLICT (tenant_id, metric_id) DO UPDATE SET definition_hash = EXCLUDED.definition_hash, watermark = EXCLUDED.watermark, updated_at = EXCLUDED.updated_at`,
     [metric.id, definitionHash(metric), xmin, now],
   );
-  return Number(written?.rows ?? 0);
+  return Number(written?.rows ?? 0) + Number(written?.days ?? 0);
 }
 
 /**
@@ -128,7 +141,7 @@ export async function refreshTenantRollups(pool: Pool, clock: Clock, tenantId: s
       return refreshMetric(db, metric, clock.now(), rebuild, state?.watermark ?? '0');
     });
   }
-  if (written >= ANALYZE_AFTER_ROWS) await pool.query('ANALYZE usage_rollups');
+  if (written >= ANALYZE_AFTER_ROWS) await pool.query('ANALYZE usage_rollups, usage_rollups_daily');
   const [tail] = await scoped(pool, tenantId).query<{ left: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM usage_events WHERE tenant_key = ${TENANT_KEY}
        AND xid >= (SELECT min(watermark) FROM usage_rollup_state WHERE tenant_id = $1)) AS left`,
