@@ -23,7 +23,7 @@ import { startWorker } from '../src/jobs/runtime.js';
 import { openBenchDatabase } from './database.js';
 import { profiled, summariseProfile } from './profile.js';
 
-interface Result { requests: { average: number }; latency: { p50: number; p99: number; p90: number }; non2xx: number; errors: number }
+interface Result { requests: { average: number }; latency: { p50: number; p99: number; p90: number }; non2xx: number; errors: number; loadCores: number }
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const ALERTS = env('BENCH_ALERTS', 1_000);
@@ -324,7 +324,9 @@ export async function run(): Promise<void> {
             writeFileSync(profile!, JSON.stringify(taken));
             lines.push(`profile of the check at 1 connection written to ${profile}; server CPU per check:`, ...summariseProfile(taken, result.requests.average * DURATION_S, 25, 'check'));
           }
-          lines.push(`${CHECK_RUNS > 1 ? `round ${round}: ` : ''}${name} (${fmt(CHECK_EVENTS)} events in tenant), ${connections} connection${connections > 1 ? 's' : ''}: p50 ${result.latency.p50} ms, p90 ${result.latency.p90} ms, p99 ${result.latency.p99} ms, ${fmt(result.requests.average)} req/s (${result.non2xx} non-2xx) (load ${load1()})`);
+          const prefix = `${CHECK_RUNS > 1 ? `round ${round}: ` : ''}${name} (${fmt(CHECK_EVENTS)} events in tenant), ${connections} connection${connections > 1 ? 's' : ''}`;
+          const figures = (r: Result) => `p50 ${r.latency.p50} ms, p90 ${r.latency.p90} ms, p99 ${r.latency.p99} ms, ${fmt(r.requests.average)} req/s (${r.non2xx} non-2xx; the load generator used ${r.loadCores.toFixed(2)} cores) (load ${load1()})`;
+          lines.push(`${prefix}: ${figures(result)}`);
         }
       }
     } finally {

@@ -83,18 +83,25 @@ async function single({ url, headers, customers, connections, durationS }) {
   return { requests: { average: result.requests.average }, latency: { p50: result.latency.p50, p99: result.latency.p99 }, non2xx: result.non2xx, errors: result.errors };
 }
 
+/** Percentiles (to 0.01 ms) of response times in milliseconds. */
+function percentiles(times) {
+  times.sort((a, b) => a - b);
+  const at = (q) => Math.round((times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN) * 100) / 100;
+  return { p50: at(0.5), p90: at(0.9), p99: at(0.99) };
+}
+
 async function get({ url, headers, connections, durationS }) {
   // autocannon's histogram keeps whole milliseconds; its 'response' events carry the exact time,
-  // so the percentiles of 2xx answers are computed from those (to 0.01 ms).
+  // so the percentiles of 2xx answers are computed from those.
   const times = [];
+  const cpu = process.cpuUsage();
   const run = autocannon({ url, connections, duration: durationS, headers });
   run.on('response', (_client, statusCode, _bytes, ms) => {
     if (statusCode >= 200 && statusCode < 300) times.push(ms);
   });
   const result = await run;
-  times.sort((a, b) => a - b);
-  const at = (q) => Math.round((times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN) * 100) / 100;
-  return { requests: { average: result.requests.average }, latency: { p50: at(0.5), p90: at(0.9), p99: at(0.99) }, non2xx: result.non2xx, errors: result.errors };
+  const used = process.cpuUsage(cpu);
+  return { requests: { average: result.requests.average }, latency: percentiles(times), non2xx: result.non2xx, errors: result.errors, loadCores: (used.user + used.system) / 1e6 / durationS };
 }
 
 async function paced({ url, headers, customers, code, rate, batch, durationS, prefix }) {
