@@ -4,20 +4,9 @@
 -- writes its hours, so every snapshot sees them agree. Empty here: the rollup format changed
 -- (ROLLUP_FORMAT 3), so the next fold rebuilds every metric's rollups, hourly and daily, and
 -- reads take the raw events until it has.
-CREATE TABLE usage_rollups_daily (
-  tenant_id text NOT NULL REFERENCES tenants(id),
-  metric_id text NOT NULL,
-  customer_ref text NOT NULL,
-  day timestamptz NOT NULL,
-  group_key text NOT NULL,
-  dimensions jsonb NOT NULL,
-  event_count bigint NOT NULL,
-  value_sum numeric NOT NULL,
-  value_min numeric,
-  value_max numeric,
-  latest_ts timestamptz,
-  latest_event_id text,
-  latest_value numeric,
-  PRIMARY KEY (tenant_id, metric_id, customer_ref, day, group_key)
-);
+-- The columns are the hourly table's (LIKE copies names, types and NOT NULL), `hour` named `day`.
+CREATE TABLE usage_rollups_daily (LIKE usage_rollups);
+ALTER TABLE usage_rollups_daily RENAME COLUMN hour TO day;
+ALTER TABLE usage_rollups_daily ADD PRIMARY KEY (tenant_id, metric_id, customer_ref, day, group_key);
+ALTER TABLE usage_rollups_daily ADD FOREIGN KEY (tenant_id) REFERENCES tenants(id);
 CREATE INDEX usage_rollups_daily_metric_day_idx ON usage_rollups_daily (tenant_id, metric_id, day);
