@@ -36,7 +36,7 @@ export interface PlannedOncePool extends Queryable {
 
 /**
  * Connections of their own for the hot reads whose planning costs more than their execution
- * (the entitlement check's two statements: docs/credits-and-alerts.md). Every statement is prepared
+ * (the entitlement check's reads: docs/credits-and-alerts.md). Every statement is prepared
  * once per connection (under its own name, or one derived from its text), and these sessions
  * plan prepared statements once for all values (`plan_cache_mode = force_generic_plan`, a
  * startup parameter).

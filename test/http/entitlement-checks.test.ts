@@ -144,6 +144,30 @@ describe('metered entitlement check', () => {
     expect(await check()).toMatchObject({ used: '1' });
   });
 
+  it('reads the usage in the statement that resolves the value once the window was read before: one statement per check', async () => {
+    const { h, plan, customer, ingest, check } = await setup();
+    await post(h, '/api/v1/subscriptions', { customer_id_or_alias: customer.id, plan_id: plan.planId, start_date: '2026-03-01' });
+    await ingest(3);
+    const connections = h.service.plannedOnce.pool;
+    const query = connections.query;
+    const sent: string[] = [];
+    connections.query = ((config: { text: string }, ...rest: unknown[]) => {
+      sent.push(config.text);
+      return (query as (...args: unknown[]) => unknown).call(connections, config, ...rest);
+    }) as typeof query;
+    try {
+      // the first check resolves the window, then reads it
+      expect(await check()).toMatchObject({ used: '3' });
+      expect(sent).toHaveLength(2);
+      await ingest(1);
+      expect(await check()).toMatchObject({ used: '4', remaining: '1' });
+      expect(sent).toHaveLength(3);
+      expect(sent[2]).toContain('check_usage');
+    } finally {
+      connections.query = query;
+    }
+  });
+
   it("reads again when the metric's definition changed since the last check (the early usage read is of the remembered definition)", async () => {
     const { h, metric, plan, customer, check } = await setup({ type: 'METERED', enabled: true, limit: '100', reset_period: { type: 'BILLING_CYCLE' } });
     await post(h, '/api/v1/subscriptions', { customer_id_or_alias: customer.id, plan_id: plan.planId, start_date: '2026-03-01' });

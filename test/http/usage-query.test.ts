@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useHarness } from '../harness/app.js';
-import { customerMetricUsage, customersMetricUsage } from '../../src/modules/usage/index.js';
+import { customerMetricUsage, customersMetricUsage, embeddedMetricUsage } from '../../src/modules/usage/index.js';
+import { loadMetricDefinition } from '../../src/modules/metrics/index.js';
+import { scoped } from '../../src/db/tenant-scope.js';
 
 const harness = useHarness();
 
@@ -216,17 +218,32 @@ describe('GET /api/v1/usage/customer/{customer_id}', () => {
       }
       return figures;
     };
+    // the same reads as a part of another statement, their rows as JSON (the entitlement check's)
+    const readEmbedded = async () => {
+      const figures: Record<string, unknown> = {};
+      for (const [from, to] of windows) {
+        for (const [name, metricId] of Object.entries(metrics)) {
+          const def = (await loadMetricDefinition(h.db.pool, h.tenant.id, metricId))!;
+          const embedded = embeddedMetricUsage(def, { customers: [{ key: dayCustomer, refs: [dayCustomer] }], periodStart: new Date(from!), periodEnd: new Date(to!) }, 3);
+          const [row] = await scoped(h.db.pool, h.tenant.id).query<{ usage: unknown }>(`SELECT $2::text AS other, ${embedded.text} AS usage`, ['another parameter', ...embedded.params]);
+          figures[`${name} ${from} ${to}`] = embedded.usageOf(row!.usage).byCustomer.get(dayCustomer);
+        }
+      }
+      return figures;
+    };
     const daily = async () => Number((await h.db.pool.query(`SELECT count(*)::int AS n FROM usage_rollups_daily WHERE tenant_id = $1 AND customer_ref = $2`, [h.tenant.id, dayCustomer])).rows[0].n);
     expect(await daily()).toBe(0);
     // not folded yet: every figure from the raw events above the watermark and the edges
     const raw = await read();
     // a hand check of one: SUM of bytes over the second window (events 3 to 8: 2 + 5 + 8 + 11 + 14 + 17)
     expect((raw[`sum ${windows[1]![0]} ${windows[1]![1]}`] as { totalValue: string }).totalValue).toBe('57');
+    expect(await readEmbedded()).toEqual(raw);
     await expect.poll(async () => {
       await h.service.tasks['usage.rollup']!({ tenant_id: h.tenant.id });
       return daily();
     }, { timeout: 10_000, interval: 100 }).toBeGreaterThanOrEqual(6);
     expect(await read()).toEqual(raw);
+    expect(await readEmbedded()).toEqual(raw);
   });
 
   it('reads one customer by index also in a plan made once for all values (the entitlement check\'s connections)', async () => {

@@ -6,6 +6,7 @@ import { customerOfRefSql } from '../customers/index.js';
 import { activeFeatureOfRefSql, featureRefOfJson, type EntitlementValue, type FeatureRef } from '../features/index.js';
 import { metricDefinitionOfJson, metricOfIdSql, type MetricDefinition } from '../metrics/index.js';
 import { entitlementsOfOwnersSql } from '../plans/index.js';
+import type { EmbeddedRead } from './usage-hints.js';
 import { customerEntitlementSourcesWhere, entitlementSourcesSql, type EntitlementSourceRow } from '../subscriptions/index.js';
 
 export interface CustomerOverrideRow {
@@ -52,6 +53,8 @@ export interface CheckSources {
   catalogValues: { plan_version_id: string | null; add_on_id: string | null; feature_id: string; value: EntitlementValue }[];
   /** The customer's own override of the feature. */
   ownValue: EntitlementValue | undefined;
+  /** The value of the usage read embedded in the statement; undefined without one. */
+  usage: unknown;
 }
 
 type CheckRow = Partial<EntitlementSourceRow> & {
@@ -60,6 +63,7 @@ type CheckRow = Partial<EntitlementSourceRow> & {
   check_metric: Record<string, unknown> | null;
   check_own_value: EntitlementValue | null;
   check_catalog_values: CheckSources['catalogValues'];
+  check_usage?: unknown;
 };
 
 /**
@@ -69,8 +73,17 @@ type CheckRow = Partial<EntitlementSourceRow> & {
  * and add-ons, and the customer's own override. Each part is its owner module's statement; a
  * check's latency and cost are its round trips (docs/credits-and-alerts.md, "Benchmark").
  * A trial's trialing plan is not read here (the check reads that plan's version when it applies).
+ * `usage`, a usage read to make in the same statement (usage-hints.ts), saves the check a second
+ * round trip.
  */
-export async function checkSourcesOf(db: Queryable, tenantId: string, query: { customerRef: string; featureRef: string; statuses: readonly string[]; dueBy: string }): Promise<CheckSources> {
+export async function checkSourcesOf(
+  db: Queryable,
+  tenantId: string,
+  query: { customerRef: string; featureRef: string; statuses: readonly string[]; dueBy: string },
+  usage?: EmbeddedRead,
+): Promise<CheckSources> {
+  const params: unknown[] = [query.customerRef, query.featureRef, [...query.statuses], query.dueBy];
+  const embedded = usage?.(params.length + 2);
   const addOnIds = `ARRAY(SELECT a.add_on_id FROM src, jsonb_to_recordset(src.entitlement_add_ons) AS a(add_on_id text))`;
   const rows = await scoped(db, tenantId).query<CheckRow>(
     `WITH customer AS (${customerOfRefSql('$2', 'id, alias, test_clock_id')}),
@@ -82,14 +95,15 @@ export async function checkSourcesOf(db: Queryable, tenantId: string, query: { c
        (SELECT to_jsonb(m) FROM (${metricOfIdSql('(SELECT metric_id FROM feature)')}) m) AS check_metric,
        (SELECT o.value FROM customer_entitlement_overrides o WHERE o.tenant_id = $1 AND o.customer_id = (SELECT id FROM customer) AND o.feature_id = (SELECT id FROM feature)) AS check_own_value,
        (SELECT coalesce(jsonb_agg(to_jsonb(e)), '[]'::jsonb) FROM (${entitlementsOfOwnersSql('plan_version_id, add_on_id, feature_id, value', { planVersionIds: 'ARRAY(SELECT plan_version_id FROM src)', addOnIds }, '(SELECT id FROM feature)')}) e) AS check_catalog_values
+       ${embedded ? `, ${embedded.text} AS check_usage` : ''}
      FROM (SELECT 1) AS one LEFT JOIN src ON true
      ORDER BY src.created_at, src.id`,
-    [query.customerRef, query.featureRef, [...query.statuses], query.dueBy],
+    embedded ? [...params, ...embedded.params] : params,
   );
   const first = rows[0]!;
   const subscriptions = rows
     .filter((row) => row.id !== null)
-    .map(({ check_customer: _c, check_feature: _f, check_metric: _m, check_own_value: _o, check_catalog_values: _v, ...source }) => source as EntitlementSourceRow);
+    .map(({ check_customer: _c, check_feature: _f, check_metric: _m, check_own_value: _o, check_catalog_values: _v, check_usage: _u, ...source }) => source as EntitlementSourceRow);
   return {
     customer: first.check_customer ?? undefined,
     feature: first.check_feature ? featureRefOfJson(first.check_feature) : undefined,
@@ -97,5 +111,6 @@ export async function checkSourcesOf(db: Queryable, tenantId: string, query: { c
     subscriptions,
     catalogValues: first.check_catalog_values,
     ownValue: first.check_own_value ?? undefined,
+    usage: first.check_usage,
   };
 }

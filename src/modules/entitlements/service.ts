@@ -2,7 +2,7 @@
 // subscription and customer overrides that sit on top, and the check of one feature. The
 // entitlement lists read consumption through a function the composition root wires to the usage
 // module; the check reads it through the usage module's bulk aggregation (the path invoicing
-// bills through) with the customer's references already known, started early (usage-hints.ts).
+// bills through) with the customer's references already known, read in advance (usage-hints.ts).
 import { today, type Clock } from '../../kernel/clock.js';
 import { badRequest, notFound } from '../../kernel/errors.js';
 import { newId } from '../../kernel/ids.js';
@@ -205,10 +205,9 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
    * (the billing period for BILLING_CYCLE: the window its invoice bills), from the hourly
    * rollups plus the events written since, so its cost does not grow with the events stored.
    * Its latency and its cost are its round trips (each costs more CPU than the rest of a check),
-   * so a check is two statements, side by side: the one that reads everything the value is
-   * resolved from (`checkSourcesOf`), and the usage read of the window and metric definition this
-   * customer and feature were last checked with (usage-hints.ts), used when they are still the
-   * resolved ones. Statuses move with the clock: the statement also returns the customer's
+   * so a check is one statement: the one that reads everything the value is resolved from
+   * (`checkSourcesOf`), with the usage read of the window and metric definition this customer and
+   * feature were last checked with (usage-hints.ts), used when they are still the resolved ones. Statuses move with the clock: the statement also returns the customer's
    * subscriptions whose status is due to move today, and only when there is one are the due moves
    * made before it is read again. The tenant's other due moves are the periodic job's (they do
    * not change this answer).
@@ -216,7 +215,18 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
   async function check(tenantId: string, idOrAlias: string, featureIdOrCode: string): Promise<EntitlementCheck> {
     const early = usageHints.start(tenantId, `${idOrAlias}\u0000${featureIdOrCode}`);
     const todayDate = today(clock);
-    const read = () => checkSourcesOf(plannedOnce, tenantId, { customerRef: idOrAlias, featureRef: featureIdOrCode, statuses: SERVING, dueBy: todayDate });
+    const query = { customerRef: idOrAlias, featureRef: featureIdOrCode, statuses: SERVING, dueBy: todayDate };
+    const read = async () => {
+      if (early.embed) {
+        // a remembered read that fails (its metric since changed, say) must not fail the check
+        try {
+          return await checkSourcesOf(plannedOnce, tenantId, query, early.embed);
+        } catch {
+          /* read again without it */
+        }
+      }
+      return checkSourcesOf(plannedOnce, tenantId, query);
+    };
     let sources = await read();
     if (!sources.customer) throw notFound('customer');
     // this service moves the statuses of customers on no test clock (a test clock moves its own)
@@ -244,7 +254,7 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
     const now = clock.now();
     const win = usageWindow(value.reset_period, { periodStart: midnight(period.start), periodEnd: period.end ? midnight(period.end) : null, subscriptionStart: midnight(sub.start_date) }, now);
     const refs = customer.alias ? [customer.id, customer.alias] : [customer.id];
-    const used = sources.metric ? await early.settle({ customerId: customer.id, refs, metric: sources.metric, from: win.from, to: win.resetAt ?? now }, { remember: win.resetAt !== null }) : null;
+    const used = sources.metric ? await early.settle({ customerId: customer.id, refs, metric: sources.metric, from: win.from, to: win.resetAt ?? now }, { remember: win.resetAt !== null }, sources.usage) : null;
     const policy: OveragePolicy = value.overage_policy ?? 'BLOCK';
     const metered = { ...base, source, enabled: value.enabled, used, limit: value.limit, remaining: remainingOf(value.limit, used), overage_policy: policy, period_start: win.from.toISOString(), reset_at: win.resetAt ? win.resetAt.toISOString() : null };
     if (!value.enabled) return { ...metered, allowed: false, reason: 'DISABLED' };

@@ -13,7 +13,7 @@ import {
   type UsageMetric,
   type UsagePartial,
 } from '../../domain/usage/index.js';
-import { readUsageRows, type RollupGroupRow } from './repository.js';
+import { readUsageRows, usageReadJsonSql, usageReadRowsOfJson, type RollupGroupRow, type UsageReadRow, type UsageReadWindow } from './repository.js';
 import { definitionHash } from './rollups.js';
 
 /** A rollup row (merged hours of one customer reference and group) as a mergeable partial aggregate. */
@@ -79,8 +79,19 @@ function add(into: GroupsByKey, key: string, groupKey: string, partial: UsagePar
  * is aggregated that way: slower, same figures.
  */
 export async function aggregateByKey(pool: Queryable, tenantId: string, window: UsageWindow, keyOf: (customerRef: string) => string | undefined): Promise<KeyedUsage> {
-  const { metric, customerRefs, from, to } = window;
-  const out: GroupsByKey = new Map();
+  return keyedUsageOf(window.metric, await readUsageRows(pool, tenantId, readWindowOf(window)), keyOf);
+}
+
+/**
+ * `aggregateByKey`'s read as a part of a caller's statement (`usageReadJsonSql`: parameters from
+ * `firstParam`, `$1` the tenant), and the usage its one `jsonb` value gives.
+ */
+export function embeddedAggregateByKey(window: UsageWindow, keyOf: (customerRef: string) => string | undefined, firstParam: number) {
+  return { ...usageReadJsonSql(readWindowOf(window), firstParam), usageOf: (json: unknown): KeyedUsage => keyedUsageOf(window.metric, usageReadRowsOfJson(json), keyOf) };
+}
+
+/** The bounds `readUsageRows` reads a window in: whole days, whole hours around them, partial hours at the edges. */
+function readWindowOf({ metric, customerRefs, from, to }: UsageWindow): UsageReadWindow {
   let fullFrom = ceilHour(from);
   let fullTo = floorHour(to);
   // no whole hour inside: the whole window is an edge
@@ -90,7 +101,11 @@ export async function aggregateByKey(pool: Queryable, tenantId: string, window: 
   let dayTo = floorDay(fullTo);
   // no whole day inside: the whole hours are all read hourly
   if (!(dayFrom < dayTo)) dayFrom = dayTo = fullTo;
-  const rows = await readUsageRows(pool, tenantId, { metric, definitionHash: definitionHash(metric), customerRefs, from, fullFrom, dayFrom, dayTo, fullTo, to });
+  return { metric, definitionHash: definitionHash(metric), customerRefs, from, fullFrom, dayFrom, dayTo, fullTo, to };
+}
+
+function keyedUsageOf(metric: UsageMetric, rows: readonly UsageReadRow[], keyOf: (customerRef: string) => string | undefined): KeyedUsage {
+  const out: GroupsByKey = new Map();
   let snapshot = '';
   for (const row of rows) {
     if (row.kind === 's') {

@@ -1,7 +1,7 @@
 import type { Pool, Queryable } from '../../db/pool.js';
 import { summarize } from '../../domain/usage/index.js';
 import { loadMetricDefinition, type MetricDefinition } from '../metrics/index.js';
-import { aggregateByKey } from './aggregate.js';
+import { aggregateByKey, embeddedAggregateByKey, type KeyedUsage } from './aggregate.js';
 import { toUsageMetric } from './metrics.js';
 import { customerRefsOf, type MetricUsageResult } from './query-service.js';
 
@@ -35,22 +35,40 @@ export async function customersMetricUsage(
 }
 
 /** `customersMetricUsage` with the metric's definition already read (by a statement of the caller's). */
-export async function definedMetricUsage(
-  pool: Queryable,
-  tenantId: string,
-  def: MetricDefinition,
-  query: { customers: readonly BulkUsageCustomer[]; periodStart: Date; periodEnd: Date },
-): Promise<CustomersUsage> {
+export async function definedMetricUsage(pool: Queryable, tenantId: string, def: MetricDefinition, query: CustomersQuery): Promise<CustomersUsage> {
+  const read = customersRead(def, query);
+  return read.usageOf(await aggregateByKey(pool, tenantId, read.window, read.keyOf));
+}
+
+/**
+ * `definedMetricUsage` as a part of a caller's statement, to save its round trip: `text`, a
+ * `jsonb` expression whose parameters are `params` from `$firstParam` (`$1` the tenant), and the
+ * usage its value gives.
+ */
+export function embeddedMetricUsage(def: MetricDefinition, query: CustomersQuery, firstParam: number): { text: string; params: unknown[]; usageOf: (json: unknown) => CustomersUsage } {
+  const read = customersRead(def, query);
+  const embedded = embeddedAggregateByKey(read.window, read.keyOf, firstParam);
+  return { text: embedded.text, params: embedded.params, usageOf: (json) => read.usageOf(embedded.usageOf(json)) };
+}
+
+type CustomersQuery = { customers: readonly BulkUsageCustomer[]; periodStart: Date; periodEnd: Date };
+
+function customersRead(def: MetricDefinition, query: CustomersQuery) {
   const metric = toUsageMetric(def);
   const keyByRef = new Map<string, string>();
   for (const customer of query.customers) for (const ref of customer.refs) keyByRef.set(ref, customer.key);
-  const { groups, snapshot } = await aggregateByKey(pool, tenantId, { metric, customerRefs: [...keyByRef.keys()], from: query.periodStart, to: query.periodEnd }, (ref) => keyByRef.get(ref));
-  const byCustomer = new Map<string, MetricUsageResult>();
-  for (const customer of query.customers) {
-    const figures = summarize(metric.aggregation, groups.get(customer.key) ?? new Map());
-    byCustomer.set(customer.key, { metricId: metric.id, metricName: metric.name, metricCode: metric.code, totalValue: figures.totalValue, groups: figures.groups });
-  }
-  return { byCustomer, snapshot };
+  return {
+    window: { metric, customerRefs: [...keyByRef.keys()], from: query.periodStart, to: query.periodEnd },
+    keyOf: (ref: string) => keyByRef.get(ref),
+    usageOf({ groups, snapshot }: KeyedUsage): CustomersUsage {
+      const byCustomer = new Map<string, MetricUsageResult>();
+      for (const customer of query.customers) {
+        const figures = summarize(metric.aggregation, groups.get(customer.key) ?? new Map());
+        byCustomer.set(customer.key, { metricId: metric.id, metricName: metric.name, metricCode: metric.code, totalValue: figures.totalValue, groups: figures.groups });
+      }
+      return { byCustomer, snapshot };
+    },
+  };
 }
 
 /**

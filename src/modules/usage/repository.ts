@@ -343,6 +343,19 @@ export type UsageReadRow =
   | ({ kind: 'r' } & RollupGroupRow)
   | { kind: 'd'; customer_ref: string; dimensions: Record<string, string>; distinct_value: string };
 
+/** The window of a usage read (`usageReadSql`). */
+export interface UsageReadWindow {
+  metric: UsageMetric;
+  definitionHash: string;
+  customerRefs: readonly string[] | null;
+  from: Date;
+  fullFrom: Date;
+  dayFrom: Date;
+  dayTo: Date;
+  fullTo: Date;
+  to: Date;
+}
+
 /**
  * A window's usage in ONE statement, so in one snapshot and one round trip (docs/usage.md,
  * "Read path"): the statement's snapshot and whether the metric's rollups are valid (their
@@ -371,30 +384,54 @@ export type UsageReadRow =
  * million events chose a Gather of 2 workers whose start-up took ~20 ms of the statement's 21 for
  * a tail of a few buffers.
  */
-export async function readUsageRows(
-  db: Queryable,
-  tenantId: string,
-  read: { metric: UsageMetric; definitionHash: string; customerRefs: readonly string[] | null; from: Date; fullFrom: Date; dayFrom: Date; dayTo: Date; fullTo: Date; to: Date },
-): Promise<UsageReadRow[]> {
+export async function readUsageRows(db: Queryable, tenantId: string, read: UsageReadWindow): Promise<UsageReadRow[]> {
+  const { text, params } = usageReadSql(read, 2);
+  return scoped(db, tenantId).query<UsageReadRow>(text, params);
+}
+
+/**
+ * The rows of `usageReadSql` as one `jsonb` array, for a statement that reads them beside its own
+ * (the entitlement check: one round trip instead of two). `usageReadRowsOfJson` gives them back.
+ */
+export function usageReadJsonSql(read: UsageReadWindow, firstParam: number): { text: string; params: unknown[] } {
+  const { text, params } = usageReadSql(read, firstParam);
+  return { text: `(SELECT coalesce(jsonb_agg(to_jsonb(u)), '[]'::jsonb) FROM (${text}) u)`, params };
+}
+
+type JsonUsageReadRow = Omit<RollupGroupRow, 'event_count' | 'latest_ts'> & { kind: 'r'; event_count: number; latest_ts: string | null };
+
+/** The value of `usageReadJsonSql`, as the rows `readUsageRows` gives (a count is exact up to 2^53 in JSON). */
+export function usageReadRowsOfJson(json: unknown): UsageReadRow[] {
+  return (json as UsageReadRow[]).map((row) => {
+    if (row.kind !== 'r') return row;
+    const r = row as unknown as JsonUsageReadRow;
+    return { ...r, event_count: BigInt(r.event_count), latest_ts: r.latest_ts === null ? null : new Date(r.latest_ts) };
+  });
+}
+
+/** The statement of `readUsageRows`: `$1` is the tenant, its other parameters `params` from `$firstParam`. */
+function usageReadSql(read: UsageReadWindow, firstParam: number): { text: string; params: unknown[] } {
   const { metric } = read;
   const distinct = metric.aggregation === 'COUNT_DISTINCT';
-  // $1 tenant, $2 metric, $3 definition hash, $4 code, $5 from, $6 fullFrom, $7 fullTo, $8 to,
-  // $9 dayFrom, $10 dayTo, $11.. contribution, then the refs
-  const c = contributionSql(metric, 11);
+  // the window's parameters, then the contribution's, then the refs
+  const windowParams = [metric.id, read.definitionHash, metric.code, read.from, read.fullFrom, read.fullTo, read.to, read.dayFrom, read.dayTo];
+  const [m, hash, code, from, fullFrom, fullTo, to, dayFrom, dayTo] = windowParams.map((_, i) => `$${firstParam + i}`);
+  const $ = { metric: m, hash, code, from, fullFrom, fullTo, to, dayFrom, dayTo };
+  const c = contributionSql(metric, firstParam + windowParams.length);
   // Two texts, with and without the customers' condition, rather than `($n IS NULL OR ...)`: a
   // plan made once for all values cannot use that as an index condition (planned-once reads,
   // `createPlannedOncePool`).
-  const refsParam = `$${11 + c.params.length}::text[]`;
+  const refsParam = `$${firstParam + windowParams.length + c.params.length}::text[]`;
   const refs = read.customerRefs ? `customer_ref = ANY(${refsParam})` : 'true';
   // the tail is read through the xid index; the customer index must not look cheaper to the planner
   const tailRefs = read.customerRefs ? `customer_ref || '' = ANY(${refsParam})` : 'true';
-  const rollupsOf = (range: string) => `tenant_id = $1 AND metric_id = $2 AND ${refs} AND ${range} AND EXISTS (SELECT 1 FROM valid)`;
-  const rollupWindow = rollupsOf('hour >= $6 AND hour < $7');
+  const rollupsOf = (range: string) => `tenant_id = $1 AND metric_id = ${$.metric} AND ${refs} AND ${range} AND EXISTS (SELECT 1 FROM valid)`;
+  const rollupWindow = rollupsOf(`hour >= ${$.fullFrom} AND hour < ${$.fullTo}`);
   // the whole days from the daily rollups, the whole hours around them from the hourly ones
   const rollupColumns = 'customer_ref, group_key, dimensions, event_count, value_sum, value_min, value_max, latest_ts, latest_event_id, latest_value';
-  const rollupRows = `SELECT ${rollupColumns} FROM usage_rollups WHERE ${rollupsOf('hour >= $6 AND hour < $9')}
-       UNION ALL SELECT ${rollupColumns} FROM usage_rollups_daily WHERE ${rollupsOf('day >= $9 AND day < $10')}
-       UNION ALL SELECT ${rollupColumns} FROM usage_rollups WHERE ${rollupsOf('hour >= $10 AND hour < $7')}`;
+  const rollupRows = `SELECT ${rollupColumns} FROM usage_rollups WHERE ${rollupsOf(`hour >= ${$.fullFrom} AND hour < ${$.dayFrom}`)}
+       UNION ALL SELECT ${rollupColumns} FROM usage_rollups_daily WHERE ${rollupsOf(`day >= ${$.dayFrom} AND day < ${$.dayTo}`)}
+       UNION ALL SELECT ${rollupColumns} FROM usage_rollups WHERE ${rollupsOf(`hour >= ${$.dayTo} AND hour < ${$.fullTo}`)}`;
   const [mDimensions, mCount, mSum, mMin, mMax, mLatestTs, mLatestId, mLatestValue] = mergedRollupsSql(metric);
   // the first branch names and types the columns; later branches fill the ones they lack with NULL
   const rollupCols = ['dimensions jsonb', 'event_count int8', 'value_sum text', 'value_min text', 'value_max text', 'latest_ts timestamptz', 'latest_event_id text', 'latest_value text'];
@@ -403,22 +440,21 @@ export async function readUsageRows(
   // A metric without group-by has a constant key, which GROUP BY refuses.
   const byGroup = metric.groupBy.length > 0 ? `, ${c.groupKey}` : '';
   const rawColumns = `SELECT customer_ref, event_id, ts, properties FROM usage_events`;
-  return scoped(db, tenantId).query<UsageReadRow>(
-    `WITH state AS (
+  const text = `WITH state AS (
        SELECT pg_current_snapshot()::text AS snapshot, s.definition_hash, s.watermark, ${SERIAL_PLAN} AS serial_plan
-       FROM (SELECT $1::text AS tenant_id) t LEFT JOIN usage_rollup_state s ON s.tenant_id = t.tenant_id AND s.metric_id = $2
+       FROM (SELECT $1::text AS tenant_id) t LEFT JOIN usage_rollup_state s ON s.tenant_id = t.tenant_id AND s.metric_id = ${$.metric}
      ), valid AS (
-       SELECT watermark FROM state WHERE definition_hash = $3
+       SELECT watermark FROM state WHERE definition_hash = ${$.hash}
      ), unfolded AS (
        ${rawColumns}
        WHERE tenant_key = ${TENANT_KEY} AND xid >= (SELECT watermark FROM valid)
-         AND code = $4 AND ${tailRefs} AND ts >= $6 AND ts < $7
+         AND code = ${$.code} AND ${tailRefs} AND ts >= ${$.fullFrom} AND ts < ${$.fullTo}
        UNION ALL
        ${rawColumns}
-       WHERE NOT EXISTS (SELECT 1 FROM valid) AND tenant_key = ${TENANT_KEY} AND code = $4 AND ${refs} AND ts >= $6 AND ts < $7
+       WHERE NOT EXISTS (SELECT 1 FROM valid) AND tenant_key = ${TENANT_KEY} AND code = ${$.code} AND ${refs} AND ts >= ${$.fullFrom} AND ts < ${$.fullTo}
        UNION ALL
        ${rawColumns}
-       WHERE tenant_key = ${TENANT_KEY} AND code = $4 AND ${refs} AND ((ts >= $5 AND ts < $6) OR (ts >= $7 AND ts < $8))
+       WHERE tenant_key = ${TENANT_KEY} AND code = ${$.code} AND ${refs} AND ((ts >= ${$.from} AND ts < ${$.fullFrom}) OR (ts >= ${$.fullTo} AND ts < ${$.to}))
      ), unfolded_groups AS (
        SELECT e.customer_ref, (array_agg(${c.dimensions}))[1] AS dimensions, ${groupAggregatesSql(metric, c)}
        FROM unfolded e WHERE ${c.where}
@@ -441,7 +477,6 @@ export async function readUsageRows(
      UNION ALL
      SELECT 'd', NULL, NULL, e.customer_ref, (array_agg(${c.dimensions}))[1], ${none(rollupCols.slice(1))}, ${c.value}
      FROM unfolded e WHERE ${c.where}
-     GROUP BY e.customer_ref${byGroup}, ${c.value}` : ''}`,
-    [metric.id, read.definitionHash, metric.code, read.from, read.fullFrom, read.fullTo, read.to, read.dayFrom, read.dayTo, ...c.params, ...(read.customerRefs ? [read.customerRefs] : [])],
-  );
+     GROUP BY e.customer_ref${byGroup}, ${c.value}` : ''}`;
+  return { text, params: [...windowParams, ...c.params, ...(read.customerRefs ? [read.customerRefs] : [])] };
 }
