@@ -65,6 +65,7 @@ async function bulk({ url, headers, customers, total, batch, clients, nowMs, cod
 
 async function single({ url, headers, customers, connections, durationS }) {
   let counter = 0;
+  const cpu = process.cpuUsage();
   const result = await autocannon({
     url,
     connections,
@@ -80,7 +81,8 @@ async function single({ url, headers, customers, connections, durationS }) {
       },
     ],
   });
-  return { requests: { average: result.requests.average }, latency: { p50: result.latency.p50, p99: result.latency.p99 }, non2xx: result.non2xx, errors: result.errors };
+  const used = process.cpuUsage(cpu);
+  return { requests: { average: result.requests.average }, latency: { p50: result.latency.p50, p99: result.latency.p99 }, non2xx: result.non2xx, errors: result.errors, loadCores: (used.user + used.system) / 1e6 / durationS };
 }
 
 /** Percentiles (to 0.01 ms) of response times in milliseconds. */

@@ -5,6 +5,8 @@
 // the same run. Sizes via env (see docs/performance.md). The figures go to standard error, the
 // service's log lines (shipped level) to standard output: `npm run bench usage > service-log.jsonl`.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,7 +19,7 @@ import { openBenchDatabase } from './database.js';
 import { eventProperties, eventTimestamp } from './load.mjs';
 import { profiled, summariseProfile } from './profile.js';
 
-interface Result { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }
+interface Result { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; loadCores: number }
 const autocannon = autocannonModule as unknown as (options: Record<string, unknown>) => Promise<Result>;
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -204,6 +206,20 @@ async function runOn(label: string, server: string | null): Promise<string[]> {
     await settle();
     const singleRun = await profiled(PROFILE, () => costsOf(pool, () => load<Result>({ mode: 'single', url: `${address}/api/v1/events`, connections: 50, durationS: DURATION_S, headers: auth, customers })));
     const { result: single, costs: singleCosts } = singleRun.result;
+    // 4b. The machine's ceiling for single requests, as COPY is for bulk ingestion: a bare
+    // node:http server in this process that reads each body and answers 202, under the same load.
+    const bare = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(202, { 'content-type': 'application/json' });
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+    const bareCpu = process.cpuUsage();
+    const bareSingle = await load<Result>({ mode: 'single', url: `http://127.0.0.1:${(bare.address() as AddressInfo).port}/api/v1/events`, connections: 50, durationS: DURATION_S, headers: auth, customers });
+    const bareUsed = process.cpuUsage(bareCpu);
+    await new Promise((resolve) => bare.close(resolve));
 
     // 5. A tenant with QUERY_EVENTS (BENCH_QUERY_EVENTS=0 skips this phase) events over the last 3 months; rollups folded, then queries.
     const queryPhase = async () => {
@@ -255,6 +271,7 @@ async function runOn(label: string, server: string | null): Promise<string[]> {
       `  ${costLine(retryCosts, retry.events, retry.events / BATCH)}`,
       `single POST /events     ${fmt(single.requests.average)} req/s, p50 ${single.latency.p50} ms, p99 ${single.latency.p99} ms (50 connections, ${fmt(single.non2xx)} non-2xx, ${single.errors} errors)`,
       `  per request: ${costLine(singleCosts, single.requests.average * DURATION_S, single.requests.average * DURATION_S).replace(/per batch/, 'per request')}`,
+      `bare node:http ceiling  ${fmt(bareSingle.requests.average)} req/s, p50 ${bareSingle.latency.p50} ms, p99 ${bareSingle.latency.p99} ms (same load; server CPU ${((bareUsed.user + bareUsed.system) / (bareSingle.requests.average * DURATION_S)).toFixed(2)} µs/request; the load generator used ${bareSingle.loadCores.toFixed(2)} cores, ${single.loadCores.toFixed(2)} against the service) -> single events = ${(single.requests.average / bareSingle.requests.average).toFixed(2)} of it`,
       ...queryLines,
       `server RSS              idle ${idleMb.toFixed(0)} MB, peak during bulk ingestion ${bulkRun.peakMb.toFixed(0)} MB`,
     );
