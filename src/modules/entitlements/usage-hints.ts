@@ -50,7 +50,7 @@ export function createUsageHints(pool: Queryable) {
      * `settle(read, options, value)` then gives the usage of `read`: from `value`, the embedded
      * expression's, when `read` is the window it read, else from a new reading (and `read` is
      * remembered for the next check). A window ending `now` (sliding, never resetting) changes at
-     * every check and is neither remembered nor read early.
+     * every check and is neither remembered nor read in advance.
      */
     start(tenantId: string, key: string) {
       const hintKey = `${tenantId}\u0000${key}`;
