@@ -207,9 +207,10 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
    * Its latency and its cost are its round trips (each costs more CPU than the rest of a check),
    * so a check is one statement: the one that reads everything the value is resolved from
    * (`checkSourcesOf`), with the usage read of the window and metric definition this customer and
-   * feature were last checked with (usage-hints.ts), used when they are still the resolved ones. Statuses move with the clock: the statement also returns the customer's
-   * subscriptions whose status is due to move today, and only when there is one are the due moves
-   * made before it is read again. The tenant's other due moves are the periodic job's (they do
+   * feature were last checked with (usage-hints.ts), used when they are still the resolved ones.
+   * Statuses move with the clock: the statement also returns the customer's subscriptions whose
+   * status is due to move today, and only when there is one are the due moves made before it is
+   * read again. The tenant's other due moves are the periodic job's (they do
    * not change this answer).
    */
   async function check(tenantId: string, idOrAlias: string, featureIdOrCode: string): Promise<EntitlementCheck> {
