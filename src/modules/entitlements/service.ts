@@ -217,17 +217,7 @@ export function createEntitlementsService(deps: EntitlementsDeps) {
     const early = usageHints.start(tenantId, `${idOrAlias}\u0000${featureIdOrCode}`);
     const todayDate = today(clock);
     const query = { customerRef: idOrAlias, featureRef: featureIdOrCode, statuses: SERVING, dueBy: todayDate };
-    const read = async () => {
-      if (early.embed) {
-        // a remembered read that fails (its metric since changed, say) must not fail the check
-        try {
-          return await checkSourcesOf(plannedOnce, tenantId, query, early.embed);
-        } catch {
-          /* read again without it */
-        }
-      }
-      return checkSourcesOf(plannedOnce, tenantId, query);
-    };
+    const read = () => checkSourcesOf(plannedOnce, tenantId, query, early.embed);
     let sources = await read();
     if (!sources.customer) throw notFound('customer');
     // this service moves the statuses of customers on no test clock (a test clock moves its own)
