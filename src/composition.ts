@@ -54,7 +54,7 @@ export interface Composition {
   plannedOnce: PlannedOncePool;
 }
 
-/** Connections of the entitlement check's planned-once reads: four checks at once without waiting. */
+/** Connections of the entitlement check's planned-once reads: eight checks at once without waiting (one statement each). */
 const PLANNED_ONCE_CONNECTIONS = 8;
 
 export interface CompositionDeps {
@@ -118,7 +118,7 @@ export async function compose(deps: CompositionDeps): Promise<Composition> {
   const batchJobs = createBatchJobsModule({
     ...base, ports: { ingestEvents: usage.api.ingest.ingest, createCustomer: customers.api.createCustomer, recordBankPayment: (tenantId, line) => invoices.api.bankTransfers.record(tenantId, line) },
   });
-  // The entitlement check's reads, planned once per connection (db/pool.ts); a check uses two at once.
+  // The entitlement check's reads, planned once per connection (db/pool.ts).
   const plannedOnce = createPlannedOncePool(pool, PLANNED_ONCE_CONNECTIONS);
   const entitlements = createEntitlementsModule({ ...base, catalog: plansCatalog, advanceDue: subscriptions.api.advanceDue, consumed: usage.api.consumed, plannedOnce });
   // Usage alerts (docs/credits-and-alerts.md): spend is the upcoming invoice's usage charges (invoices, a later module).

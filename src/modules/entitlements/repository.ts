@@ -98,7 +98,7 @@ export async function checkSourcesOf(
        ${embedded ? `, ${embedded.text} AS check_usage` : ''}
      FROM (SELECT 1) AS one LEFT JOIN src ON true
      ORDER BY src.created_at, src.id`,
-    embedded ? [...params, ...embedded.params] : params,
+    [...params, ...(embedded?.params ?? [])],
   );
   const first = rows[0]!;
   const subscriptions = rows

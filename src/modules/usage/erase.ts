@@ -2,7 +2,7 @@
 // their events, the dedup ledger entries of those events, and their rollups.
 import type { Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
-import { TENANT_KEY } from './repository.js';
+import { ROLLUP_TABLES, TENANT_KEY } from './repository.js';
 
 /**
  * Deletes every usage event stored under these customer references (ids and aliases) with its
@@ -17,7 +17,5 @@ export async function deleteUsageOfCustomers(db: Queryable, tenantId: string, cu
      DELETE FROM usage_event_ids WHERE tenant_key = ${TENANT_KEY} AND event_id IN (SELECT event_id FROM gone)`,
     [customerRefs],
   );
-  await s.query(`DELETE FROM usage_rollups WHERE tenant_id = $1 AND customer_ref = ANY($2::text[])`, [customerRefs]);
-  await s.query(`DELETE FROM usage_rollups_daily WHERE tenant_id = $1 AND customer_ref = ANY($2::text[])`, [customerRefs]);
-  await s.query(`DELETE FROM usage_rollup_distinct WHERE tenant_id = $1 AND customer_ref = ANY($2::text[])`, [customerRefs]);
+  for (const table of ROLLUP_TABLES) await s.query(`DELETE FROM ${table} WHERE tenant_id = $1 AND customer_ref = ANY($2::text[])`, [customerRefs]);
 }

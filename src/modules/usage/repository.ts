@@ -23,6 +23,9 @@ export interface EventRow {
  */
 export const TENANT_KEY = tenantKeySql('$1');
 
+/** Every table of rollups folded from the events (hourly, daily, distinct values): what a rebuild or an erasure deletes. */
+export const ROLLUP_TABLES = ['usage_rollups', 'usage_rollups_daily', 'usage_rollup_distinct'] as const;
+
 /** The rows of `eventArrays` ($2..$7) as a table, and its column names. */
 const EVENT_ARRAYS = 'unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[], $7::bytea[])';
 const EVENT_COLUMNS = 'event_id, code, customer_ref, ts, properties, payload_hash';

@@ -5,7 +5,7 @@ import { withTx } from '../../db/tx.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { UsageMetric } from '../../domain/usage/index.js';
 import { lockUsageForFold } from './billed-periods.js';
-import { contributionSql, ensurePartition, findRollupState, groupAggregatesSql, mergedRollupsSql, TENANT_KEY } from './repository.js';
+import { contributionSql, ensurePartition, findRollupState, groupAggregatesSql, mergedRollupsSql, ROLLUP_TABLES, TENANT_KEY } from './repository.js';
 
 /** Version of how rollup rows are computed (2: single-key group keys are the value itself; 3: daily rollups beside the hourly ones). */
 const ROLLUP_FORMAT = 3;
@@ -42,9 +42,7 @@ async function refreshMetric(db: TenantScope, metric: UsageMetric, now: Date, re
   const [{ xmin }] = (await db.query<{ xmin: string }>(`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin, $1::text AS tenant_id`)) as [{ xmin: string }];
   const c = contributionSql(metric, 6);
   if (rebuild) {
-    await db.query(`DELETE FROM usage_rollups WHERE tenant_id = $1 AND metric_id = $2`, [metric.id]);
-    await db.query(`DELETE FROM usage_rollups_daily WHERE tenant_id = $1 AND metric_id = $2`, [metric.id]);
-    await db.query(`DELETE FROM usage_rollup_distinct WHERE tenant_id = $1 AND metric_id = $2`, [metric.id]);
+    for (const table of ROLLUP_TABLES) await db.query(`DELETE FROM ${table} WHERE tenant_id = $1 AND metric_id = $2`, [metric.id]);
   }
   // $1 tenant, $2 metric, $3 code, $4 watermark from, $5 watermark to, $6.. contribution params
   const source = `FROM usage_events e
