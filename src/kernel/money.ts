@@ -55,8 +55,17 @@ export function currencyExponent(currency: CurrencyCode): number {
   return NON_DEFAULT_EXPONENTS[currency] ?? DEFAULT_EXPONENT;
 }
 
+// 10^exponent per currency exponent, made once (decimals are immutable, so they can be shared)
+const MINOR_SCALES = new Map<number, Decimal>();
+
 function minorScale(currency: CurrencyCode): Decimal {
-  return new Dec(10).pow(currencyExponent(currency));
+  const exponent = currencyExponent(currency);
+  let scale = MINOR_SCALES.get(exponent);
+  if (!scale) {
+    scale = new Dec(10).pow(exponent);
+    MINOR_SCALES.set(exponent, scale);
+  }
+  return scale;
 }
 
 /** Builds a billing decimal. Deliberately no `number` overload: floats never enter money. */
