@@ -44,6 +44,31 @@ function cpuSecondsOf(pid: number): number {
  * Samples, while a phase runs: this process's RSS (peak) and the CPU time of the PostgreSQL
  * backends serving the bench database (each backend's growth since first seen, summed).
  */
+/**
+ * BENCH_STATEMENTS=N: after each phase, the N statements that took PostgreSQL the longest in it
+ * (pg_stat_statements, reset at the phase's start). The server must load the module
+ * (`shared_preload_libraries=pg_stat_statements`); without it, a line says so.
+ */
+const TOP_STATEMENTS = Number(process.env.BENCH_STATEMENTS ?? 0);
+
+async function statementsOfPhase(admin: pg.Client): Promise<() => Promise<string[]>> {
+  if (TOP_STATEMENTS <= 0) return async () => [];
+  try {
+    await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await admin.query('SELECT pg_stat_statements_reset()');
+  } catch (error) {
+    return async () => [`  (no statement figures: ${(error as Error).message})`];
+  }
+  return async () => {
+    const { rows } = await admin.query<{ calls: string; total_ms: number; mean_ms: number; rows: string; blocks: string; query: string }>(
+      `SELECT calls, total_exec_time AS total_ms, mean_exec_time AS mean_ms, rows, shared_blks_hit + shared_blks_read AS blocks, query
+       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY total_exec_time DESC LIMIT $1`,
+      [TOP_STATEMENTS],
+    );
+    return rows.map((r) => `  ${r.total_ms.toFixed(0).padStart(7)} ms  ${String(r.calls).padStart(6)} calls  ${r.mean_ms.toFixed(2).padStart(8)} ms each  ${String(r.rows).padStart(8)} rows  ${String(r.blocks).padStart(9)} blocks  ${r.query.replace(/\s+/g, ' ').slice(0, 110)}`);
+  };
+}
+
 function sampler(admin: pg.Client, database: string) {
   let peakRss = 0;
   const seen = new Map<number, { first: number; last: number }>();
@@ -179,15 +204,19 @@ export async function run(): Promise<void> {
 
     clock.set('2026-03-02T12:00:00.000Z'); // past March 1st's grace period: the run also finalizes
     const startLoad = load();
+    const createStatements = await statementsOfPhase(admin);
     const creating = sampler(admin, database);
     const created = await service.invoicing.billing.runAll();
     const c = await creating();
+    const createdStatements = await createStatements();
     // BENCH_ANALYZE=1: fresh statistics of the drafts before finalizing (autovacuum gives them a while after the run)
     if (process.env.BENCH_ANALYZE) await pool.query('ANALYZE invoices');
     if (process.env.BENCH_EXPLAIN) await explainFinalizationBatch(pool, tenant.id, entity.id, clock.now());
+    const finalizeStatements = await statementsOfPhase(admin);
     const finalizing = sampler(admin, database);
     const finalized = await service.invoicing.lifecycle.finalizeDueDrafts(Number.MAX_SAFE_INTEGER);
     const f = await finalizing();
+    const finalizedStatements = await finalizeStatements();
     const totalS = c.seconds + f.seconds;
     const per = (n: number) => (n / SUBSCRIPTIONS).toFixed(3);
     const ms = (s: number) => ((s * 1000) / SUBSCRIPTIONS).toFixed(3);
@@ -195,6 +224,7 @@ export async function run(): Promise<void> {
       `batch size ${config.billingRunBatchSize}; load average at start ${startLoad}, at end ${load()}`,
       `create:   ${created.invoicesCreated} invoices for ${created.subscriptions} subscriptions in ${c.seconds.toFixed(1)} s (${(created.invoicesCreated / c.seconds).toFixed(0)} invoices/s); ${per(c.statements)} statements, ${ms(c.nodeCpuS)} ms node CPU, ${ms(c.pgCpuS)} ms PostgreSQL CPU per subscription; peak RSS ${c.peakRssMb.toFixed(0)} MB`,
       `finalize: ${finalized} invoices in ${f.seconds.toFixed(1)} s (${(finalized / f.seconds).toFixed(0)} invoices/s); ${per(f.statements)} statements, ${ms(f.nodeCpuS)} ms node CPU, ${ms(f.pgCpuS)} ms PostgreSQL CPU per subscription; peak RSS ${f.peakRssMb.toFixed(0)} MB`,
+      ...(createdStatements.length ? ['statements of create, by PostgreSQL time:', ...createdStatements, 'statements of finalize, by PostgreSQL time:', ...finalizedStatements] : []),
       `whole run: ${totalS.toFixed(1)} s (target < 120 s at 100,000 subscriptions); CPU ${(c.nodeCpuS + f.nodeCpuS).toFixed(1)} s node + ${(c.pgCpuS + f.pgCpuS).toFixed(1)} s PostgreSQL${created.failures.length ? `; ${created.failures.length} failures, first: ${created.failures[0]!.message}` : ''}`,
     ].join('\n') + '\n');
     await service.app.close();
