@@ -42,10 +42,6 @@ function cpuSecondsOf(pid: number): number {
 }
 
 /**
- * Samples, while a phase runs: this process's RSS (peak) and the CPU time of the PostgreSQL
- * backends serving the bench database (each backend's growth since first seen, summed).
- */
-/**
  * BENCH_STATEMENTS=N: after each phase, the N statements that took PostgreSQL the longest in it
  * (pg_stat_statements, reset at the phase's start). The server must load the module
  * (`shared_preload_libraries=pg_stat_statements`); without it, a line says so.
@@ -70,6 +66,10 @@ async function statementsOfPhase(admin: pg.Client): Promise<() => Promise<string
   };
 }
 
+/**
+ * Samples, while a phase runs: this process's RSS (peak) and the CPU time of the PostgreSQL
+ * backends serving the bench database (each backend's growth since first seen, summed).
+ */
 function sampler(admin: pg.Client, database: string) {
   let peakRss = 0;
   const seen = new Map<number, { first: number; last: number }>();
