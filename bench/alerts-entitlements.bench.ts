@@ -21,6 +21,7 @@ import { loadConfig } from '../src/config/index.js';
 import { systemClock } from '../src/kernel/clock.js';
 import { compose } from '../src/main.js';
 import { startWorker } from '../src/jobs/runtime.js';
+import { ROLLUP_TABLES } from '../src/modules/usage/repository.js';
 import { openBenchDatabase } from './database.js';
 import { profiled, summariseProfile } from './profile.js';
 
@@ -105,7 +106,7 @@ export async function run(): Promise<void> {
       await service.alerts.idle();
       // the rollups too: after the check's seed, the fold writes millions of them at once, and
       // autovacuum would visit them during the first round of measurements
-      await pool.query('VACUUM (ANALYZE) usage_events, usage_event_ids, usage_rollups, usage_rollups_daily, usage_rollup_distinct');
+      await pool.query(`VACUUM (ANALYZE) usage_events, usage_event_ids, ${ROLLUP_TABLES.join(', ')}`);
       await pool.query('CHECKPOINT');
     };
 

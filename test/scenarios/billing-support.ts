@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { Harness } from '../harness/app.js';
+import { eventsLeftUnfolded } from '../../src/modules/usage/repository.js';
 import { seedPlan } from '../http/subscription-fixtures.js';
 
 /**
@@ -80,11 +81,6 @@ export function lineSummary(invoice: Record<string, any>): string[][] {
 export async function foldUsage(h: Harness): Promise<void> {
   await expect.poll(async () => {
     await h.service.tasks['usage.rollup']!({ tenant_id: h.tenant.id });
-    const tail = await h.db.pool.query<{ left: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM usage_events WHERE tenant_key = (SELECT key FROM tenants WHERE id = $1)
-         AND xid >= (SELECT min(watermark) FROM usage_rollup_state WHERE tenant_id = $1)) AS left`,
-      [h.tenant.id],
-    );
-    return tail.rows[0]!.left;
+    return eventsLeftUnfolded(h.db.pool, h.tenant.id);
   }, { timeout: 60_000, interval: 200 }).toBe(false);
 }

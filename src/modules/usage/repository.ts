@@ -26,6 +26,15 @@ export const TENANT_KEY = tenantKeySql('$1');
 /** Every table of rollups folded from the events (hourly, daily, distinct values): what a rebuild or an erasure deletes. */
 export const ROLLUP_TABLES = ['usage_rollups', 'usage_rollups_daily', 'usage_rollup_distinct'] as const;
 
+/** Whether any event of the tenant is still above a metric's rollup watermark (not folded yet: reads take it raw). */
+export async function eventsLeftUnfolded(db: Queryable, tenantId: string): Promise<boolean> {
+  const [tail] = await scoped(db, tenantId).query<{ left: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM usage_events WHERE tenant_key = ${TENANT_KEY}
+       AND xid >= (SELECT min(watermark) FROM usage_rollup_state WHERE tenant_id = $1)) AS left`,
+  );
+  return tail?.left === true;
+}
+
 /** The rows of `eventArrays` ($2..$7) as a table, and its column names. */
 const EVENT_ARRAYS = 'unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::jsonb[], $7::bytea[])';
 const EVENT_COLUMNS = 'event_id, code, customer_ref, ts, properties, payload_hash';

@@ -5,7 +5,7 @@ import { withTx } from '../../db/tx.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { UsageMetric } from '../../domain/usage/index.js';
 import { lockUsageForFold } from './billed-periods.js';
-import { contributionSql, ensurePartition, findRollupState, groupAggregatesSql, mergedRollupsSql, ROLLUP_TABLES, TENANT_KEY } from './repository.js';
+import { contributionSql, ensurePartition, eventsLeftUnfolded, findRollupState, groupAggregatesSql, mergedRollupsSql, ROLLUP_TABLES, TENANT_KEY } from './repository.js';
 
 /** Version of how rollup rows are computed (2: single-key group keys are the value itself; 3: daily rollups beside the hourly ones). */
 const ROLLUP_FORMAT = 3;
@@ -140,11 +140,7 @@ export async function refreshTenantRollups(pool: Pool, clock: Clock, tenantId: s
     });
   }
   if (written >= ANALYZE_AFTER_ROWS) await pool.query('ANALYZE usage_rollups, usage_rollups_daily');
-  const [tail] = await scoped(pool, tenantId).query<{ left: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM usage_events WHERE tenant_key = ${TENANT_KEY}
-       AND xid >= (SELECT min(watermark) FROM usage_rollup_state WHERE tenant_id = $1)) AS left`,
-  );
-  return tail?.left === true;
+  return eventsLeftUnfolded(pool, tenantId);
 }
 
 /** Partitions for this month and the next two exist before their first event arrives. */
