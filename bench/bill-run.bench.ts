@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config/index.js';
 import { ManualClock } from '../src/kernel/clock.js';
 import { compose } from '../src/main.js';
 import type { Queryable } from '../src/db/pool.js';
-import { lockDueDraftsOfEntity, type DueDraftKey } from '../src/modules/invoices/repository.js';
+import { dueDraftsOfEntity, type DueDraftKey } from '../src/modules/invoices/repository.js';
 import { eventsLeftUnfolded } from '../src/modules/usage/repository.js';
 import { openBenchDatabase } from './database.js';
 
@@ -120,7 +120,7 @@ async function explainFinalizationBatch(pool: pg.Pool, tenantId: string, entityI
     // the first batch, and a batch halfway (keyset: after the middle draft)
     const middle = (await client.query<DueDraftKey>(`SELECT invoice_date::text, id FROM invoices WHERE tenant_id = $1 AND status = 'DRAFT' ORDER BY invoice_date, id OFFSET (SELECT count(*) / 2 FROM invoices WHERE tenant_id = $1) LIMIT 1`, [tenantId])).rows[0] ?? null;
     for (const after of [null, middle]) {
-      const plan = (await lockDueDraftsOfEntity(explaining, tenantId, entityId, now, 500, null, after)) as unknown as { 'QUERY PLAN': string }[];
+      const plan = (await dueDraftsOfEntity(explaining, tenantId, entityId, now, 500, null, after)) as unknown as { 'QUERY PLAN': string }[];
       process.stdout.write(`finalization batch selection${after ? ` after ${after.invoice_date} ${after.id}` : ''}:\n${plan.map((row) => `  ${row['QUERY PLAN']}`).join('\n')}\n`);
     }
   } finally {

@@ -264,8 +264,9 @@ const SEQUENCES: Record<DocumentKind, { counter: string; prefix: string }> = {
  * (`INV-0001`), in the caller's transaction: the only writer of the counters. Each entity has
  * its own sequences. The update holds
  * the entity row until commit, so concurrent finalizations queue instead of sharing a number and
- * a rollback gives the numbers back; sequences stay gapless. A caller that also locks other rows
- * locks the entity first (`findEntity(..., true)`), so every finalizer takes locks in one order.
+ * a rollback gives the numbers back; sequences stay gapless. A caller that also locks customers
+ * (balances, grants) locks the entity first (`findEntity(..., true)`), so every finalizer takes
+ * those locks in one order.
  */
 export async function takeDocumentNumbers(db: Queryable, tenantId: string, entityId: string, kind: DocumentKind, count = 1): Promise<string[]> {
   const { counter, prefix } = SEQUENCES[kind];

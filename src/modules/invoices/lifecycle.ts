@@ -41,6 +41,38 @@ export interface PrepaidCredits {
 /** Drafts finalized per transaction by the grace-period finalizer. */
 export const FINALIZE_BATCH_SIZE = 500;
 
+/**
+ * How long a batch of the finalizer, its drafts refreshed, waits for the batch before it to
+ * commit before it rolls back and is done again after it (see finalizeEntityDrafts). A batch
+ * takes well under a second; only a lock cycle the database cannot see makes it wait longer.
+ */
+const PREVIOUS_BATCH_WAIT_MS = 5_000;
+
+/** A finalizer batch whose drafts are refreshed; `committed` settles with how many it finalized. */
+interface Batch {
+  /** Where the batch started (it starts there again when it has to be done again). */
+  after: repo.DueDraftKey | null;
+  last: repo.DueDraftKey;
+  customers: Set<string>;
+  count: number;
+  committed: Promise<number>;
+}
+
+/** Ends a finalizer batch without error: it rolls back and is done again after the batch before it. */
+class BatchToRetry extends Error {}
+
+async function committedWithin(batch: Batch, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BatchToRetry(`the batch before waited over ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([batch.committed, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function emit(tx: Queryable, tenantId: string, clock: Clock, type: EventType, invoice: InvoiceRow): Promise<void> {
   await writeOutboxEvent(scoped(tx, tenantId), clock, { type, objectId: invoice.id, data: invoiceEventData(invoice) });
 }
@@ -284,8 +316,13 @@ export function createInvoiceLifecycle(deps: {
   credits?: PrepaidCredits;
   /** The drafts the grace-period finalizer serves: those of this test clock's customers (at a step of its advance); absent, those on no test clock. */
   testClockId?: string;
+  /** The finalizer's batches: drafts per transaction (FINALIZE_BATCH_SIZE) and the bound of a batch's wait for the one before (PREVIOUS_BATCH_WAIT_MS). */
+  batchSize?: number;
+  batchWaitMs?: number;
 }) {
   const { pool, clock } = deps;
+  const batchSize = deps.batchSize ?? FINALIZE_BATCH_SIZE;
+  const batchWaitMs = deps.batchWaitMs ?? PREVIOUS_BATCH_WAIT_MS;
 
   async function locked(tx: Queryable, tenantId: string, invoiceId: string): Promise<InvoiceRow> {
     const invoice = await repo.findInvoice(tx, tenantId, invoiceId, true);
@@ -360,36 +397,110 @@ export function createInvoiceLifecycle(deps: {
 
   /**
    * The grace-period finalizer: drafts whose `finalize_after` has passed on the clock, entity by
-   * entity, in batches of FINALIZE_BATCH_SIZE per transaction. Each batch holds the entity row
-   * lock, refreshes its drafts (late usage), reserves a range of numbers with one counter update
-   * and hands them out in invoice-date order, so numbers stay gapless and dated even with several
-   * finalizers running (they queue on the entity lock). Returns how many it finalized.
+   * entity, in batches of FINALIZE_BATCH_SIZE per transaction. One process at a time works on an
+   * entity's drafts (`withEntityFinalizerLock`); each batch reserves a range of numbers with one
+   * counter update and hands them out in invoice-date order, so numbers stay gapless and dated.
+   * Returns how many it finalized.
    */
   async function finalizeDueDrafts(limit = 10_000): Promise<number> {
     let finalized = 0;
-    for (const { tenant_id: tenantId, invoicing_entity_id: entityId } of await repo.dueDraftEntities(pool, clock.now(), deps.testClockId ?? null)) {
-      // keyset: each batch starts after the last draft of the one before (a draft that falls due
-      // behind it meanwhile waits for the next call, a minute later)
-      let after: repo.DueDraftKey | null = null;
-      while (finalized < limit) {
-        const batch = await withTx(pool, (tx) => finalizeBatch(tx, tenantId, entityId, Math.min(FINALIZE_BATCH_SIZE, limit - finalized), after));
-        finalized += batch.count;
-        if (batch.count === 0 || batch.last === null) break;
-        after = batch.last;
-      }
+    const testClockId = deps.testClockId ?? null;
+    for (const { tenant_id: tenantId, invoicing_entity_id: entityId } of await repo.dueDraftEntities(pool, clock.now(), testClockId)) {
+      if (finalized >= limit) break;
+      finalized += await repo.withEntityFinalizerLock(pool, tenantId, entityId, testClockId, () => finalizeEntityDrafts(tenantId, entityId, limit - finalized));
     }
     return finalized;
   }
 
-  async function finalizeBatch(tx: Queryable, tenantId: string, entityId: string, size: number, after: repo.DueDraftKey | null): Promise<{ count: number; last: repo.DueDraftKey | null }> {
-    const entity = await findEntity(tx, tenantId, entityId, true);
-    if (!entity) return { count: 0, last: null };
+  /**
+   * One entity's due drafts, two batches in flight: while a batch takes its numbers and writes,
+   * the next one locks and refreshes its drafts (the refresh is most of a batch's work), then
+   * waits for it to commit before it takes the entity lock and its own numbers.
+   *
+   * Why this cannot hang: everything a finalizing refresh locks belongs to the draft's customer
+   * (its subscriptions' billed and late periods) and a batch locks its customers' balances and
+   * grants only after the batch before it committed, so a batch is cut before its first draft
+   * whose customer is in the batch in flight, and the earlier batch never waits for the later
+   * one. The later one's wait happens in the service, where PostgreSQL cannot see it, so a cycle
+   * through a third transaction (one holding the entity row and waiting for a lock the later
+   * batch holds) would go unseen: that wait is bounded (PREVIOUS_BATCH_WAIT_MS), after which the
+   * later batch rolls back and is done again after the earlier one. So is a batch whose entity
+   * changed (seller details, tax country) between its refresh and its numbers.
+   */
+  async function finalizeEntityDrafts(tenantId: string, entityId: string, limit: number): Promise<number> {
+    let finalized = 0;
+    let after: repo.DueDraftKey | null = null;
+    let inFlight: Batch | null = null;
+    for (;;) {
+      let next: Batch | null = null;
+      let failure: unknown;
+      try {
+        const room = limit - finalized - (inFlight?.count ?? 0);
+        if (room > 0) next = await startBatch(tenantId, entityId, Math.min(batchSize, room), after, inFlight);
+      } catch (error) {
+        failure = error;
+      }
+      if (inFlight) {
+        try {
+          finalized += await inFlight.committed;
+        } catch (error) {
+          await next?.committed.catch(() => undefined); // it waited for this one: it rolls back too
+          if (!(error instanceof BatchToRetry)) throw error;
+          // again from that batch's first draft, with nothing in flight
+          after = inFlight.after;
+          inFlight = null;
+          continue;
+        }
+      }
+      if (failure !== undefined) throw failure;
+      if (next === null) return finalized;
+      after = next.last;
+      inFlight = next;
+    }
+  }
+
+  /**
+   * Picks, locks and refreshes the next batch of drafts in a new transaction and answers once
+   * they are refreshed (null when no draft is due after `after`); the transaction goes on to
+   * wait for `previous` to commit, then numbers and finalizes them (`committed`: how many).
+   */
+  async function startBatch(tenantId: string, entityId: string, size: number, after: repo.DueDraftKey | null, previous: Batch | null): Promise<Batch | null> {
     const now = clock.now();
-    const drafts = await repo.lockDueDraftsOfEntity(tx, tenantId, entityId, now, size, deps.testClockId ?? null, after);
-    const last = drafts.at(-1);
-    if (last === undefined) return { count: 0, last: null };
-    const count = (await finalizeLocked(tx, tenantId, clock, now, entity.id, drafts, deps.refresh, deps.credits)).length;
-    return { count, last: { invoice_date: last.invoice_date, id: last.id } };
+    const due = await repo.dueDraftsOfEntity(pool, tenantId, entityId, now, size, deps.testClockId ?? null, after);
+    // cut before the first draft of a customer the batch in flight is finalizing
+    const inFlight = previous?.customers;
+    const cut = inFlight ? due.findIndex((draft) => inFlight.has(draft.customer_id)) : -1;
+    let picked = cut === -1 ? due : due.slice(0, cut);
+    if (picked.length === 0 && due.length > 0) {
+      await previous!.committed; // the very first draft is such a one: after that batch, without it
+      previous = null;
+      picked = due;
+    }
+    const last = picked.at(-1);
+    if (last === undefined) return null;
+    let refreshed!: () => void;
+    const ready = new Promise<void>((resolve) => (refreshed = resolve));
+    let count = 0;
+    const waitFor = previous;
+    const committed = withTx(pool, async (tx) => {
+      const locked = await repo.lockDraftsStillDue(tx, tenantId, picked.map((draft) => draft.id), now);
+      count = locked.length;
+      if (count === 0) {
+        refreshed(); // all finalized or deleted since they were picked: nothing to number
+        return 0;
+      }
+      const entityRefreshedWith = await findEntity(tx, tenantId, entityId);
+      const drafts = deps.refresh ? await deps.refresh(tx, tenantId, locked) : locked;
+      refreshed();
+      if (waitFor) await committedWithin(waitFor, batchWaitMs);
+      const entity = await findEntity(tx, tenantId, entityId, true);
+      if (!entity) return 0;
+      if (entity.updated_at.getTime() !== entityRefreshedWith?.updated_at.getTime()) throw new BatchToRetry('the invoicing entity changed');
+      return (await finalizeLocked(tx, tenantId, clock, now, entity.id, drafts, undefined, deps.credits)).length;
+    });
+    // answers when refreshed, or with the error that ended the batch before
+    await Promise.race([ready, committed]);
+    return { after, last: { invoice_date: last.invoice_date, id: last.id }, customers: new Set(picked.map((draft) => draft.customer_id)), count, committed };
   }
 
   return { finalize, finalizeInTx: finalizeInCallerTx, voidInvoice, markUncollectible, markPaid, finalizeDueDrafts };

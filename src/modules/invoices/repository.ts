@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.js';
+import type { Pool, Queryable } from '../../db/pool.js';
 import { scoped } from '../../db/tenant-scope.js';
 import type { OrderBy, PageRequest } from '../../kernel/paging.js';
 import { inTestClockPopulationSql, onTestClockSql } from '../customers/index.js';
@@ -430,24 +430,63 @@ export interface DueDraftKey {
   id: string;
 }
 
+/** A due draft as the finalizer picks it: its keyset position and its customer. */
+export interface DueDraft extends DueDraftKey {
+  customer_id: string;
+}
+
 /**
  * Due drafts of one entity and of the customers on one test clock (null: on none), oldest invoice
- * date first, after `after` when given, row-locked (the caller holds the entity lock). Keyset
- * batches walk the entity's draft index (tenant, entity, invoice date, id) from where the last one
- * stopped, so a batch reads about its own drafts whatever the number of drafts still waiting.
+ * date first, after `after` when given, without locks (the finalizer cuts its batch from them,
+ * then locks it with `lockDraftsStillDue`). Keyset batches walk the entity's draft index (tenant,
+ * entity, invoice date, id) from where the last one stopped, so a batch reads about its own drafts
+ * whatever the number of drafts still waiting.
  */
-export async function lockDueDraftsOfEntity(
+export async function dueDraftsOfEntity(
   db: Queryable, tenantId: string, entityId: string, now: Date, limit: number, testClockId: string | null, after: DueDraftKey | null = null,
-): Promise<InvoiceRow[]> {
+): Promise<DueDraft[]> {
   const params: unknown[] = [entityId, now, limit];
   const param = (value: unknown) => `$${params.push(value) + 1}`; // $1 is the tenant
   const population = inTestClockPopulationSql('invoices', testClockId === null ? null : param(testClockId));
   const keyset = after ? `AND (invoice_date, id) > (${param(after.invoice_date)}::date, ${param(after.id)}::text)` : '';
-  return scoped(db, tenantId).query<InvoiceRow>(
-    `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE tenant_id = $1 AND invoicing_entity_id = $2 AND status = 'DRAFT' ${keyset}
-       AND finalize_after IS NOT NULL AND finalize_after <= $3 AND ${population} ORDER BY invoice_date, id LIMIT $4 FOR UPDATE OF invoices`,
+  return scoped(db, tenantId).query<DueDraft>(
+    `SELECT id, customer_id, invoice_date FROM invoices WHERE tenant_id = $1 AND invoicing_entity_id = $2 AND status = 'DRAFT' ${keyset}
+       AND finalize_after IS NOT NULL AND finalize_after <= $3 AND ${population} ORDER BY invoice_date, id LIMIT $4`,
     params,
   );
+}
+
+/** These drafts, row-locked, in invoice-date order, leaving out any finalized, voided or deleted since they were picked. */
+export async function lockDraftsStillDue(db: Queryable, tenantId: string, ids: readonly string[], now: Date): Promise<InvoiceRow[]> {
+  return scoped(db, tenantId).query<InvoiceRow>(
+    `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE tenant_id = $1 AND id = ANY($2::text[]) AND status = 'DRAFT'
+       AND finalize_after IS NOT NULL AND finalize_after <= $3 ORDER BY invoice_date, id FOR UPDATE`,
+    [ids, now],
+  );
+}
+
+/**
+ * Runs `work` holding the finalizer lock of one entity and one population of customers (a test
+ * clock's, or those on none): a session advisory lock on a connection of its own, so one process
+ * at a time numbers that entity's due drafts and they are numbered in invoice-date order. Another
+ * process's pass waits for this one to end; a process that dies releases it with its connection.
+ */
+export async function withEntityFinalizerLock<T>(pool: Pool, tenantId: string, entityId: string, testClockId: string | null, work: () => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  const key = `finalizer:${tenantId}:${entityId}:${testClockId ?? ''}`;
+  let unlocked = false;
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [key]);
+    try {
+      return await work();
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]);
+      unlocked = true;
+    }
+  } finally {
+    // a connection that may still hold the lock is closed, never handed to another caller
+    client.release(!unlocked);
+  }
 }
 
 export interface DocumentRow {
