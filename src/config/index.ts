@@ -37,7 +37,7 @@ export interface Config {
    * for dead and its jobs are handed to the live workers, so a crash strands a job for at most a minute.
    */
   workerHeartbeatMs: number;
-  /** Subscriptions the bill run takes in one transaction (`BILLING_RUN_BATCH_SIZE`, default 250). */
+  /** Subscriptions the bill run takes in one transaction (`BILLING_RUN_BATCH_SIZE`, default 500). */
   billingRunBatchSize: number;
   /** Allow webhook URLs on private/loopback addresses for production tenants too. */
   webhookAllowPrivateUrls: boolean;
@@ -131,7 +131,7 @@ export function loadConfig(env: Env = process.env): Config {
     runWorker: bool(env, 'RUN_WORKER', true),
     workerConcurrency: int(env, 'WORKER_CONCURRENCY', 4),
     workerHeartbeatMs: int(env, 'WORKER_HEARTBEAT_MS', 10_000),
-    billingRunBatchSize: positiveInt(env, 'BILLING_RUN_BATCH_SIZE', 250),
+    billingRunBatchSize: positiveInt(env, 'BILLING_RUN_BATCH_SIZE', 500),
     webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
     smtp: {

@@ -41,12 +41,13 @@ function recordingFinalizer(h: Harness, run: ReturnType<typeof createBillingRun>
   return { lifecycle, refreshes };
 }
 
-/** Holds the tenant's invoicing entity row (FOR UPDATE) in a transaction of its own until `release`. */
+/** Holds the tenant's invoicing entity row (FOR UPDATE) in a transaction of its own until `release`, which may rename the entity first. */
 async function holdEntityRow(h: Harness) {
   const client = await h.db.pool.connect();
   await client.query('BEGIN');
   await client.query('SELECT id FROM invoicing_entities WHERE tenant_id = $1 FOR UPDATE', [h.tenant.id]);
-  return async () => {
+  return async (renameTo?: string) => {
+    if (renameTo) await client.query('UPDATE invoicing_entities SET legal_name = $2 WHERE tenant_id = $1', [h.tenant.id, renameTo]);
     await client.query('COMMIT');
     client.release();
   };
@@ -124,5 +125,28 @@ describe('grace-period finalizer, two batches in flight', () => {
     const second = refreshes[1]!.drafts;
     expect(refreshes.slice(2).some((later) => second.every((id) => later.drafts.includes(id)))).toBe(true);
     await expectAllNumberedInDateOrder(h, subs);
+  });
+
+  it('a batch whose invoicing entity changed after its refresh is done again: every invoice shows the entity as it was when numbered', async () => {
+    const h = harness();
+    const { subs, run } = await fifteenDrafts(h, 'renamed');
+    const { lifecycle, refreshes } = recordingFinalizer(h, run);
+
+    const release = await holdEntityRow(h);
+    const finalizing = lifecycle.finalizeDueDrafts();
+    try {
+      await expect.poll(() => refreshes.length, { timeout: 10_000 }).toBe(2);
+    } finally {
+      // renamed while the first two batches, refreshed with the old name, wait for the entity row
+      await release('Seller Renamed SAS');
+    }
+    expect(await finalizing).toBe(15);
+    await expectAllNumberedInDateOrder(h, subs);
+    const sellers = await h.db.pool.query(
+      `SELECT DISTINCT seller_details->>'legal_name' AS name FROM invoices WHERE tenant_id = $1 AND subscription_id = ANY($2)`, [h.tenant.id, subs.map((s) => s.subscriptionId)],
+    );
+    expect(sellers.rows).toEqual([{ name: 'Seller Renamed SAS' }]);
+    // the first batch's drafts were refreshed again, with the new name
+    expect(refreshes.slice(2).some((later) => refreshes[0]!.drafts.every((id) => later.drafts.includes(id)))).toBe(true);
   });
 });

@@ -159,7 +159,7 @@ export async function withCurrentSeller(db: Queryable, tenantId: string, rows: r
   if (drafts.length === 0) return { rows: [...rows], changed: new Set() };
   const entities = await findEntities(db, tenantId, drafts.map((row) => row.invoicing_entity_id));
   const changed = new Set<string>();
-  // each entity's details once, not once per draft (a finalizer batch holds 500 drafts of one entity)
+  // each entity's details once, not once per draft (a finalizer batch holds up to 1,000 drafts of one entity)
   const sellers = new Map([...entities].map(([id, entity]) => {
     const seller = sellerDetails(entity);
     return [id, { seller, canonical: canonicalJson(seller) }];

@@ -8,7 +8,7 @@ import { withTx } from '../../db/tx.js';
 import { scoped } from '../../db/tenant-scope.js';
 import { writeOutboxEvent, writeOutboxEvents, type OutboxEvent } from '../../db/outbox.js';
 import { addDays } from '../../domain/index.js';
-import { findEntity, takeDocumentNumbers } from './entities.js';
+import { findEntity, takeDocumentNumbers, type InvoicingEntityRow } from './entities.js';
 import { consumeBalance, creditBalance } from './customer.js';
 import { findCustomers } from '../customers/index.js';
 import { invoiceEventData } from './events.js';
@@ -39,7 +39,7 @@ export interface PrepaidCredits {
 }
 
 /** Drafts finalized per transaction by the grace-period finalizer. */
-export const FINALIZE_BATCH_SIZE = 500;
+export const FINALIZE_BATCH_SIZE = 1000;
 
 /**
  * How long a batch of the finalizer, its drafts refreshed, waits for the batch before it to
@@ -71,6 +71,12 @@ async function committedWithin(batch: Batch, ms: number): Promise<void> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** An entity as a refresh uses it (seller details, tax country, terms): all but the counters, which the batch before moves. */
+function entityDetails(entity: InvoicingEntityRow): string {
+  const { next_invoice_number: _invoiceCounter, next_credit_note_number: _creditNoteCounter, ...details } = entity;
+  return JSON.stringify(details, (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
 }
 
 async function emit(tx: Queryable, tenantId: string, clock: Clock, type: EventType, invoice: InvoiceRow): Promise<void> {
@@ -495,7 +501,7 @@ export function createInvoiceLifecycle(deps: {
       if (waitFor) await committedWithin(waitFor, batchWaitMs);
       const entity = await findEntity(tx, tenantId, entityId, true);
       if (!entity) return 0;
-      if (entity.updated_at.getTime() !== entityRefreshedWith?.updated_at.getTime()) throw new BatchToRetry('the invoicing entity changed');
+      if (!entityRefreshedWith || entityDetails(entity) !== entityDetails(entityRefreshedWith)) throw new BatchToRetry('the invoicing entity changed');
       return (await finalizeLocked(tx, tenantId, clock, now, entity.id, drafts, undefined, deps.credits)).length;
     });
     // answers when refreshed, or with the error that ended the batch before

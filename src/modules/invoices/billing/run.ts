@@ -37,7 +37,7 @@ export function contentHash(input: DraftInvoiceInput): string {
 }
 
 /** Subscriptions per transaction: big enough to amortize round trips, small enough to keep locks short. */
-export const RUN_BATCH_SIZE = 250;
+export const RUN_BATCH_SIZE = 500;
 /** Batches in flight at once per process (one computes while the other waits on the database). */
 const RUN_CONCURRENCY = 2;
 
