@@ -62,4 +62,31 @@ describe('billing run: backdated subscription with backfilled usage', () => {
     expect(april).toMatchObject({ status: 'FINALIZED', subtotal: '61.00', tax_amount: '12.20', total: '73.20' });
     h.clock.set('2026-03-15T12:00:00.000Z');
   });
+
+  it('rewrites a refreshed draft only when its content changed, and remembers what it wrote', async () => {
+    const h = harness();
+    h.clock.set('2026-04-01T06:00:00.000Z');
+    const { customerId, subscriptionId } = await backdatedSubscription(h, { name: 'Refresh Co', startDate: '2026-03-01', skipPastInvoices: true });
+    await h.service.tasks['billing.run']!({ once: true });
+    const draftOf = async () => (await h.request('GET', `/api/v1/invoices?subscription_id=${subscriptionId}&statuses=DRAFT`)).json().data[0];
+    const linesOf = async (id: string) => ((await h.request('GET', `/api/v1/invoices/${id}`)).json().line_items as { id: string; amount_subtotal: string }[]);
+    const draft = await draftOf();
+    expect(draft).toMatchObject({ invoice_date: '2026-04-01' });
+    const created = await linesOf(draft.id);
+    const entity = (await h.request('GET', '/api/v1/invoicing-entities')).json().data[0];
+    const refresh = async (legalName: string) => {
+      const res = await h.request('PATCH', `/api/v1/invoicing-entities/${entity.id}`, { body: { legal_name: legalName } }); // refreshes the entity's drafts
+      expect(res.statusCode, res.body).toBe(200);
+    };
+
+    await refresh('Seller One SAS'); // nothing changed in the lines: they stay as they were
+    expect((await linesOf(draft.id)).map((line) => line.id)).toEqual(created.map((line) => line.id));
+    await sendCalls(h, customerId, '2026-03-30', 20, 'refresh-late'); // usage of March, billed in arrears on this draft
+    await refresh('Seller Two SAS'); // content changed: the lines are written again
+    const rewritten = await linesOf(draft.id);
+    expect(rewritten.map((line) => line.id)).not.toEqual(created.map((line) => line.id));
+    await refresh('Seller Three SAS'); // the same content again: kept as written
+    expect((await linesOf(draft.id)).map((line) => line.id)).toEqual(rewritten.map((line) => line.id));
+    h.clock.set('2026-03-15T12:00:00.000Z');
+  });
 });

@@ -225,7 +225,12 @@ export const INVOICE_COLUMNS = `${Object.keys(INVOICE_COLUMN_TYPES).join(', ')},
 /** The invoice row plus the billing columns: names, and the `AS r(...)` record definition of jsonb_to_recordset. */
 const STORED_TYPES = { ...INVOICE_COLUMN_TYPES, ...BILLING_COLUMN_TYPES };
 export const INVOICE_STORED_NAMES = Object.keys(STORED_TYPES).join(', ');
-export const INVOICE_STORED_RECORD = Object.entries(STORED_TYPES).map(([name, type]) => `${name} ${type}`).join(', ');
+export const INVOICE_STORED_RECORD = invoiceRecordDefinition(Object.keys(STORED_TYPES) as (keyof typeof STORED_TYPES)[]);
+
+/** The `AS r(...)` record definition of jsonb_to_recordset for these stored columns. */
+export function invoiceRecordDefinition(names: readonly (keyof typeof STORED_TYPES)[]): string {
+  return names.map((name) => `${name} ${STORED_TYPES[name]}`).join(', ');
+}
 
 const LINE_COLUMNS = `id, invoice_id, line_no, name, description, category, quantity, unit_price, start_date, end_date, amount_minor,
   discount_minor, taxable_minor, tax_rate, tax_treatment, tax_country, tax_minor, total_minor, metric_id`;
