@@ -2,6 +2,7 @@
 // is about, read in `seq` order by the relay (src/modules/webhooks/relay.ts). This file is the
 // only code that names the table.
 import { newId } from '../kernel/ids.js';
+import { jsonWithBigints } from '../kernel/money.js';
 import type { Clock } from '../kernel/clock.js';
 import type { EventType } from '../kernel/event-types.js';
 import type { Pool, Queryable } from './pool.js';
@@ -37,8 +38,6 @@ export async function writeOutboxEvent(db: TenantScope, clock: Clock, event: Out
   return id;
 }
 
-const bigintAsText = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
-
 /** Many events of one tenant in one statement, plus one wake-up of the dispatcher (billing runs, batch finalizing). */
 export async function writeOutboxEvents(db: TenantScope, clock: Clock, events: readonly OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
@@ -47,7 +46,7 @@ export async function writeOutboxEvents(db: TenantScope, clock: Clock, events: r
   await db.query(
     `INSERT INTO outbox_events (tenant_id, id, event_type, object_id, payload, created_at)
      SELECT $1, r.id, r.event_type, r.object_id, r.payload, $3 FROM jsonb_to_recordset($2::jsonb) AS r(id text, event_type text, object_id text, payload jsonb)`,
-    [JSON.stringify(rows, bigintAsText), now],
+    [jsonWithBigints(rows), now],
   );
   await db.query(WAKE_DISPATCH);
 }

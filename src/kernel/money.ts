@@ -211,3 +211,12 @@ export function maxMinor(a: bigint, b: bigint): bigint {
 export function minMinor(a: bigint, b: bigint): bigint {
   return a < b ? a : b;
 }
+
+/**
+ * JSON text of a value holding bigints (minor-unit amounts, counters), each written as a decimal
+ * string: `JSON.stringify` refuses bigints. The multi-row statements' parameters, outbox rows and
+ * content fingerprints are all written with it.
+ */
+export function jsonWithBigints(value: unknown): string {
+  return JSON.stringify(value, (_key, item) => (typeof item === 'bigint' ? item.toString() : item));
+}

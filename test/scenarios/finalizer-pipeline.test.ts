@@ -80,17 +80,35 @@ function expectNoCustomerInTwoBatchesInFlight(refreshes: Refresh[]) {
   }
 }
 
+/**
+ * Fifteen drafts, then a pass of the finalizer started while the entity row is held: it answers
+ * once the first batch waits for that row and the second one is refreshed. `release` lets them go.
+ */
+async function passHeldAtEntityRow(h: Harness, eventPrefix: string, batchWaitMs?: number) {
+  const { subs, run } = await fifteenDrafts(h, eventPrefix);
+  const { lifecycle, refreshes } = recordingFinalizer(h, run, batchWaitMs);
+  const release = await holdEntityRow(h);
+  const finalizing = lifecycle.finalizeDueDrafts();
+  try {
+    await expect.poll(() => refreshes.length, { timeout: 10_000 }).toBe(2);
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  return { subs, refreshes, release, finalizing };
+}
+
+/** Whether the drafts of refresh `index` were all refreshed again by a later refresh. */
+function refreshedAgain(refreshes: Refresh[], index: number): boolean {
+  return refreshes.slice(index + 1).some((later) => refreshes[index]!.drafts.every((id) => later.drafts.includes(id)));
+}
+
 describe('grace-period finalizer, two batches in flight', () => {
   it('refreshes the next batch while the one before waits for its numbers, cut before a customer of that batch; numbers stay gapless in date order', async () => {
     const h = harness();
-    const { subs, run } = await fifteenDrafts(h, 'pipelined');
-    const { lifecycle, refreshes } = recordingFinalizer(h, run);
-
-    const release = await holdEntityRow(h);
-    const finalizing = lifecycle.finalizeDueDrafts();
+    // the first batch (four January drafts) is refreshed and waits for the entity row; the next is refreshed meanwhile
+    const { subs, refreshes, release, finalizing } = await passHeldAtEntityRow(h, 'pipelined');
     try {
-      // the first batch (four January drafts) is refreshed and waits for the entity row; the next is refreshed meanwhile
-      await expect.poll(() => refreshes.length, { timeout: 10_000 }).toBe(2);
       expect(await finalizedCount(h, subs)).toBe(0);
       expect(refreshes[0]!.drafts).toHaveLength(4);
       // the fifth January draft, then February's, whose customers are in the first batch: the batch is cut before the first of them
@@ -107,13 +125,8 @@ describe('grace-period finalizer, two batches in flight', () => {
 
   it('a batch that waits too long for the one before rolls back and is done again after it: nothing numbered or billed twice', async () => {
     const h = harness();
-    const { subs, run } = await fifteenDrafts(h, 'retried');
-    const { lifecycle, refreshes } = recordingFinalizer(h, run, 200);
-
-    const release = await holdEntityRow(h);
-    const finalizing = lifecycle.finalizeDueDrafts();
+    const { subs, refreshes, release, finalizing } = await passHeldAtEntityRow(h, 'retried', 200);
     try {
-      await expect.poll(() => refreshes.length, { timeout: 10_000 }).toBe(2);
       // longer than the second batch's bound: it gives up and rolls back
       await new Promise((resolve) => setTimeout(resolve, 600));
       expect(await finalizedCount(h, subs)).toBe(0);
@@ -122,24 +135,15 @@ describe('grace-period finalizer, two batches in flight', () => {
     }
     expect(await finalizing).toBe(15);
     // the second batch's drafts were refreshed again, after the first batch committed
-    const second = refreshes[1]!.drafts;
-    expect(refreshes.slice(2).some((later) => second.every((id) => later.drafts.includes(id)))).toBe(true);
+    expect(refreshedAgain(refreshes, 1)).toBe(true);
     await expectAllNumberedInDateOrder(h, subs);
   });
 
   it('a batch whose invoicing entity changed after its refresh is done again: every invoice shows the entity as it was when numbered', async () => {
     const h = harness();
-    const { subs, run } = await fifteenDrafts(h, 'renamed');
-    const { lifecycle, refreshes } = recordingFinalizer(h, run);
-
-    const release = await holdEntityRow(h);
-    const finalizing = lifecycle.finalizeDueDrafts();
-    try {
-      await expect.poll(() => refreshes.length, { timeout: 10_000 }).toBe(2);
-    } finally {
-      // renamed while the first two batches, refreshed with the old name, wait for the entity row
-      await release('Seller Renamed SAS');
-    }
+    const { subs, refreshes, release, finalizing } = await passHeldAtEntityRow(h, 'renamed');
+    // renamed while the first two batches, refreshed with the old name, wait for the entity row
+    await release('Seller Renamed SAS');
     expect(await finalizing).toBe(15);
     await expectAllNumberedInDateOrder(h, subs);
     const sellers = await h.db.pool.query(
@@ -147,6 +151,6 @@ describe('grace-period finalizer, two batches in flight', () => {
     );
     expect(sellers.rows).toEqual([{ name: 'Seller Renamed SAS' }]);
     // the first batch's drafts were refreshed again, with the new name
-    expect(refreshes.slice(2).some((later) => refreshes[0]!.drafts.every((id) => later.drafts.includes(id)))).toBe(true);
+    expect(refreshedAgain(refreshes, 0)).toBe(true);
   });
 });

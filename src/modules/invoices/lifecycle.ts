@@ -2,7 +2,7 @@ import { newId } from '../../kernel/ids.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { EventType } from '../../kernel/event-types.js';
 import { badRequest, conflict, notFound } from '../../kernel/errors.js';
-import { parseAmountMinor } from '../../kernel/money.js';
+import { jsonWithBigints, parseAmountMinor } from '../../kernel/money.js';
 import type { Pool, Queryable } from '../../db/pool.js';
 import { withTx } from '../../db/tx.js';
 import { scoped } from '../../db/tenant-scope.js';
@@ -76,7 +76,7 @@ async function committedWithin(batch: Batch, ms: number): Promise<void> {
 /** An entity as a refresh uses it (seller details, tax country, terms): all but the counters, which the batch before moves. */
 function entityDetails(entity: InvoicingEntityRow): string {
   const { next_invoice_number: _invoiceCounter, next_credit_note_number: _creditNoteCounter, ...details } = entity;
-  return JSON.stringify(details, (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
+  return jsonWithBigints(details);
 }
 
 async function emit(tx: Queryable, tenantId: string, clock: Clock, type: EventType, invoice: InvoiceRow): Promise<void> {

@@ -235,21 +235,21 @@ export function invoiceRecordDefinition(names: readonly (keyof typeof STORED_TYP
 const LINE_COLUMNS = `id, invoice_id, line_no, name, description, category, quantity, unit_price, start_date, end_date, amount_minor,
   discount_minor, taxable_minor, tax_rate, tax_treatment, tax_country, tax_minor, total_minor, metric_id`;
 
+/** The columns of an invoice that change after it is created: what `updateInvoice` and `updateInvoicesBulk` write back. */
+export const INVOICE_MUTABLE_COLUMNS = [
+  'status', 'payment_status', 'invoice_number', 'due_date', 'subtotal_minor', 'subtotal_recurring_minor', 'discount_minor', 'tax_minor', 'total_minor',
+  'applied_credits_minor', 'amount_due_minor', 'amount_paid_minor', 'credit_carried_forward_minor', 'coupons', 'reference', 'finalize_after',
+  'pdf_document_id', 'updated_at', 'finalized_at', 'paid_at', 'voided_at', 'marked_as_uncollectible_at', 'customer_details', 'seller_details',
+  'prepaid_credits_minor', 'prepaid_credits',
+] as const satisfies readonly (keyof typeof INVOICE_COLUMN_TYPES)[];
+
+const UPDATE_INVOICE = `UPDATE invoices SET ${INVOICE_MUTABLE_COLUMNS.map((column, index) => `${column} = $${index + 3}`).join(', ')} WHERE tenant_id = $1 AND id = $2`;
+
 /** Writes every mutable column of an invoice back (status, amounts, dates, number...). */
 export async function updateInvoice(db: Queryable, tenantId: string, row: InvoiceRow): Promise<void> {
-  await scoped(db, tenantId).query(
-    `UPDATE invoices SET status = $3, payment_status = $4, invoice_number = $5, due_date = $6, subtotal_minor = $7,
-       subtotal_recurring_minor = $8, discount_minor = $9, tax_minor = $10, total_minor = $11, applied_credits_minor = $12,
-       amount_due_minor = $13, amount_paid_minor = $14, credit_carried_forward_minor = $15, coupons = $16, reference = $17,
-       finalize_after = $18, pdf_document_id = $19, updated_at = $20, finalized_at = $21, paid_at = $22, voided_at = $23,
-       marked_as_uncollectible_at = $24, customer_details = $25, seller_details = $26, prepaid_credits_minor = $27, prepaid_credits = $28
-     WHERE tenant_id = $1 AND id = $2`,
-    [row.id, row.status, row.payment_status, row.invoice_number, row.due_date, row.subtotal_minor, row.subtotal_recurring_minor,
-      row.discount_minor, row.tax_minor, row.total_minor, row.applied_credits_minor, row.amount_due_minor, row.amount_paid_minor,
-      row.credit_carried_forward_minor, JSON.stringify(row.coupons), row.reference, row.finalize_after, row.pdf_document_id,
-      row.updated_at, row.finalized_at, row.paid_at, row.voided_at, row.marked_as_uncollectible_at, JSON.stringify(row.customer_details),
-      JSON.stringify(row.seller_details), row.prepaid_credits_minor, JSON.stringify(row.prepaid_credits)],
-  );
+  await scoped(db, tenantId).query(UPDATE_INVOICE, [
+    row.id, ...INVOICE_MUTABLE_COLUMNS.map((column) => (INVOICE_COLUMN_TYPES[column] === 'jsonb' ? JSON.stringify(row[column]) : row[column])),
+  ]);
 }
 
 export async function findInvoice(db: Queryable, tenantId: string, invoiceId: string, lock = false): Promise<InvoiceRow | undefined> {

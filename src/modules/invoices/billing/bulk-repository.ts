@@ -2,12 +2,11 @@
 // batch (rows passed as one JSON array and unpacked by jsonb_to_recordset), instead of one
 // round trip per invoice and line (events: writeOutboxEvents in db/outbox.ts).
 import type { Queryable } from '../../../db/pool.js';
+import { jsonWithBigints } from '../../../kernel/money.js';
 import { scoped } from '../../../db/tenant-scope.js';
 import { thresholdWindowKey, type ThresholdBilled } from '../../../domain/index.js';
 import { defaultValuesSql, type CustomPropertyValues } from '../../custom-properties/index.js';
-import { INVOICE_STORED_NAMES, INVOICE_STORED_RECORD, invoiceRecordDefinition, type InvoiceRow, type NewLine, type TaxBreakdownDbRow } from '../repository.js';
-
-const json = (rows: unknown[]) => JSON.stringify(rows, (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
+import { INVOICE_MUTABLE_COLUMNS, INVOICE_STORED_NAMES, INVOICE_STORED_RECORD, invoiceRecordDefinition, type InvoiceRow, type NewLine, type TaxBreakdownDbRow } from '../repository.js';
 
 /**
  * Inserts drafts. `onConflict: 'skip'` (the billing run) leaves out a row that collides with an
@@ -23,7 +22,7 @@ export async function insertInvoicesBulk(
     `INSERT INTO invoices (tenant_id, ${INVOICE_STORED_NAMES}, custom_properties)
      SELECT $1, ${INVOICE_STORED_NAMES}, ${defaultValuesSql('INVOICE')} FROM jsonb_to_recordset($2::jsonb) AS r(${INVOICE_STORED_RECORD})
      ${onConflict === 'skip' ? 'ON CONFLICT DO NOTHING ' : ''}RETURNING id, custom_properties`,
-    [json(rows)],
+    [jsonWithBigints(rows)],
   );
   return new Map(inserted.map((row) => [row.id, row.custom_properties]));
 }
@@ -37,7 +36,7 @@ export async function insertContentBulk(db: Queryable, tenantId: string, lines: 
        SELECT $1, r.* FROM jsonb_to_recordset($2::jsonb) AS r(id text, invoice_id text, line_no int, name text, description text, category text,
          quantity numeric, unit_price numeric, start_date date, end_date date, amount_minor int8, discount_minor int8, taxable_minor int8,
          tax_rate numeric, tax_treatment text, tax_country text, tax_minor int8, total_minor int8, metric_id text, component_id text)`,
-      [json(lines.map((l) => l.line))],
+      [jsonWithBigints(lines.map((l) => l.line))],
     );
     const subLines = lines.flatMap(({ line, subLines }) => subLines.map((sub) => ({ ...sub, invoice_id: line.invoice_id })));
     if (subLines.length > 0) {
@@ -45,7 +44,7 @@ export async function insertContentBulk(db: Queryable, tenantId: string, lines: 
         `INSERT INTO invoice_sub_lines (tenant_id, id, invoice_line_id, invoice_id, position, name, quantity, unit_price, total_minor, attributes)
          SELECT $1, r.* FROM jsonb_to_recordset($2::jsonb) AS r(id text, invoice_line_id text, invoice_id text, position int, name text,
            quantity numeric, unit_price numeric, total_minor int8, attributes jsonb)`,
-        [json(subLines.map((sub) => ({ id: sub.id, invoice_line_id: sub.invoice_line_id, invoice_id: sub.invoice_id, position: sub.position, name: sub.name, quantity: sub.quantity, unit_price: sub.unit_price, total_minor: sub.total_minor, attributes: sub.attributes })))],
+        [jsonWithBigints(subLines.map((sub) => ({ id: sub.id, invoice_line_id: sub.invoice_line_id, invoice_id: sub.invoice_id, position: sub.position, name: sub.name, quantity: sub.quantity, unit_price: sub.unit_price, total_minor: sub.total_minor, attributes: sub.attributes })))],
       );
     }
   }
@@ -54,7 +53,7 @@ export async function insertContentBulk(db: Queryable, tenantId: string, lines: 
       `INSERT INTO invoice_tax_breakdown (tenant_id, invoice_id, position, name, treatment, tax_rate, country, taxable_minor, tax_minor)
        SELECT $1, r.* FROM jsonb_to_recordset($2::jsonb) AS r(invoice_id text, position int, name text, treatment text, tax_rate numeric,
          country text, taxable_minor int8, tax_minor int8)`,
-      [json(breakdown.map((b) => ({ invoice_id: b.invoice_id, position: b.position, name: b.name, treatment: b.treatment, tax_rate: b.tax_rate, country: b.country, taxable_minor: b.taxable_minor, tax_minor: b.tax_minor })))],
+      [jsonWithBigints(breakdown.map((b) => ({ invoice_id: b.invoice_id, position: b.position, name: b.name, treatment: b.treatment, tax_rate: b.tax_rate, country: b.country, taxable_minor: b.taxable_minor, tax_minor: b.tax_minor })))],
     );
   }
 }
@@ -68,13 +67,10 @@ export async function deleteContentBulk(db: Queryable, tenantId: string, invoice
   await s.query(`DELETE FROM invoice_lines WHERE tenant_id = $1 AND invoice_id = ANY($2)`, [invoiceIds]);
 }
 
-/** The columns of an invoice that change after it is created: what `updateInvoicesBulk` writes back. */
-const MUTABLE_COLUMNS = [
-  'status', 'payment_status', 'invoice_number', 'due_date', 'subtotal_minor', 'subtotal_recurring_minor', 'discount_minor', 'tax_minor', 'total_minor',
-  'applied_credits_minor', 'amount_due_minor', 'amount_paid_minor', 'credit_carried_forward_minor', 'coupons', 'reference', 'finalize_after',
-  'pdf_document_id', 'updated_at', 'finalized_at', 'paid_at', 'voided_at', 'marked_as_uncollectible_at', 'customer_details', 'seller_details',
-  'prepaid_credits_minor', 'prepaid_credits',
-] as const satisfies readonly (keyof InvoiceRow)[];
+const UPDATE_INVOICES = `UPDATE invoices i SET ${INVOICE_MUTABLE_COLUMNS.map((column) => `${column} = r.${column}`).join(', ')},
+    content_hash = coalesce(r.content_hash, i.content_hash)
+  FROM jsonb_to_recordset($2::jsonb) AS r(${invoiceRecordDefinition(['id', ...INVOICE_MUTABLE_COLUMNS, 'content_hash'])})
+  WHERE i.tenant_id = $1 AND i.id = r.id`;
 
 /**
  * Writes back every mutable column of many invoices (the batch version of `updateInvoice`), and
@@ -85,15 +81,10 @@ export async function updateInvoicesBulk(db: Queryable, tenantId: string, rows: 
   if (rows.length === 0) return;
   const sent = rows.map((row) => {
     const values: Record<string, unknown> = { id: row.id, content_hash: row.content_hash ?? null };
-    for (const column of MUTABLE_COLUMNS) values[column] = row[column];
+    for (const column of INVOICE_MUTABLE_COLUMNS) values[column] = row[column];
     return values;
   });
-  await scoped(db, tenantId).query(
-    `UPDATE invoices i SET ${MUTABLE_COLUMNS.map((column) => `${column} = r.${column}`).join(', ')}, content_hash = coalesce(r.content_hash, i.content_hash)
-     FROM jsonb_to_recordset($2::jsonb) AS r(${invoiceRecordDefinition(['id', ...MUTABLE_COLUMNS, 'content_hash'])})
-     WHERE i.tenant_id = $1 AND i.id = r.id`,
-    [json(sent)],
-  );
+  await scoped(db, tenantId).query(UPDATE_INVOICES, [jsonWithBigints(sent)]);
 }
 
 /** Invoices stored for these subscriptions (any status), for `invoicesDue` and coupon counting. */

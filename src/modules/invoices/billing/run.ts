@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { today, type Clock } from '../../../kernel/clock.js';
 import { notFound } from '../../../kernel/errors.js';
+import { jsonWithBigints } from '../../../kernel/money.js';
 import type { Pool, Queryable } from '../../../db/pool.js';
 import { withTx } from '../../../db/tx.js';
 import { scoped } from '../../../db/tenant-scope.js';
@@ -33,7 +34,7 @@ import { groupBy } from '../../../kernel/collections.js';
 /** Fingerprint of a computed draft's content (lines, details, coupons, tax). */
 export function contentHash(input: DraftInvoiceInput): string {
   const content = { lines: input.computed.lines, details: input.lineDetails, coupons: input.computed.couponApplications, tax: input.computed.taxBreakdown };
-  return createHash('sha1').update(JSON.stringify(content, (_key, value) => (typeof value === 'bigint' ? value.toString() : value))).digest('hex');
+  return createHash('sha1').update(jsonWithBigints(content)).digest('hex');
 }
 
 /** Subscriptions per transaction: big enough to amortize round trips, small enough to keep locks short. */
