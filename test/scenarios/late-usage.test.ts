@@ -177,4 +177,29 @@ describe('late usage', () => {
       h.clock.set('2026-03-15T12:00:00.000Z');
     }
   });
+  it('a draft created after its grace period is final at creation: usage arriving before it is finalized is billed late on the next invoice, once', async () => {
+    const h = harness();
+    h.clock.set('2026-03-31T12:00:00.000Z');
+    const { customerId, subscriptionId } = await backdatedSubscription(h, { name: 'Catching up', startDate: '2026-03-01' });
+    await run(h);
+    await sendCalls(h, customerId, '2026-03-20', 10, 'seen');
+    h.clock.set('2026-04-02T12:00:00.000Z'); // April's draft is created after its grace period ended (2026-04-02 00:00 UTC)
+    await h.service.invoicing.billing.runAll();
+    expect((await invoicesOf(h, subscriptionId))[1]).toMatchObject({ invoice_date: '2026-04-01', status: 'DRAFT' });
+    // its March usage is billed as of its creation: these events are late already
+    expect(await sendCalls(h, customerId, '2026-03-25', 5, 'after')).toEqual({ ingested: 5, in_finalized_periods: 5, unknown_customer_events: 0 });
+    await foldUsage(h);
+    await run(h); // finalizes the draft as it was computed
+    const april = (await invoicesOf(h, subscriptionId))[1]!;
+    expect(april.status).toBe('FINALIZED');
+    expect(lineSummary(april)[2]).toEqual(['API calls', '2026-03-01', '2026-03-31', '1.00', '0.20']);
+    h.clock.set('2026-05-02T12:00:00.000Z');
+    await run(h);
+    const may = (await invoicesOf(h, subscriptionId))[2]!;
+    expect(lineSummary(may).slice(2)).toEqual([
+      ['API calls', '2026-04-01', '2026-04-30', '0.00', '0.00'],
+      ['API calls: late usage of 2026-03-01 to 2026-03-31', '2026-03-01', '2026-03-31', '0.50', '0.10'],
+    ]);
+    h.clock.set('2026-03-15T12:00:00.000Z');
+  });
 });

@@ -218,7 +218,7 @@ const INVOICE_COLUMN_TYPES = {
   paid_at: 'timestamptz', voided_at: 'timestamptz', marked_as_uncollectible_at: 'timestamptz', usage_threshold: 'jsonb', auto_charge: 'bool',
 } as const satisfies Record<Exclude<keyof InvoiceRow, 'custom_properties'>, string>;
 /** Billing-run columns stored beside the row (migration 0401), never read back as part of it. */
-const BILLING_COLUMN_TYPES = { billing_occasion: 'jsonb', content_hash: 'text', usage_threshold_index: 'int' } as const;
+const BILLING_COLUMN_TYPES = { billing_occasion: 'jsonb', content_hash: 'text', usage_threshold_index: 'int', usage_recorded_at: 'timestamptz' } as const;
 
 // custom_properties is read with the row but written only by its own statements (insert defaults, updateInvoiceProperties)
 export const INVOICE_COLUMNS = `${Object.keys(INVOICE_COLUMN_TYPES).join(', ')}, custom_properties`;

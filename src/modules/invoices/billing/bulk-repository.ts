@@ -14,7 +14,7 @@ import { INVOICE_MUTABLE_COLUMNS, INVOICE_STORED_NAMES, INVOICE_STORED_RECORD, i
  * lets the unique violation throw, as the scheduler relies on. Returns the ids actually inserted, with the custom property values they got.
  */
 export async function insertInvoicesBulk(
-  db: Queryable, tenantId: string, rows: (InvoiceRow & { billing_occasion: unknown; content_hash: string | null; usage_threshold_index?: number | null })[], onConflict: 'skip' | 'fail' = 'skip',
+  db: Queryable, tenantId: string, rows: (InvoiceRow & { billing_occasion: unknown; content_hash: string | null; usage_threshold_index?: number | null; usage_recorded_at?: Date | null })[], onConflict: 'skip' | 'fail' = 'skip',
 ): Promise<Map<string, CustomPropertyValues>> {
   if (rows.length === 0) return new Map();
   // new invoices take the defaults of the tenant's INVOICE custom properties (one subquery for the batch)
@@ -96,10 +96,14 @@ export async function invoicesOfSubscriptions(db: Queryable, tenantId: string, s
   );
 }
 
-/** The stored engine occasions (and content hashes) of some invoices. */
+/**
+ * The stored engine occasions (and content hashes) of the drafts among these invoices that are
+ * computed again: not those whose usage was recorded when they were created (`usage_recorded_at`).
+ */
 export async function occasionsOf(db: Queryable, tenantId: string, invoiceIds: string[]): Promise<Map<string, { occasion: unknown; contentHash: string | null }>> {
   const rows = await scoped(db, tenantId).query<{ id: string; billing_occasion: unknown; content_hash: string | null }>(
-    `SELECT id, billing_occasion, content_hash FROM invoices WHERE tenant_id = $1 AND id = ANY($2) AND billing_occasion IS NOT NULL`,
+    `SELECT id, billing_occasion, content_hash FROM invoices
+     WHERE tenant_id = $1 AND id = ANY($2) AND billing_occasion IS NOT NULL AND usage_recorded_at IS NULL`,
     [invoiceIds],
   );
   return new Map(rows.map((row) => [row.id, { occasion: row.billing_occasion, contentHash: row.content_hash }]));

@@ -18,7 +18,7 @@ import { loadSubscriptionRecord, loadSubscriptionRecords, tenantsWithSubscriptio
 import { nextInvoiceDateOf } from '../next-invoice-date.js';
 import { customerSnapshot } from '../customer.js';
 import { ensureDefaultEntity, findEntity, type InvoicingEntityRow } from '../entities.js';
-import { amountsOf, breakdownRows, couponLines, lineRows, newDraftRow, withCurrentSeller, type DraftInvoiceInput } from '../drafts.js';
+import { amountsOf, breakdownRows, couponLines, finalizeAfter, lineRows, newDraftRow, withCurrentSeller, type DraftInvoiceInput } from '../drafts.js';
 import { invoiceEventData } from '../events.js';
 import type { InvoiceRow, NewLine, TaxBreakdownDbRow } from '../repository.js';
 import {
@@ -92,12 +92,21 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
     return out;
   }
 
-  /** Drafts of computed invoices, with lines and `invoice.created`, in multi-row statements. */
-  async function storeDrafts(tx: Queryable, tenantId: string, drafts: readonly ComputedDraft[]): Promise<number> {
-    const now = clock.now();
-    const rows = drafts.map((draft) => ({ draft, row: { ...newDraftRow(draft.input, draft.subject.customer, draft.subject.entity, now), billing_occasion: draft.occasion, content_hash: contentHash(draft.input) } }));
+  /**
+   * Drafts of computed invoices, with lines and `invoice.created`, in multi-row statements. With
+   * `usageLocked` (the transaction holds the billing lock and the late windows it read), a draft
+   * whose grace period has already ended at `now` is final: its usage is recorded as billed here,
+   * as its finalization would record it, and it is not computed again (docs/usage.md, "Late usage").
+   */
+  async function storeDrafts(tx: Queryable, tenantId: string, drafts: readonly ComputedDraft[], now: Date, usageLocked: boolean): Promise<number> {
+    const rows = drafts.map((draft) => {
+      const row = newDraftRow(draft.input, draft.subject.customer, draft.subject.entity, now);
+      const final = usageLocked && row.finalize_after !== null && row.finalize_after <= now;
+      return { draft, final, row: { ...row, billing_occasion: draft.occasion, content_hash: contentHash(draft.input), usage_recorded_at: final ? now : null } };
+    });
     const inserted = await insertInvoicesBulk(tx, tenantId, rows.map((r) => r.row));
     const kept = rows.filter((r) => inserted.has(r.row.id));
+    await recordBilledPeriods(tx, tenantId, kept.filter((r) => r.final).flatMap((r) => r.draft.billedPeriods), now);
     const lines: NewLine[] = [];
     const breakdown: (TaxBreakdownDbRow & { invoice_id: string })[] = [];
     for (const { draft, row } of kept) {
@@ -144,25 +153,39 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
       if (mine.length === 0) return 0;
       // read after the locks: whatever another process committed for these is visible now
       const stored = groupBy(await invoicesOfSubscriptions(tx, tenantId, mine.map((s) => s.subscription.id)), (row) => row.subscription_id);
-      const late = await lateWindowsOf(tx, tenantId, mine.map((s) => s.subscription.id), false);
       const subjects = await subjectsOf(tx, tenantId, mine);
-      const work: PlannedWork[] = [];
+      const planned: { subject: BillingSubject; occasions: BillingOccasion[]; own: StoredInvoiceRef[] }[] = [];
       for (const source of mine) {
         const subject = subjects.get(source.subscription.id);
         if (!subject) continue;
         const own = stored.get(source.subscription.id) ?? [];
         try {
-          const occasions = occasionsDue(subject, own, asOf);
-          const lateOccasion = occasions.length === 0 && late.has(source.subscription.id) ? lateAdjustmentOccasion(subject, own, asOf) : null;
-          if (lateOccasion) occasions.push(lateOccasion);
-          if (occasions.length > 0) work.push({ subject, occasions, stored: own });
+          planned.push({ subject, occasions: occasionsDue(subject, own, asOf), own });
         } catch (error) {
           failures.push({ subscriptionId: source.subscription.id, message: error instanceof Error ? error.message : String(error) });
         }
       }
+      // A draft whose grace period is over when it is created is final (storeDrafts): as at its
+      // finalization, the billing lock comes before any usage is read, and the late windows it
+      // may bill are locked. A late adjustment would be dated asOf.
+      const now = clock.now();
+      const usageLocked = planned.some(({ subject, occasions }) => subject.source.subscription.auto_advance_invoices !== false
+        && [...occasions.map((o) => o.invoiceDate), asOf].some((date) => finalizeAfter(date, subject.entity) <= now));
+      if (usageLocked) await lockUsageForBilling(tx, tenantId);
+      const late = await lateWindowsOf(tx, tenantId, mine.map((s) => s.subscription.id), usageLocked);
+      const work: PlannedWork[] = [];
+      for (const { subject, occasions, own } of planned) {
+        try {
+          const lateOccasion = occasions.length === 0 && late.has(subject.source.subscription.id) ? lateAdjustmentOccasion(subject, own, asOf) : null;
+          if (lateOccasion) occasions.push(lateOccasion);
+          if (occasions.length > 0) work.push({ subject, occasions, stored: own });
+        } catch (error) {
+          failures.push({ subscriptionId: subject.source.subscription.id, message: error instanceof Error ? error.message : String(error) });
+        }
+      }
       if (work.length === 0) return 0;
       const thresholdBilled = await thresholdBilledOf(tx, tenantId, work.map((w) => w.subject.source.subscription.id));
-      return storeDrafts(tx, tenantId, await computeSafely(tenantId, work, failures, late, thresholdBilled));
+      return storeDrafts(tx, tenantId, await computeSafely(tenantId, work, failures, late, thresholdBilled), now, usageLocked);
     });
   }
 
@@ -221,7 +244,8 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
    * each draft bills are then recorded with the usage module as billed (docs/usage.md, "Late
    * usage"): an event of such a window that this computation did not see is billed late on a
    * later invoice. A refresh that does not finalize records nothing, so its drafts stay open to
-   * the usage that arrives before they are finalized.
+   * the usage that arrives before they are finalized. A draft that was final when it was created
+   * (its usage recorded then, see storeDrafts) only takes the seller details.
    */
   async function refreshDrafts(tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[], finalizing = false): Promise<InvoiceRow[]> {
     const seller = await withCurrentSeller(tx, tenantId, drafts);
@@ -236,7 +260,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
     return refreshDrafts(tx, tenantId, drafts, true);
   }
 
-  /** Recomputes subscription drafts and writes those whose content changed (`written`); drafts without a stored occasion (one-off invoices) are kept. */
+  /** Recomputes subscription drafts and writes those whose content changed (`written`); drafts without a stored occasion (one-off invoices) and those final since their creation are kept. */
   async function recomputeDrafts(tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[], finalizing: boolean): Promise<{ rows: InvoiceRow[]; written: Set<string> }> {
     const unchanged = { rows: [...drafts], written: new Set<string>() };
     const candidates = drafts.filter((d) => d.subscription_id !== null && d.status === 'DRAFT');
