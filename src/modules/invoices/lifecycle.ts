@@ -126,30 +126,48 @@ export async function finalizeInTx(
   if (!invoice) throw notFound('invoice');
   if (invoice.status === 'FINALIZED') return invoice;
   if (invoice.status !== 'DRAFT') throw conflict(`invoice is ${invoice.status}; only a DRAFT can be finalized`);
-  return (await finalizeLocked(tx, tenantId, clock, clock.now(), invoice.invoicing_entity_id, [invoice], refresh, credits))[0]!;
+  const drafts = refresh ? await refresh(tx, tenantId, [invoice]) : [invoice];
+  return (await finalizeLocked(tx, tenantId, clock, clock.now(), invoice.invoicing_entity_id, drafts, await prepareFinalization(tx, tenantId, drafts, credits), credits))[0]!;
+}
+
+/** What finalizing some drafts reads and queues before their numbers (see prepareFinalization). */
+interface PreparedFinalization {
+  /** Customers holding cash balance: only they need the locked balance read. */
+  withCredit: Set<string>;
+  /** Customers holding a prepaid grant in force: only they go through `pay`. */
+  grantHolders: Set<string>;
 }
 
 /**
- * DRAFT -> FINALIZED for drafts of one entity the caller holds row-locked, in its tx: last
- * refresh, then a range of gapless numbers reserved with one counter update (the counter row
- * lock makes concurrent finalizations queue instead of sharing a number) and handed out in the
- * drafts' order, due dates, balance applied, events, then the PDF jobs; multi-row statements.
+ * The part of finalizing drafts that does not need their numbers, in the caller's tx: which
+ * customers hold credit or a grant (credit arriving after this goes to a later invoice), and the
+ * PDF jobs (they run once the tx commits). The batch finalizer does it before it waits for its turn.
+ */
+async function prepareFinalization(tx: Queryable, tenantId: string, drafts: readonly InvoiceRow[], credits?: PrepaidCredits): Promise<PreparedFinalization> {
+  const customerIds = [...new Set(drafts.map((d) => d.customer_id))];
+  const withCredit = new Set((await findCustomers(tx, tenantId, customerIds)).filter((c) => c.balance_minor > 0n).map((c) => c.id));
+  const grantHolders = credits ? await credits.holders(tx, tenantId, customerIds) : new Set<string>();
+  await enqueueJobsBulk(tx, RENDER_PDF_TASK, drafts.map((draft) => ({ payload: { tenant_id: tenantId, invoice_id: draft.id }, jobKey: `${RENDER_PDF_TASK}:${draft.id}` })));
+  return { withCredit, grantHolders };
+}
+
+/**
+ * DRAFT -> FINALIZED for refreshed drafts of one entity the caller holds row-locked, prepared
+ * (prepareFinalization), in its tx: a range of gapless numbers reserved with one counter update
+ * (the counter row lock makes concurrent finalizations queue instead of sharing a number) and
+ * handed out in the drafts' order, due dates, prepaid credits and balance applied, then the
+ * events; multi-row statements.
  */
 async function finalizeLocked(
-  tx: Queryable, tenantId: string, clock: Clock, now: Date, entityId: string, locked: readonly InvoiceRow[], refresh?: DraftRefresher, credits?: PrepaidCredits,
+  tx: Queryable, tenantId: string, clock: Clock, now: Date, entityId: string, drafts: readonly InvoiceRow[], prepared: PreparedFinalization, credits?: PrepaidCredits,
 ): Promise<InvoiceRow[]> {
-  const drafts = refresh ? await refresh(tx, tenantId, locked) : locked;
   const numbers = await takeDocumentNumbers(tx, tenantId, entityId, 'invoice', drafts.length);
-  // only customers holding credit need the locked balance read (credit arriving meanwhile goes to a later invoice)
-  const withCredit = new Set((await findCustomers(tx, tenantId, [...new Set(drafts.map((d) => d.customer_id))])).filter((c) => c.balance_minor > 0n).map((c) => c.id));
-  const noBalance = new Set(drafts.map((d) => d.customer_id).filter((id) => !withCredit.has(id)));
-  // only customers holding a grant go through `pay` (its own checks, one invoice at a time)
-  const grantHolders = credits ? await credits.holders(tx, tenantId, [...new Set(drafts.map((d) => d.customer_id))]) : new Set<string>();
+  const noBalance = new Set(drafts.map((d) => d.customer_id).filter((id) => !prepared.withCredit.has(id)));
   const rows: InvoiceRow[] = [];
   for (const [index, invoice] of drafts.entries()) {
     const number = numbers[index]!;
     // prepaid credit grants first, then the cash balance, then what is left is charged
-    const prepaid = credits && invoice.total_minor > 0n && grantHolders.has(invoice.customer_id) ? await credits.pay(tx, tenantId, invoice, invoice.total_minor, now) : undefined;
+    const prepaid = credits && invoice.total_minor > 0n && prepared.grantHolders.has(invoice.customer_id) ? await credits.pay(tx, tenantId, invoice, invoice.total_minor, now) : undefined;
     const payableMinor = (invoice.total_minor > 0n ? invoice.total_minor : 0n) - (prepaid?.paidMinor ?? 0n);
     let appliedMinor = 0n;
     if (payableMinor > 0n && !noBalance.has(invoice.customer_id)) {
@@ -168,7 +186,6 @@ async function finalizeLocked(
     { type: 'invoice.finalized', objectId: row.id, data: invoiceEventData(row) },
     ...(row.payment_status === 'PAID' ? [{ type: 'invoice.paid' as const, objectId: row.id, data: invoiceEventData(row) }] : []),
   ]));
-  await enqueueJobsBulk(tx, RENDER_PDF_TASK, rows.map((row) => ({ payload: { tenant_id: tenantId, invoice_id: row.id }, jobKey: `${RENDER_PDF_TASK}:${row.id}` })));
   return rows;
 }
 
@@ -498,11 +515,12 @@ export function createInvoiceLifecycle(deps: {
       const entityRefreshedWith = await findEntity(tx, tenantId, entityId);
       const drafts = deps.refresh ? await deps.refresh(tx, tenantId, locked) : locked;
       refreshed();
+      const prepared = await prepareFinalization(tx, tenantId, drafts, deps.credits);
       if (waitFor) await committedWithin(waitFor, batchWaitMs);
       const entity = await findEntity(tx, tenantId, entityId, true);
       if (!entity) return 0;
       if (!entityRefreshedWith || entityDetails(entity) !== entityDetails(entityRefreshedWith)) throw new BatchToRetry('the invoicing entity changed');
-      return (await finalizeLocked(tx, tenantId, clock, now, entity.id, drafts, undefined, deps.credits)).length;
+      return (await finalizeLocked(tx, tenantId, clock, now, entity.id, drafts, prepared, deps.credits)).length;
     });
     // answers when refreshed, or with the error that ended the batch before
     await Promise.race([ready, committed]);
