@@ -12117,7 +12117,7 @@ export type IngestEventsResponses = {
          */
         duplicates: number;
         /**
-         * Of the events stored, those whose period is already on a finalized invoice: they are billed as late usage on the customer's next invoice (docs/usage.md, "Late usage")
+         * Of the events stored, those whose period is already billed (on a finalized invoice, or on a draft created after its grace period ended): they are billed as late usage on the customer's next invoice (docs/usage.md, "Late usage")
          */
         in_finalized_periods: number;
         /**
@@ -12345,7 +12345,7 @@ export type IngestEventResponses = {
          */
         duplicate: boolean;
         /**
-         * True when the event was stored in a period already on a finalized invoice: it is billed as late usage on the customer's next invoice
+         * True when the event was stored in a period already billed (on a finalized invoice, or on a draft created after its grace period ended): it is billed as late usage on the customer's next invoice
          */
         in_finalized_period: boolean;
         /**
@@ -12363,7 +12363,7 @@ export type IngestEventResponses = {
          */
         duplicate: boolean;
         /**
-         * True when the event was stored in a period already on a finalized invoice: it is billed as late usage on the customer's next invoice
+         * True when the event was stored in a period already billed (on a finalized invoice, or on a draft created after its grace period ended): it is billed as late usage on the customer's next invoice
          */
         in_finalized_period: boolean;
         /**

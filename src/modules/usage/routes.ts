@@ -54,7 +54,7 @@ export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
           '`properties` is a flat object of string values. Time windows: at most 1 hour in the future; more than 24 hours in the past only with `allow_backfilling: true`. ' +
           '`strict: true` refuses codes no billable metric reads. An alias no customer has yet is accepted (events may arrive before their customer) and counted in ' +
           '`unknown_customer_events`, with a warning; an unknown id shaped like a customer id (`cus_` and 26 characters) is refused. ' +
-          'An event whose period is already on a finalized invoice is stored, counted in `in_finalized_periods`, and billed as late usage on the customer\'s next invoice ' +
+          'An event whose period is already billed (on a finalized invoice, or on a draft created after its grace period ended) is stored, counted in `in_finalized_periods`, and billed as late usage on the customer\'s next invoice ' +
           '(an adjustment invoice once the subscription has ended). ' +
           'Idempotent per event: an `event_id` already stored with the same payload counts in `duplicates` and changes nothing; the same id with another payload is a failure. ' +
           'By default one bad event refuses the whole batch: 400 with every failure (`{index, event_id, reason}`) and nothing stored. With `allow_partial_failures: true` ' +
@@ -92,7 +92,7 @@ export function usageRoutes(ingest: IngestService, queries: UsageQueryService) {
         description:
           'Stores one event in real time, keyed by `idempotency_key` (or `event_id`; when both are sent they must be equal, and one of them is required). ' +
           'The same checks as a batch apply (24-hour backfill window without backfilling, 1 hour into the future, string properties). A customer alias no customer has yet ' +
-          'is accepted with a `warning`; an unknown customer id is a 400. `in_finalized_period: true` says the event\'s period is already on a finalized invoice: ' +
+          'is accepted with a `warning`; an unknown customer id is a 400. `in_finalized_period: true` says the event\'s period is already billed (on a finalized invoice, or on a draft created after its grace period ended): ' +
           'it is billed as late usage on the customer\'s next invoice. ' +
           'Idempotent: 201 `duplicate: false` when stored; 200 `duplicate: true` when the same id was already stored with the same payload (nothing changes); ' +
           'the same id with another payload is a 409; any other refusal is a 400 naming the field.',

@@ -38,7 +38,7 @@ export const IngestEventsResponse = Type.Object({
   ingested: Type.Integer({ description: 'Events stored by this call' }),
   duplicates: Type.Integer({ description: 'Events already stored with the same id and payload (no-ops)' }),
   in_finalized_periods: Type.Integer({
-    description: 'Of the events stored, those whose period is already on a finalized invoice: they are billed as late usage on the customer\'s next invoice (docs/usage.md, "Late usage")',
+    description: 'Of the events stored, those whose period is already billed (on a finalized invoice, or on a draft created after its grace period ended): they are billed as late usage on the customer\'s next invoice (docs/usage.md, "Late usage")',
   }),
   unknown_customer_events: Type.Integer({
     description: 'Of the events stored, those naming a customer alias no customer has yet: kept, and counted once a customer takes that alias (GET /api/v1/events/unresolved-customers lists them)',
@@ -62,7 +62,7 @@ export const IngestEventRequest = Type.Object({
 export const IngestEventResponse = Type.Object({
   event_id: Type.String(),
   duplicate: Type.Boolean({ description: 'True when this event was already stored (nothing changed)' }),
-  in_finalized_period: Type.Boolean({ description: 'True when the event was stored in a period already on a finalized invoice: it is billed as late usage on the customer\'s next invoice' }),
+  in_finalized_period: Type.Boolean({ description: 'True when the event was stored in a period already billed (on a finalized invoice, or on a draft created after its grace period ended): it is billed as late usage on the customer\'s next invoice' }),
   warning: Type.Optional(Type.String({ description: 'Set when the event names a customer alias no customer has yet (it is kept and counts once a customer takes the alias)' })),
 });
 

@@ -102,7 +102,8 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
     const rows = drafts.map((draft) => {
       const row = newDraftRow(draft.input, draft.subject.customer, draft.subject.entity, now);
       const final = usageLocked && row.finalize_after !== null && row.finalize_after <= now;
-      return { draft, final, row: { ...row, billing_occasion: draft.occasion, content_hash: contentHash(draft.input), usage_recorded_at: final ? now : null } };
+      // the content hash only serves a later computation, which a final draft never gets
+      return { draft, final, row: { ...row, billing_occasion: draft.occasion, content_hash: final ? null : contentHash(draft.input), usage_recorded_at: final ? now : null } };
     });
     const inserted = await insertInvoicesBulk(tx, tenantId, rows.map((r) => r.row));
     const kept = rows.filter((r) => inserted.has(r.row.id));
