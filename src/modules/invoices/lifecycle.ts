@@ -181,16 +181,11 @@ async function finalizeLocked(
     }
     rows.push(finalizedRow(invoice, number, appliedMinor, carriedMinor, now, prepaid));
   }
-  // the events' payloads are built while the database runs the update: the update is sent first
-  // (a transaction's statements queue on its connection, each sent on a later turn of the loop)
-  const updated = updateInvoicesBulk(tx, tenantId, rows);
-  updated.catch(() => undefined); // its failure is awaited below
-  await new Promise((resolve) => setImmediate(resolve));
-  const written = writeOutboxEvents(scoped(tx, tenantId), clock, rows.flatMap<OutboxEvent>((row) => [
+  await updateInvoicesBulk(tx, tenantId, rows);
+  await writeOutboxEvents(scoped(tx, tenantId), clock, rows.flatMap<OutboxEvent>((row) => [
     { type: 'invoice.finalized', objectId: row.id, data: invoiceEventData(row) },
     ...(row.payment_status === 'PAID' ? [{ type: 'invoice.paid' as const, objectId: row.id, data: invoiceEventData(row) }] : []),
   ]));
-  await Promise.all([updated, written]);
   return rows;
 }
 
