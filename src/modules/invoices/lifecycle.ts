@@ -485,7 +485,8 @@ export function createInvoiceLifecycle(deps: {
   /**
    * Picks, locks and refreshes the next batch of drafts in a new transaction and answers once
    * they are refreshed (null when no draft is due after `after`); the transaction goes on to
-   * wait for `previous` to commit, then numbers and finalizes them (`committed`: how many).
+   * prepare them (prepareFinalization), wait for `previous` to commit, then number and finalize
+   * them (`committed`: how many).
    */
   async function startBatch(tenantId: string, entityId: string, size: number, after: repo.DueDraftKey | null, previous: Batch | null): Promise<Batch | null> {
     const now = clock.now();
