@@ -135,9 +135,19 @@ export function lineRows(invoiceId: string, input: Pick<DraftInvoiceInput, 'comp
   });
 }
 
-/** Midnight UTC of the invoice date plus the grace period: until then late usage updates the draft. */
-export function finalizeAfter(invoiceDate: string, entity: InvoicingEntityRow): Date {
+/**
+ * When a draft finalizes by itself: midnight UTC of the invoice date plus the grace period (until
+ * then late usage updates the draft); null when its subscription does not auto-advance (it waits
+ * for a manual finalize).
+ */
+export function finalizeAfter(invoiceDate: string, entity: InvoicingEntityRow, autoAdvance?: boolean): Date | null {
+  if (autoAdvance === false) return null;
   return new Date(Date.parse(`${invoiceDate}T00:00:00.000Z`) + entity.grace_period_hours * MS_PER_HOUR);
+}
+
+/** Whether a draft finalizing after `finalizeAt` (see finalizeAfter) is past its grace period at `now`. */
+export function graceOver(finalizeAt: Date | null, now: Date): boolean {
+  return finalizeAt !== null && finalizeAt <= now;
 }
 
 /** JSON with keys sorted: jsonb read back orders keys its own way, so compare through this. */
@@ -206,7 +216,7 @@ export function newDraftRow(input: DraftInvoiceInput, customer: CustomerRow, sel
     auto_charge: input.autoCharge ?? null,
     reference: null,
     plan_name: input.planName ?? null,
-    finalize_after: input.autoAdvance === false ? null : finalizeAfter(input.invoiceDate, seller),
+    finalize_after: finalizeAfter(input.invoiceDate, seller, input.autoAdvance),
     pdf_document_id: null,
     created_at: now,
     updated_at: now,

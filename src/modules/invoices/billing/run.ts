@@ -18,7 +18,7 @@ import { loadSubscriptionRecord, loadSubscriptionRecords, tenantsWithSubscriptio
 import { nextInvoiceDateOf } from '../next-invoice-date.js';
 import { customerSnapshot } from '../customer.js';
 import { ensureDefaultEntity, findEntity, type InvoicingEntityRow } from '../entities.js';
-import { amountsOf, breakdownRows, couponLines, finalizeAfter, lineRows, newDraftRow, withCurrentSeller, type DraftInvoiceInput } from '../drafts.js';
+import { amountsOf, breakdownRows, couponLines, finalizeAfter, graceOver, lineRows, newDraftRow, withCurrentSeller, type DraftInvoiceInput } from '../drafts.js';
 import { invoiceEventData } from '../events.js';
 import type { InvoiceRow, NewLine, TaxBreakdownDbRow } from '../repository.js';
 import {
@@ -101,7 +101,7 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
   async function storeDrafts(tx: Queryable, tenantId: string, drafts: readonly ComputedDraft[], now: Date, usageLocked: boolean): Promise<number> {
     const rows = drafts.map((draft) => {
       const row = newDraftRow(draft.input, draft.subject.customer, draft.subject.entity, now);
-      const final = usageLocked && row.finalize_after !== null && row.finalize_after <= now;
+      const final = usageLocked && graceOver(row.finalize_after, now);
       // the content hash only serves a later computation, which a final draft never gets
       return { draft, final, row: { ...row, billing_occasion: draft.occasion, content_hash: final ? null : contentHash(draft.input), usage_recorded_at: final ? now : null } };
     });
@@ -170,8 +170,8 @@ export function createBillingRun(deps: { pool: Pool; clock: Clock; testClockId?:
       // finalization, the billing lock comes before any usage is read, and the late windows it
       // may bill are locked. A late adjustment would be dated asOf.
       const now = clock.now();
-      const usageLocked = planned.some(({ subject, occasions }) => subject.source.subscription.auto_advance_invoices !== false
-        && [...occasions.map((o) => o.invoiceDate), asOf].some((date) => finalizeAfter(date, subject.entity) <= now));
+      const usageLocked = planned.some(({ subject, occasions }) => [...occasions.map((o) => o.invoiceDate), asOf]
+        .some((date) => graceOver(finalizeAfter(date, subject.entity, subject.source.subscription.auto_advance_invoices), now)));
       if (usageLocked) await lockUsageForBilling(tx, tenantId);
       const late = await lateWindowsOf(tx, tenantId, mine.map((s) => s.subscription.id), usageLocked);
       const work: PlannedWork[] = [];
