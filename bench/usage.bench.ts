@@ -31,7 +31,7 @@ const QUERY_EVENTS = env('BENCH_QUERY_EVENTS', 10_000_000);
 const CUSTOMERS = env('BENCH_CUSTOMERS', 1_000);
 const DURATION_S = env('BENCH_SECONDS', 10);
 const SPAN_MS = 30 * 86_400_000; // timestamps over one month
-/** Write a CPU profile of the bulk phase to this file and print where the time per event goes. */
+/** Write CPU profiles of the bulk, re-sent and single phases to this file (and its -resent and -single siblings) and print where the time per event goes. */
 const PROFILE = process.env.BENCH_PROFILE;
 const MB = 1024 * 1024;
 /** Which servers to run on: `embedded`, `url` (BENCH_DATABASE_URL) or both (the default). */
@@ -184,7 +184,8 @@ async function runOn(label: string, server: string | null): Promise<string[]> {
 
     // 2. Client retries: the first RETRY_EVENTS events' batches sent again (all already stored).
     await settle();
-    const { result: retry, costs: retryCosts } = await costsOf(pool, () => load<{ events: number; seconds: number }>({ ...spec, total: Math.min(RETRY_EVENTS, BULK_EVENTS) }));
+    const retryRun = await profiled(PROFILE, () => costsOf(pool, () => load<{ events: number; seconds: number }>({ ...spec, total: Math.min(RETRY_EVENTS, BULK_EVENTS) })));
+    const { result: retry, costs: retryCosts } = retryRun.result;
     const retryRate = retry.events / retry.seconds;
 
     // 3. Ceiling: the same rows by a raw COPY into a plain table with a primary key on the id.
@@ -278,6 +279,11 @@ async function runOn(label: string, server: string | null): Promise<string[]> {
     if (bulkRun.result.profile) {
       writeFileSync(PROFILE!, JSON.stringify(bulkRun.result.profile));
       lines.push(`profile of the bulk phase written to ${PROFILE}; server CPU per event:`, ...summariseProfile(bulkRun.result.profile, bulk.events));
+    }
+    if (retryRun.profile) {
+      const retryProfile = PROFILE!.replace(/(\.json)?$/, '-resent.json');
+      writeFileSync(retryProfile, JSON.stringify(retryRun.profile));
+      lines.push(`profile of the re-sent phase written to ${retryProfile}; server CPU per event:`, ...summariseProfile(retryRun.profile, retry.events));
     }
     if (singleRun.profile) {
       const singleProfile = PROFILE!.replace(/(\.json)?$/, '-single.json');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness, type Harness } from '../harness/app.js';
-import { ensurePartition, insertAllNewEvents, insertEvents, type EventRow } from '../../src/modules/usage/repository.js';
+import { ensurePartition, eventBatch, insertAllNewEvents, insertEvents, type EventRow } from '../../src/modules/usage/repository.js';
 
 // Concurrent batches that share event ids (client retries) and unknown customer aliases, each in
 // its own order: every row lock the write path takes must be taken in one canonical order, so
@@ -101,8 +101,9 @@ describe('concurrent usage batches in different orders', () => {
         const rows = Array.from({ length: 2 * WINDOW }, (_, i) => row(`d${round}-${k * WINDOW + i}`, k * WINDOW + i));
         const ordered = k === 1 ? [...rows].reverse() : shuffled(rows, round * CONCURRENT + k);
         statements += 1;
-        const fast = await insertAllNewEvents(h.db.pool, h.tenant.id, ordered, at);
-        if (!fast) await insertEvents(h.db.pool, h.tenant.id, ordered, at);
+        const batch = eventBatch(ordered, at);
+        const fast = await insertAllNewEvents(h.db.pool, h.tenant.id, batch);
+        if (!fast) await insertEvents(h.db.pool, h.tenant.id, batch);
       }));
       const { rows: [count] } = await h.db.pool.query<{ n: string }>(`SELECT sum(event_count)::text AS n FROM usage_unresolved_customers WHERE tenant_id = $1 AND customer_ref LIKE 'direct-%'`, [h.tenant.id]);
       expect(Number(count!.n)).toBe((round + 1) * (CONCURRENT + 1) * WINDOW);

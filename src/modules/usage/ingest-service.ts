@@ -11,7 +11,7 @@ import { resolveCustomerRefs, type TestClockTime } from '../customers/index.js';
 import type { IngestFailure } from './errors.js';
 import type { UsageMetricSource } from './metrics.js';
 import { createGroupCommitter, type SingleOutcome } from './group-commit.js';
-import { ensurePartition, findPayloadHashes, insertAllNewEvents, insertEvents, type EventRow } from './repository.js';
+import { ensurePartition, eventBatch, findPayloadHashes, insertAllNewEvents, insertEvents, type EventBatch, type EventRow } from './repository.js';
 
 /** Largest batch of POST /api/v1/events/ingest (the reference allows 100). */
 export const MAX_BATCH_EVENTS = 10_000;
@@ -349,29 +349,33 @@ export function createIngestService(deps: IngestDeps) {
    * whether it was stored (and then whether in a billed period), a duplicate (same payload
    * already stored) or a conflict.
    */
-  async function writeRows(db: Queryable, tenantId: string, rows: readonly EventRow[], now: Date): Promise<Map<string, SingleOutcome>> {
+  async function writeRows(db: Queryable, tenantId: string, batch: EventBatch): Promise<Map<string, SingleOutcome>> {
     const outcomes = new Map<string, SingleOutcome>();
-    const { stored, seen } = await insertEvents(db, tenantId, rows, now);
-    // ids committed by another transaction while the statement ran: its snapshot did not show their hash
-    const unseen = rows.filter((r) => !stored.has(r.eventId) && !seen.has(r.eventId));
-    const hashes = unseen.length > 0 ? await findPayloadHashes(db, tenantId, unseen.map((r) => r.eventId)) : new Map<string, string>();
-    for (const row of rows) {
+    const { stored, differing, unseen } = await insertEvents(db, tenantId, batch);
+    const conflicting = new Set(differing);
+    if (unseen.length > 0) {
+      const hashes = await findPayloadHashes(db, tenantId, unseen);
+      const unseenIds = new Set(unseen);
+      for (const row of batch.rows) if (unseenIds.has(row.eventId) && hashes.get(row.eventId) !== row.payloadHash) conflicting.add(row.eventId);
+    }
+    for (const row of batch.rows) {
       const written = stored.get(row.eventId);
       if (written) outcomes.set(row.eventId, { kind: 'stored', late: written.late });
-      else if (seen.get(row.eventId) ?? hashes.get(row.eventId) === row.payloadHash) outcomes.set(row.eventId, { kind: 'duplicate' });
-      else outcomes.set(row.eventId, { kind: 'conflict', reason: `event_id '${row.eventId}' was already ingested with a different payload` });
+      else if (conflicting.has(row.eventId)) outcomes.set(row.eventId, { kind: 'conflict', reason: `event_id '${row.eventId}' was already ingested with a different payload` });
+      else outcomes.set(row.eventId, { kind: 'duplicate' });
     }
     return outcomes;
   }
 
   /** Usual case first (no id seen before): one autocommit statement; else the statement that sorts out seen ids. */
   async function writeAll(tenantId: string, rows: readonly EventRow[], now: Date): Promise<Map<string, SingleOutcome>> {
-    const fast = await insertAllNewEvents(pool, tenantId, rows, now);
+    const batch = eventBatch(rows, now);
+    const fast = await insertAllNewEvents(pool, tenantId, batch);
     if (fast) {
       const late = new Set(fast.late);
       return new Map(rows.map((row) => [row.eventId, { kind: 'stored', late: late.has(row.eventId) }]));
     }
-    return writeRows(pool, tenantId, rows, now);
+    return writeRows(pool, tenantId, batch);
   }
 
   const singles = createGroupCommitter(
@@ -422,7 +426,8 @@ export function createIngestService(deps: IngestDeps) {
     };
     if (rows.length > 0) {
       await ensurePartitions(rows);
-      const fast = await insertAllNewEvents(pool, tenantId, rows, now);
+      const batch = eventBatch(rows, now);
+      const fast = await insertAllNewEvents(pool, tenantId, batch);
       if (fast) {
         // every row stored: the usual case, counted without a per-row outcome
         stored = rows.length;
@@ -434,13 +439,13 @@ export function createIngestService(deps: IngestDeps) {
         }
       } else if (options.allowPartialFailures) {
         // One statement is atomic on its own; conflicting ids were simply not inserted.
-        resolve(await writeRows(pool, tenantId, rows, now));
+        resolve(await writeRows(pool, tenantId, batch));
       } else {
         // Some ids were seen: a conflict among them refuses the batch, so write in a transaction.
         const refused = new Error('refused');
         try {
           await withTx(pool, async (tx) => {
-            resolve(await writeRows(tx, tenantId, rows, now));
+            resolve(await writeRows(tx, tenantId, batch));
             if (conflicts.length > 0) throw refused;
           });
         } catch (error) {

@@ -85,12 +85,42 @@ function unresolvedRefsOf(rows: readonly EventRow[]): string[] {
   return [...refs];
 }
 
-/** What `insertEvents` did with a batch's ids. */
+/**
+ * A batch ready for the insert statements: its rows in event-id order and their parameters,
+ * built once for both statements (a re-sent batch goes through both: the fast path fails at its
+ * first id, then `insertEvents` sorts it out).
+ */
+export interface EventBatch {
+  /** The rows in event-id order (see `inEventIdOrder`). */
+  rows: readonly EventRow[];
+  /** $2..$8 (`eventArrays`), then $9, the unresolved references, when there are any. */
+  params: unknown[];
+  /** Whether the batch holds rows without a known customer, whose references the statements count. */
+  countsUnresolved: boolean;
+}
+
+export function eventBatch(rows: readonly EventRow[], ingestedAt: Date): EventBatch {
+  const sorted = inEventIdOrder(rows);
+  const unresolved = unresolvedRefsOf(rows);
+  const countsUnresolved = unresolved.length > 0;
+  return { rows: sorted, params: [...eventArrays(sorted, ingestedAt), ...(countsUnresolved ? [unresolved] : [])], countsUnresolved };
+}
+
+/**
+ * What `insertEvents` did with a batch's ids. An id in none of these was already stored with
+ * the same payload (a duplicate): the statement sends no row for it, so a re-sent batch, the
+ * common case on this path, comes back empty.
+ */
 export interface InsertOutcome {
   /** Ids stored by this statement, each with whether it fell into a billed period. */
   stored: Map<string, { late: boolean }>;
-  /** Ids already in the ledger when the statement started, each with whether their stored payload hash is the row's. */
-  seen: Map<string, boolean>;
+  /** Ids already stored with another payload (a conflicting reuse of the id). */
+  differing: Set<string>;
+  /**
+   * Ids neither stored nor visible: a transaction that committed after the statement began
+   * stored them (its snapshot does not show them); `findPayloadHashes` tells.
+   */
+  unseen: string[];
 }
 
 /**
@@ -100,13 +130,10 @@ export interface InsertOutcome {
  * (they count the stored rows); a concurrent duplicate waits for the first writer and then counts as seen.
  * The same statement reads the ledger rows of the ids it did not store and compares their payload
  * hash with the row's (in SQL: no hash travels back): a re-sent batch is told apart from a
- * conflicting one in this one round trip. An id stored by a transaction that committed after the
- * statement began is in neither map (its snapshot does not see it): `findPayloadHashes` tells it.
+ * conflicting one in this one round trip.
  */
-export async function insertEvents(db: Queryable, tenantId: string, rows: readonly EventRow[], ingestedAt: Date): Promise<InsertOutcome> {
-  const sorted = inEventIdOrder(rows);
-  const unresolved = unresolvedRefsOf(rows);
-  const result = await scoped(db, tenantId).query<{ event_id: string; late: boolean | null; same_payload: boolean | null }>(
+export async function insertEvents(db: Queryable, tenantId: string, batch: EventBatch): Promise<InsertOutcome> {
+  const result = await scoped(db, tenantId).query<{ event_id: string; outcome: 'stored' | 'late' | 'differing' | 'unseen' }>(
     `WITH input AS (
        SELECT * FROM ${EVENT_ARRAYS} WITH ORDINALITY AS t(${EVENT_COLUMNS}, n)
      ), ids AS (
@@ -117,17 +144,19 @@ export async function insertEvents(db: Queryable, tenantId: string, rows: readon
        INSERT INTO usage_events (tenant_key, event_id, code, customer_ref, ts, properties, ingested_at)
        SELECT ${TENANT_KEY}, i.event_id, i.code, i.customer_ref, i.ts, i.properties, $8 FROM input i JOIN ids USING (event_id)
        RETURNING event_id, code, customer_ref, ts
-     )${unresolved.length > 0 ? countUnresolved('stored') : ''}
-     SELECT s.event_id, ${inBilledPeriod('s')} AS late, NULL::boolean AS same_payload FROM stored s
+     )${batch.countsUnresolved ? countUnresolved('stored') : ''}
+     SELECT s.event_id, CASE WHEN ${inBilledPeriod('s')} THEN 'late' ELSE 'stored' END AS outcome FROM stored s
      UNION ALL
-     SELECT i.event_id, NULL, u.payload_hash = i.payload_hash FROM input i
-       JOIN usage_event_ids u ON u.tenant_key = ${TENANT_KEY} AND u.event_id = i.event_id`,
-    [...eventArrays(sorted, ingestedAt), ...(unresolved.length > 0 ? [unresolved] : [])],
+     SELECT i.event_id, CASE WHEN u.event_id IS NULL THEN 'unseen' ELSE 'differing' END FROM input i
+       LEFT JOIN usage_event_ids u ON u.tenant_key = ${TENANT_KEY} AND u.event_id = i.event_id
+       WHERE u.payload_hash IS DISTINCT FROM i.payload_hash AND i.event_id NOT IN (SELECT event_id FROM stored)`,
+    batch.params,
   );
-  const outcome: InsertOutcome = { stored: new Map(), seen: new Map() };
+  const outcome: InsertOutcome = { stored: new Map(), differing: new Set(), unseen: [] };
   for (const r of result) {
-    if (r.same_payload === null) outcome.stored.set(r.event_id, { late: r.late === true });
-    else outcome.seen.set(r.event_id, r.same_payload);
+    if (r.outcome === 'differing') outcome.differing.add(r.event_id);
+    else if (r.outcome === 'unseen') outcome.unseen.push(r.event_id);
+    else outcome.stored.set(r.event_id, { late: r.outcome === 'late' });
   }
   return outcome;
 }
@@ -155,9 +184,8 @@ export async function insertEvents(db: Queryable, tenantId: string, rows: readon
 /** A condition that makes the ledger insert (`ids`) run to its end before the writes that test it. */
 const LEDGER_FIRST = '(SELECT count(*) FROM ids) >= 0';
 
-export async function insertAllNewEvents(db: Queryable, tenantId: string, rows: readonly EventRow[], ingestedAt: Date): Promise<{ late: string[] } | false> {
-  const unresolved = unresolvedRefsOf(rows);
-  const counted = unresolved.length > 0;
+export async function insertAllNewEvents(db: Queryable, tenantId: string, batch: EventBatch): Promise<{ late: string[] } | false> {
+  const counted = batch.countsUnresolved;
   try {
     const late = await scoped(db, tenantId).query<{ event_id: string }>(
       `WITH input AS (
@@ -170,7 +198,7 @@ export async function insertAllNewEvents(db: Queryable, tenantId: string, rows: 
          SELECT ${TENANT_KEY}, event_id, code, customer_ref, ts, properties, $8 FROM input WHERE ${LEDGER_FIRST}
        )${counted ? countUnresolved('input', LEDGER_FIRST) : ''}
        SELECT i.event_id FROM input i WHERE ${inBilledPeriod('i')}`,
-      [...eventArrays(inEventIdOrder(rows), ingestedAt), ...(counted ? [unresolved] : [])],
+      batch.params,
       // Named: parsed once per connection and planned once for all batches (its plan does not depend
       // on the rows). For single events, grouped a few to a statement, planning was about a third
       // of PostgreSQL's CPU per event (117 -> 82 µs per request measured; docs/performance.md).
