@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../harness/app.js';
-import { ensurePartition, eventBatch, insertAllNewEvents, insertEvents, type EventRow } from '../../src/modules/usage/repository.js';
+import { allStoredAlready, ensurePartition, eventBatch, insertAllNewEvents, insertEvents, type EventRow } from '../../src/modules/usage/repository.js';
 
 // The statement that sorts out a batch whose ids were partly seen (the path of every re-sent
 // batch) answers only for ids that are not plain duplicates: stored, stored before with another
@@ -12,8 +12,8 @@ const row = (eventId: string, hashDigit: string): EventRow => ({
   eventId, code: 'api_call', customerRef: 'crm-1', timestamp: at, properties: {}, payloadHash: hashDigit.repeat(64), unresolved: true,
 });
 
-describe('insertEvents', () => {
-  it('tells stored, differing and concurrently committed ids apart, and sends nothing for duplicates', async () => {
+describe('the statements of a batch whose ids were seen', () => {
+  it('insertEvents tells stored, differing and concurrently committed ids apart; allStoredAlready tells a re-sent batch', async () => {
     const h = harness();
     await ensurePartition(h.db.pool, at);
     expect(await insertAllNewEvents(h.db.pool, h.tenant.id, eventBatch([row('dup', 'a'), row('other', 'a')], at))).toEqual({ late: [] });
@@ -37,6 +37,11 @@ describe('insertEvents', () => {
     } finally {
       racer.release();
     }
+
+    // a re-sent batch is told by a read; one new or changed event sends it through insertEvents
+    expect(await allStoredAlready(h.db.pool, h.tenant.id, eventBatch([row('new', 'b'), row('dup', 'a'), row('racing', 'c')], at))).toBe(true);
+    expect(await allStoredAlready(h.db.pool, h.tenant.id, eventBatch([row('dup', 'a'), row('racing', 'd')], at))).toBe(false);
+    expect(await allStoredAlready(h.db.pool, h.tenant.id, eventBatch([row('dup', 'a'), row('unknown', 'a')], at))).toBe(false);
 
     const { rows: [count] } = await h.db.pool.query<{ n: number }>(
       `SELECT sum(event_count)::int AS n FROM usage_unresolved_customers WHERE tenant_id = $1 AND customer_ref = 'crm-1'`, [h.tenant.id],

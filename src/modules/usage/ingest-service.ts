@@ -11,7 +11,7 @@ import { resolveCustomerRefs, type TestClockTime } from '../customers/index.js';
 import type { IngestFailure } from './errors.js';
 import type { UsageMetricSource } from './metrics.js';
 import { createGroupCommitter, type SingleOutcome } from './group-commit.js';
-import { ensurePartition, eventBatch, findPayloadHashes, insertAllNewEvents, insertEvents, type EventBatch, type EventRow } from './repository.js';
+import { allStoredAlready, ensurePartition, eventBatch, findPayloadHashes, insertAllNewEvents, insertEvents, type EventBatch, type EventRow } from './repository.js';
 
 /** Largest batch of POST /api/v1/events/ingest (the reference allows 100). */
 export const MAX_BATCH_EVENTS = 10_000;
@@ -375,6 +375,7 @@ export function createIngestService(deps: IngestDeps) {
       const late = new Set(fast.late);
       return new Map(rows.map((row) => [row.eventId, { kind: 'stored', late: late.has(row.eventId) }]));
     }
+    if (await allStoredAlready(pool, tenantId, batch)) return new Map(rows.map((row) => [row.eventId, { kind: 'duplicate' }]));
     return writeRows(pool, tenantId, batch);
   }
 
@@ -437,6 +438,9 @@ export function createIngestService(deps: IngestDeps) {
           unknownCustomers += 1;
           unknown.add(row.customerRef);
         }
+      } else if (await allStoredAlready(pool, tenantId, batch)) {
+        // a re-sent batch: told by a read, without writing
+        duplicates += rows.length;
       } else if (options.allowPartialFailures) {
         // One statement is atomic on its own; conflicting ids were simply not inserted.
         resolve(await writeRows(pool, tenantId, batch));
