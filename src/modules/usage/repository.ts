@@ -86,9 +86,9 @@ function unresolvedRefsOf(rows: readonly EventRow[]): string[] {
 }
 
 /**
- * A batch ready for the insert statements: its rows in event-id order and their parameters,
- * built once for both statements (a re-sent batch goes through both: the fast path fails at its
- * first id, then `insertEvents` sorts it out).
+ * A batch ready for its statements: its rows in event-id order and their parameters, built once
+ * for all of them (a batch holding seen ids goes through two or three: the fast path, which fails,
+ * `allStoredAlready`, and for new or changed events among seen ones `insertEvents`).
  */
 export interface EventBatch {
   /** The rows in event-id order (see `inEventIdOrder`). */
@@ -129,8 +129,7 @@ export async function allStoredAlready(db: Queryable, tenantId: string, batch: E
 
 /**
  * What `insertEvents` did with a batch's ids. An id in none of these was already stored with
- * the same payload (a duplicate): the statement sends no row for it, so a re-sent batch, the
- * common case on this path, comes back empty.
+ * the same payload (a duplicate): the statement sends no row for it.
  */
 export interface InsertOutcome {
   /** Ids stored by this statement, each with whether it fell into a billed period. */
