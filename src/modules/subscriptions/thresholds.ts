@@ -21,6 +21,10 @@ export async function subscriptionsWithThresholdsOf(db: Queryable, tenantId: str
     `SELECT id FROM subscriptions WHERE tenant_id = $1 AND customer_id = ANY($2) AND usage_thresholds IS NOT NULL
        AND status IN ('ACTIVE', 'TRIAL_ACTIVE')`,
     [customerIds],
+    // Named: planned once per connection instead of for every batch. Its planning cost twelve times
+    // its execution (0.12 against 0.01 ms), about 8 µs of PostgreSQL CPU per single event
+    // (docs/performance.md).
+    { name: 'subscriptions_with_thresholds_of' },
   );
   return rows.map((row) => row.id);
 }
