@@ -96,12 +96,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
 }
 
 /**
- * The cluster's Unix socket goes in its data directory: private to the user PostgreSQL runs as
- * (and root), where a socket in the shared /tmp could collide with another cluster's. Statements
- * and results then skip the loopback TCP stack (docs/performance.md: 5-9 % more single events per
- * second; bulk ingestion, a few large statements, unchanged). None when the socket's path would be too
- * long for the kernel or the folder's name would need quoting on pg_ctl's command line: the
- * service then connects over loopback TCP, as before.
+ * The cluster's Unix socket goes in its data directory, which only the user PostgreSQL runs as
+ * (and root) can enter; a socket in the shared /tmp could collide with another cluster's.
+ * Statements and results then skip the loopback TCP stack (docs/performance.md: 5-9 % more single
+ * events per second; bulk ingestion, a few large statements per second, unchanged). None when the
+ * socket's path would be too long for the kernel or the folder's name would need quoting on
+ * pg_ctl's command line: the service then connects over loopback TCP, as before.
  */
 function socketDirFor(pgDir: string, port: number): string | undefined {
   const socketPath = path.join(pgDir, `.s.PGSQL.${port}`);
