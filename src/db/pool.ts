@@ -24,7 +24,46 @@ export function createPool(url: string, max = 20): Pool {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  keepConnectionsAfterStatementErrors(pool);
   return pool;
+}
+
+/**
+ * `pool.query` of pg-pool closes its connection after any error, also an error PostgreSQL answers
+ * about the statement itself (severity ERROR): a unique violation the caller expects (the fast
+ * path of every re-sent usage batch), a conflict answered 409. The session is sound after such an
+ * error (the statement ran on its own and was rolled back), and closing it made the next statement
+ * wait for a new backend to start and authenticate. Here the connection goes back to the pool
+ * after a statement's error; any other error (FATAL, a broken socket) still removes it, and so
+ * does pg-pool for a connection that is ending. Callback and submittable forms (graphile-worker
+ * may use them) keep pg-pool's own behaviour.
+ */
+function keepConnectionsAfterStatementErrors(pool: pg.Pool): void {
+  // ERROR ends the statement; FATAL and PANIC (a terminated backend, a shutdown) end the session
+  const isStatementError = (error: unknown) => error instanceof pg.DatabaseError && error.severity === 'ERROR';
+  const original = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  const query = async (statement: unknown, values?: unknown) => {
+    const client = await pool.connect();
+    // as pg-pool does: an error the connection raises during the statement must not go unhandled
+    const onError = () => {};
+    client.on('error', onError);
+    let failure: unknown;
+    try {
+      return await client.query(statement as string, values as unknown[]);
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      client.removeListener('error', onError);
+      client.release(failure === undefined || isStatementError(failure) ? undefined : (failure as Error));
+    }
+  };
+  pool.query = ((...args: unknown[]) => {
+    const [statement] = args;
+    const submittable = typeof (statement as { submit?: unknown } | null)?.submit === 'function';
+    if (submittable || args.some((arg) => typeof arg === 'function')) return original(...args);
+    return query(statement, args[1]);
+  }) as typeof pool.query;
 }
 
 /** Connections whose statements are planned once (see `createPlannedOncePool`). */
@@ -53,6 +92,7 @@ export function createPlannedOncePool(from: Pool, max: number): PlannedOncePool 
   const { options } = from as unknown as { options: pg.PoolConfig };
   const pool = new pg.Pool({ ...options, max, options: '-c plan_cache_mode=force_generic_plan' });
   pool.on('error', () => {});
+  keepConnectionsAfterStatementErrors(pool);
   const names = new Map<string, string>();
   const nameOf = (text: string) => {
     let name = names.get(text);
