@@ -367,16 +367,25 @@ export function createIngestService(deps: IngestDeps) {
     return outcomes;
   }
 
-  /** Usual case first (no id seen before): one autocommit statement; else the statement that sorts out seen ids. */
+  /**
+   * The two cheap cases, in autocommit statements (a failed one would abort a transaction): every
+   * id new (one insert; the ids of late events), or every event stored before with the same
+   * payload (a re-sent batch, told by a read). 'mixed' leaves the batch to `writeRows`.
+   */
+  async function writeNewOrResent(tenantId: string, batch: EventBatch): Promise<{ late: string[] } | 'resent' | 'mixed'> {
+    const fast = await insertAllNewEvents(pool, tenantId, batch);
+    if (fast) return fast;
+    return (await allStoredAlready(pool, tenantId, batch)) ? 'resent' : 'mixed';
+  }
+
+  /** Each row's outcome: the cheap cases first, else the statement that sorts out seen ids. */
   async function writeAll(tenantId: string, rows: readonly EventRow[], now: Date): Promise<Map<string, SingleOutcome>> {
     const batch = eventBatch(rows, now);
-    const fast = await insertAllNewEvents(pool, tenantId, batch);
-    if (fast) {
-      const late = new Set(fast.late);
-      return new Map(rows.map((row) => [row.eventId, { kind: 'stored', late: late.has(row.eventId) }]));
-    }
-    if (await allStoredAlready(pool, tenantId, batch)) return new Map(rows.map((row) => [row.eventId, { kind: 'duplicate' }]));
-    return writeRows(pool, tenantId, batch);
+    const written = await writeNewOrResent(tenantId, batch);
+    if (written === 'mixed') return writeRows(pool, tenantId, batch);
+    if (written === 'resent') return new Map(rows.map((row) => [row.eventId, { kind: 'duplicate' }]));
+    const late = new Set(written.late);
+    return new Map(rows.map((row) => [row.eventId, { kind: 'stored', late: late.has(row.eventId) }]));
   }
 
   const singles = createGroupCommitter(
@@ -428,19 +437,18 @@ export function createIngestService(deps: IngestDeps) {
     if (rows.length > 0) {
       await ensurePartitions(rows);
       const batch = eventBatch(rows, now);
-      const fast = await insertAllNewEvents(pool, tenantId, batch);
-      if (fast) {
+      const written = await writeNewOrResent(tenantId, batch);
+      if (written === 'resent') {
+        duplicates += rows.length;
+      } else if (written !== 'mixed') {
         // every row stored: the usual case, counted without a per-row outcome
         stored = rows.length;
-        inFinalizedPeriods = fast.late.length;
+        inFinalizedPeriods = written.late.length;
         for (const row of prepared.unresolvedRows > 0 ? rows : []) {
           if (!row.unresolved) continue;
           unknownCustomers += 1;
           unknown.add(row.customerRef);
         }
-      } else if (await allStoredAlready(pool, tenantId, batch)) {
-        // a re-sent batch: told by a read, without writing
-        duplicates += rows.length;
       } else if (options.allowPartialFailures) {
         // One statement is atomic on its own; conflicting ids were simply not inserted.
         resolve(await writeRows(pool, tenantId, batch));
